@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: MIT
+#
+# binder-c top-level build.
+#
+#   make            build the module (stock kernel), libraries, tools, tests
+#   make demo       boot a guest and run the hello service end to end
+#   make check      host unit tests + guest suite on the stock and the
+#                   debug kernel (each test binary on /dev/binder and
+#                   /dev/binderc)
+#   make bench      benchmarks in a guest (ratios against mainline binder)
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make deps       check (as root: install) the Debian packages needed
+#
+# Components add themselves through build.mk fragments that append to:
+#   ALL_TARGETS      files 'make all' builds
+#   HOST_TESTS       Criterion binaries run on the host by 'make check'
+#   GUEST_TESTS      Criterion binaries under $(B)/guest/bin, run in the
+#                    guest once per device (BINDER_DEVICE=/dev/binder, then
+#                    /dev/binderc; BINDERC_TEST_DRIVER=mainline|binderc)
+#   GUEST_ONCE_TESTS like GUEST_TESTS, run once per guest, one job at a time
+#   INSTALL_TARGETS  phony targets run by 'make install'
+
+TOP := $(CURDIR)
+B := $(TOP)/build
+CC ?= cc
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+CRITERION_LIBS := -lcriterion
+
+# Resolved lazily: 'make deps' may be what installs the kernel packages.
+KREL = $(shell $(TOP)/scripts/kernel-version)
+STOCK_KDIR = /usr/src/linux-headers-$(KREL)
+
+ALL_TARGETS :=
+HOST_TESTS :=
+GUEST_TESTS :=
+GUEST_ONCE_TESTS :=
+INSTALL_TARGETS :=
+
+include $(sort $(wildcard $(TOP)/*/build.mk $(TOP)/tests/*/build.mk))
+
+.PHONY: all deps check demo bench install clean module-stock module-debug \
+	check-host check-guest-stock check-guest-debug guest-tests
+
+all: module-stock $(ALL_TARGETS) guest-tests $(HOST_TESTS)
+
+deps:
+	@$(TOP)/scripts/deps
+
+# --- the module, built against each guest kernel ---------------------------
+# DRIVER_DIR may point elsewhere, e.g. at a known-good copy for bisecting.
+DRIVER_DIR ?= $(TOP)/driver
+DRIVER_SRC = $(wildcard $(DRIVER_DIR)/*.c $(DRIVER_DIR)/*.h) $(DRIVER_DIR)/Kbuild
+
+# Kbuild builds in the source directory, so each kernel gets its own copy.
+# Builds are serialised per kernel (several engineers' runs share build/),
+# and the finished module replaces the old one with one rename.
+define build_module
+	@mkdir -p $(B)/$(1)/driver
+	@flock $(B)/$(1)/.lock sh -c 'set -e; d=$(B)/$(1)/driver.tmp; rm -rf $$d; mkdir -p $$d; \
+		cp -p $(DRIVER_SRC) $$d/; $(MAKE) -C $(2) M=$$d modules; \
+		cp $$d/binderc.ko $(B)/$(1)/driver/binderc.ko.new; \
+		mv -f $(B)/$(1)/driver/binderc.ko.new $(B)/$(1)/driver/binderc.ko'
+endef
+
+module-stock:
+	$(call build_module,stock,$(STOCK_KDIR))
+
+module-debug:
+	$(call build_module,debug,$(shell $(TOP)/scripts/build-debug-kernel))
+
+# --- tests -----------------------------------------------------------------
+$(B)/guest/bin/%: $(TOP)/tests/guest/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(CRITERION_LIBS)
+
+GUEST_TESTS += $(B)/guest/bin/test_version
+GUEST_ONCE_TESTS += $(B)/guest/bin/test_module
+
+guest-tests: $(GUEST_TESTS) $(GUEST_ONCE_TESTS)
+	@mkdir -p $(B)/guest
+	@{ for t in $(notdir $(GUEST_ONCE_TESTS)); do echo "once $$t --jobs 1"; done; \
+	   for t in $(notdir $(GUEST_TESTS)); do echo "device $$t"; done; } > $(B)/guest/suite.list
+
+check: deps
+	@rm -rf $(B)/check && mkdir -p $(B)/check
+	@$(MAKE) -k --no-print-directory check-host check-guest-stock check-guest-debug; rc=$$?; \
+	$(TOP)/scripts/check-summary $(B)/check; exit $$rc
+
+check-host: $(HOST_TESTS)
+	@mkdir -p $(B)/check
+	@rc=0; for t in $(HOST_TESTS); do \
+		sh $(TOP)/tests/run-criterion $(B)/check/host.tally host/$$(basename $$t) $$t || rc=1; \
+	done; exit $$rc
+
+check-guest-%: all
+	@mkdir -p $(B)/check
+	$(TOP)/tests/vm/run-guest --kernel $* --quiet --log $(B)/check/guest-$*.log -- \
+		sh tests/guest/run-suite; rc=$$?; \
+	grep -E '^(\[----\]|\[FAIL\]|run-criterion|[a-z]+/[a-z]+/.*: [0-9]+ passed|guest-)' $(B)/check/guest-$*.log || true; \
+	exit $$rc
+
+clean:
+	rm -rf $(B)
+	rm -f $(TOP)/driver/*.o $(TOP)/driver/*.ko $(TOP)/driver/*.mod* $(TOP)/driver/.*.cmd \
+		$(TOP)/driver/Module.symvers $(TOP)/driver/modules.order
+
+install: all $(INSTALL_TARGETS)
+	install -D -m 0644 $(B)/stock/driver/binderc.ko \
+		$(DESTDIR)/lib/modules/$(KREL)/extra/binderc.ko
+
+# --- demo and benchmarks ------------------------------------------------------
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tests/vm/run-guest --kernel stock --quiet --log $(B)/demo.log -- sh examples/demo.sh; rc=$$?; \
+	sed -n '/^BINDERC-GUEST-CMD-START$$/,/^BINDERC-GUEST-CMD-END$$/p' $(B)/demo.log | sed '1d;$$d' | grep -v '^\[ *[0-9.]*\]'; \
+	exit $$rc
