@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: MIT
+# tests/driver/build.mk: raw-ioctl conformance tests for the binder drivers.
+# Included by the top-level Makefile (TOP, B, CFLAGS_BASE come from there);
+# the ?= defaults only let it be used on its own:
+#   make -f tests/driver/build.mk TOP=$PWD driver-tests
+TOP ?= $(CURDIR)
+B ?= $(TOP)/build
+CFLAGS_BASE ?= -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include
+
+DRVT_SRC := $(TOP)/tests/driver
+DRVT_OBJ := $(B)/obj/tests/driver
+DRVT_BIN := $(B)/guest/bin
+DRVT_NAMES := interface multiproc badinput cve counters
+DRVT_LIBOBJS := $(DRVT_OBJ)/bt.o $(DRVT_OBJ)/bt_main.o
+DRVT_BINS := $(foreach n,$(DRVT_NAMES),$(DRVT_BIN)/driver-$(n)-test)
+
+GUEST_TESTS += $(DRVT_BINS)
+
+.PHONY: driver-tests
+driver-tests: $(DRVT_BINS)
+
+$(DRVT_OBJ)/%.o: $(DRVT_SRC)/%.c | $(DRVT_OBJ)
+	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+
+$(DRVT_BINS): $(DRVT_BIN)/driver-%-test: $(DRVT_OBJ)/test_%.o $(DRVT_LIBOBJS) | $(DRVT_BIN)
+	$(CC) $(CFLAGS_BASE) -o $@ $^ -lcriterion -lpthread
+
+$(DRVT_OBJ) $(DRVT_BIN):
+	mkdir -p $@
+
+-include $(wildcard $(DRVT_OBJ)/*.d)

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one table of known, deliberate differences between the mainline
+ * binder driver (the oracle, /dev/binder) and binderc (/dev/binderc).
+ *
+ * Where no row exists, both drivers must give identical results.  A test
+ * that checks a value which may legitimately differ asks for it with
+ * bt_expected("key", mainline_value): on mainline that is the mainline
+ * value (and the row's mainline column must agree with it), on binderc it
+ * is the row's binderc column.
+ *
+ * A row is added only for a deliberate difference, with its reason.  It is
+ * not a place to park binderc bugs.
+ */
+#ifndef BINDERC_TESTS_DRIVER_DIFFERENCES_H
+#define BINDERC_TESTS_DRIVER_DIFFERENCES_H
+
+struct bt_difference {
+	const char *test;     /* "suite/test" */
+	const char *key;      /* what the value is */
+	long mainline;        /* expected on /dev/binder */
+	long binderc;         /* expected on /dev/binderc */
+	const char *reason;
+};
+
+/* clang-format off */
+static const struct bt_difference bt_differences[] = {
+	/* { "suite/test", "key", mainline, binderc, "reason" }, */
+	{ 0, 0, 0, 0, 0 } /* sentinel: keep last */
+};
+/* clang-format on */
+
+/* Look the current test's row up; returns the value to expect. */
+long bt_expected(const char *key, long mainline_value);
+
+#endif
