@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * binderc: the receive-buffer allocator.
+ *
+ * Each proc maps (read-only, at most 4 MiB, once) an area that only the
+ * kernel writes.  A transaction's buffer is carved from it and the sender's
+ * data is copied once, straight from the sender's user memory into the
+ * receiver's pages.  Pages are allocated when a buffer first covers them and
+ * are served to the mapping by the fault handler; a page never allocated
+ * faults with SIGBUS, like mainline's.
+ *
+ * Unlike mainline, pages are kept until the proc goes (no shrinker, no
+ * unmapping of free ranges): at most buffer_size bytes per proc.
+ *
+ * Buffers sit on one address-ordered list (free and allocated) and the
+ * allocated ones also in an rb-tree by address for BC_FREE_BUFFER.  Sizes
+ * follow mainline so the same transactions fit: each buffer is the 8-byte
+ * aligned sum of data, offsets and extra sizes, at least 8 bytes; oneway
+ * buffers also count against free_async_space (half the area).
+ *
+ * alloc->mutex protects all of it; it is never held while user memory is
+ * copied (the copies run on buffers the caller owns).
+ */
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "binderc.h"
+
+#define BINDERC_MAX_MAP_SIZE SZ_4M
+
+void binderc_alloc_init(struct binderc_alloc *alloc, int pid)
+{
+	mutex_init(&alloc->mutex);
+	INIT_LIST_HEAD(&alloc->buffers);
+	alloc->allocated = RB_ROOT;
+	alloc->pid = pid;
+}
+
+size_t binderc_alloc_buffer_size(struct binderc_alloc *alloc,
+				 struct binderc_buffer *buffer)
+{
+	if (list_is_last(&buffer->entry, &alloc->buffers))
+		return alloc->buffer + alloc->buffer_size - buffer->user_data;
+	return list_next_entry(buffer, entry)->user_data - buffer->user_data;
+}
+
+int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
+{
+	struct binderc_buffer *buffer;
+	size_t size, npages;
+	struct page **pages;
+	int ret = 0;
+
+	size = min_t(unsigned long, vma->vm_end - vma->vm_start,
+		     BINDERC_MAX_MAP_SIZE);
+	npages = size >> PAGE_SHIFT;
+	/* Allocate before the mutex; a second mmap gives it back. */
+	pages = kvcalloc(npages, sizeof(*pages), GFP_KERNEL);
+	buffer = kzalloc(sizeof(*buffer), GFP_KERNEL);
+	if (!pages || !buffer) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+
+	mutex_lock(&alloc->mutex);
+	if (alloc->buffer_size) {
+		mutex_unlock(&alloc->mutex);
+		ret = -EBUSY;
+		goto out_free;
+	}
+	alloc->buffer = vma->vm_start;
+	alloc->buffer_size = size;
+	alloc->pages = pages;
+	alloc->free_async_space = size / 2;
+	alloc->mapped = true;
+	buffer->user_data = alloc->buffer;
+	buffer->free = 1;
+	list_add(&buffer->entry, &alloc->buffers);
+	mutex_unlock(&alloc->mutex);
+	return 0;
+
+out_free:
+	kfree(buffer);
+	kvfree(pages);
+	return ret;
+}
+
+/* munmap or exit: later transactions to this proc fail with -ESRCH. */
+void binderc_alloc_vma_close(struct binderc_alloc *alloc)
+{
+	mutex_lock(&alloc->mutex);
+	alloc->mapped = false;
+	mutex_unlock(&alloc->mutex);
+}
+
+vm_fault_t binderc_alloc_fault(struct binderc_alloc *alloc,
+			       struct vm_fault *vmf)
+{
+	struct page *page;
+
+	/*
+	 * Pages only ever go from NULL to set while the proc lives, and the
+	 * proc outlives the mapping (the vma holds the file), so a lockless
+	 * read is enough.
+	 */
+	if (vmf->pgoff >= alloc->buffer_size >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	/* Pairs with smp_store_release() in binderc_alloc_pages_locked(). */
+	page = smp_load_acquire(&alloc->pages[vmf->pgoff]);
+	if (!page)
+		return VM_FAULT_SIGBUS;
+	get_page(page);
+	vmf->page = page;
+	return 0;
+}
+
+void binderc_alloc_release(struct binderc_alloc *alloc)
+{
+	struct binderc_buffer *buffer, *tmp;
+	size_t i, npages = alloc->buffer_size >> PAGE_SHIFT;
+
+	list_for_each_entry_safe(buffer, tmp, &alloc->buffers, entry) {
+		/* A buffer still allocated here was leaked by a caller. */
+		WARN_ON(!buffer->free);
+		if (!buffer->free)
+			binderc_count_dec(BINDERC_CNT_BUFFER);
+		list_del(&buffer->entry);
+		kfree(buffer);
+	}
+	for (i = 0; alloc->pages && i < npages; i++)
+		if (alloc->pages[i])
+			put_page(alloc->pages[i]);
+	kvfree(alloc->pages);
+	alloc->pages = NULL;
+}
+
+static void binderc_insert_allocated_locked(struct binderc_alloc *alloc,
+					    struct binderc_buffer *new)
+{
+	struct rb_node **p = &alloc->allocated.rb_node;
+	struct rb_node *parent = NULL;
+
+	while (*p) {
+		struct binderc_buffer *buffer;
+
+		parent = *p;
+		buffer = rb_entry(parent, struct binderc_buffer, rb_node);
+		if (new->user_data < buffer->user_data)
+			p = &parent->rb_left;
+		else
+			p = &parent->rb_right;
+	}
+	rb_link_node(&new->rb_node, parent, p);
+	rb_insert_color(&new->rb_node, &alloc->allocated);
+}
+
+/* Make sure every page under [start, end) exists. */
+static int binderc_alloc_pages_locked(struct binderc_alloc *alloc,
+				      unsigned long start, unsigned long end)
+{
+	size_t first = (start - alloc->buffer) >> PAGE_SHIFT;
+	size_t last = (PAGE_ALIGN(end) - alloc->buffer) >> PAGE_SHIFT;
+	size_t i;
+
+	for (i = first; i < last; i++) {
+		struct page *page;
+
+		if (alloc->pages[i])
+			continue;
+		page = alloc_page(GFP_KERNEL | __GFP_HIGHMEM | __GFP_ZERO);
+		if (!page)
+			return -ENOMEM;
+		/* Publish only a zeroed page to the fault handler. */
+		smp_store_release(&alloc->pages[i], page);
+		alloc->pages_in_use++;
+	}
+	return 0;
+}
+
+static struct binderc_buffer *
+binderc_best_fit_locked(struct binderc_alloc *alloc, size_t size)
+{
+	struct binderc_buffer *buffer, *best = NULL;
+	size_t best_size = 0;
+
+	list_for_each_entry(buffer, &alloc->buffers, entry) {
+		size_t bsize;
+
+		if (!buffer->free)
+			continue;
+		bsize = binderc_alloc_buffer_size(alloc, buffer);
+		if (bsize >= size && (!best || bsize < best_size)) {
+			best = buffer;
+			best_size = bsize;
+			if (bsize == size)
+				break;
+		}
+	}
+	return best;
+}
+
+static int binderc_buffer_size_for(size_t data_size, size_t offsets_size,
+				   size_t extra_buffers_size, size_t *sizep)
+{
+	size_t data_offsets, size;
+
+	/* Every ALIGN() sum is checked: userspace picks all three sizes. */
+	data_offsets = ALIGN(data_size, sizeof(void *)) +
+		       ALIGN(offsets_size, sizeof(void *));
+	if (data_offsets < data_size || data_offsets < offsets_size)
+		return -EINVAL;
+	size = data_offsets + ALIGN(extra_buffers_size, sizeof(void *));
+	if (size < data_offsets || size < extra_buffers_size)
+		return -EINVAL;
+	/* Zero-sized buffers still get distinct addresses. */
+	*sizep = max_t(size_t, size, sizeof(void *));
+	return 0;
+}
+
+struct binderc_buffer *binderc_alloc_new_buf(struct binderc_alloc *alloc,
+					     size_t data_size,
+					     size_t offsets_size,
+					     size_t extra_buffers_size,
+					     bool is_async, int pid)
+{
+	struct binderc_buffer *buffer, *rest;
+	size_t size, bsize;
+	int ret;
+
+	ret = binderc_buffer_size_for(data_size, offsets_size,
+				      extra_buffers_size, &size);
+	if (ret)
+		return ERR_PTR(ret);
+	rest = kzalloc(sizeof(*rest), GFP_KERNEL);
+	if (!rest)
+		return ERR_PTR(-ENOMEM);
+
+	mutex_lock(&alloc->mutex);
+	ret = -ESRCH;
+	if (!alloc->mapped)
+		goto out_unlock;
+	ret = -ENOSPC;
+	if (is_async && alloc->free_async_space < size)
+		goto out_unlock;
+	buffer = binderc_best_fit_locked(alloc, size);
+	if (!buffer)
+		goto out_unlock;
+	ret = binderc_alloc_pages_locked(alloc, buffer->user_data,
+					 buffer->user_data + size);
+	if (ret)
+		goto out_unlock;
+
+	bsize = binderc_alloc_buffer_size(alloc, buffer);
+	if (bsize != size) {
+		rest->user_data = buffer->user_data + size;
+		rest->free = 1;
+		list_add(&rest->entry, &buffer->entry);
+		rest = NULL;
+	}
+	buffer->free = 0;
+	buffer->allow_user_free = 0;
+	buffer->clear_on_free = 0;
+	buffer->transaction = NULL;
+	buffer->target_node = NULL;
+	buffer->data_size = data_size;
+	buffer->offsets_size = offsets_size;
+	buffer->extra_buffers_size = extra_buffers_size;
+	buffer->async_transaction = is_async;
+	buffer->pid = pid;
+	buffer->debug_id = 0;
+	binderc_insert_allocated_locked(alloc, buffer);
+	if (is_async)
+		alloc->free_async_space -= size;
+	binderc_count_inc(BINDERC_CNT_BUFFER);
+	mutex_unlock(&alloc->mutex);
+	kfree(rest);
+	return buffer;
+
+out_unlock:
+	mutex_unlock(&alloc->mutex);
+	kfree(rest);
+	return ERR_PTR(ret);
+}
+
+static struct binderc_buffer *
+binderc_find_allocated_locked(struct binderc_alloc *alloc,
+			      unsigned long user_ptr)
+{
+	struct rb_node *n = alloc->allocated.rb_node;
+
+	while (n) {
+		struct binderc_buffer *buffer;
+
+		buffer = rb_entry(n, struct binderc_buffer, rb_node);
+		if (user_ptr < buffer->user_data)
+			n = n->rb_left;
+		else if (user_ptr > buffer->user_data)
+			n = n->rb_right;
+		else
+			return buffer;
+	}
+	return NULL;
+}
+
+/*
+ * BC_FREE_BUFFER's lookup.  Only a buffer already handed to userspace may be
+ * freed, and only once (CVE-2019-2025): allow_user_free is cleared here.
+ */
+struct binderc_buffer *
+binderc_alloc_prepare_to_free(struct binderc_alloc *alloc,
+			      unsigned long user_ptr)
+{
+	struct binderc_buffer *buffer;
+
+	mutex_lock(&alloc->mutex);
+	buffer = binderc_find_allocated_locked(alloc, user_ptr);
+	if (buffer) {
+		if (buffer->allow_user_free)
+			buffer->allow_user_free = 0;
+		else
+			buffer = ERR_PTR(-EPERM);
+	}
+	mutex_unlock(&alloc->mutex);
+	return buffer;
+}
+
+static void binderc_clear_buffer(struct binderc_alloc *alloc,
+				 struct binderc_buffer *buffer, size_t size)
+{
+	size_t off = 0;
+
+	while (off < size) {
+		unsigned long addr = buffer->user_data + off;
+		size_t pgoff = offset_in_page(addr);
+		size_t chunk = min_t(size_t, size - off, PAGE_SIZE - pgoff);
+		struct page *page;
+
+		page = alloc->pages[(addr - alloc->buffer) >> PAGE_SHIFT];
+		memzero_page(page, pgoff, chunk);
+		off += chunk;
+	}
+}
+
+void binderc_alloc_free_buf(struct binderc_alloc *alloc,
+			    struct binderc_buffer *buffer)
+{
+	struct binderc_buffer *next, *prev;
+	size_t bsize;
+
+	mutex_lock(&alloc->mutex);
+	WARN_ON(buffer->free);
+	WARN_ON(buffer->transaction);
+	bsize = binderc_alloc_buffer_size(alloc, buffer);
+	/* TF_CLEAR_BUF: the payload must not outlive the buffer. */
+	if (buffer->clear_on_free) {
+		binderc_clear_buffer(alloc, buffer, bsize);
+		buffer->clear_on_free = 0;
+	}
+	if (buffer->async_transaction)
+		alloc->free_async_space += bsize;
+	rb_erase(&buffer->rb_node, &alloc->allocated);
+	buffer->free = 1;
+	buffer->transaction = NULL;
+	buffer->target_node = NULL;
+	binderc_count_dec(BINDERC_CNT_BUFFER);
+
+	/* Merge with free neighbours so the area does not fragment. */
+	if (!list_is_last(&buffer->entry, &alloc->buffers)) {
+		next = list_next_entry(buffer, entry);
+		if (next->free) {
+			list_del(&next->entry);
+			kfree(next);
+		}
+	}
+	if (!list_is_first(&buffer->entry, &alloc->buffers)) {
+		prev = list_prev_entry(buffer, entry);
+		if (prev->free) {
+			list_del(&buffer->entry);
+			kfree(buffer);
+		}
+	}
+	mutex_unlock(&alloc->mutex);
+}
+
+/*
+ * Walk [offset, offset + bytes) of @buffer page by page.  The range is
+ * checked against the buffer first: offsets come from userspace.
+ */
+static bool binderc_range_ok(struct binderc_alloc *alloc,
+			     struct binderc_buffer *buffer, size_t offset,
+			     size_t bytes)
+{
+	size_t bsize;
+
+	/*
+	 * The buffer's own sizes (checked for overflow at allocation), not
+	 * its neighbours on the list, which the mutex would be needed for.
+	 */
+	bsize = ALIGN(buffer->data_size, sizeof(void *)) +
+		ALIGN(buffer->offsets_size, sizeof(void *)) +
+		ALIGN(buffer->extra_buffers_size, sizeof(void *));
+	return offset <= bsize && bytes <= bsize - offset;
+}
+
+static struct page *binderc_page_at(struct binderc_alloc *alloc,
+				    struct binderc_buffer *buffer,
+				    size_t offset, size_t *pgoffp)
+{
+	unsigned long addr = buffer->user_data + offset;
+
+	*pgoffp = offset_in_page(addr);
+	return alloc->pages[(addr - alloc->buffer) >> PAGE_SHIFT];
+}
+
+/* Returns the number of bytes not copied (like copy_from_user). */
+unsigned long binderc_alloc_copy_user_to_buffer(struct binderc_alloc *alloc,
+						struct binderc_buffer *buffer,
+						size_t offset,
+						const void __user *from,
+						size_t bytes)
+{
+	if (!binderc_range_ok(alloc, buffer, offset, bytes))
+		return bytes;
+	while (bytes) {
+		size_t pgoff, chunk;
+		unsigned long left;
+		struct page *page;
+		void *kptr;
+
+		page = binderc_page_at(alloc, buffer, offset, &pgoff);
+		chunk = min_t(size_t, bytes, PAGE_SIZE - pgoff);
+		kptr = kmap_local_page(page) + pgoff;
+		left = copy_from_user(kptr, from, chunk);
+		kunmap_local(kptr);
+		if (left)
+			return bytes - chunk + left;
+		bytes -= chunk;
+		from += chunk;
+		offset += chunk;
+	}
+	return 0;
+}
+
+int binderc_alloc_copy_to_buffer(struct binderc_alloc *alloc,
+				 struct binderc_buffer *buffer, size_t offset,
+				 const void *src, size_t bytes)
+{
+	if (!binderc_range_ok(alloc, buffer, offset, bytes))
+		return -EINVAL;
+	while (bytes) {
+		size_t pgoff, chunk;
+		struct page *page;
+
+		page = binderc_page_at(alloc, buffer, offset, &pgoff);
+		chunk = min_t(size_t, bytes, PAGE_SIZE - pgoff);
+		memcpy_to_page(page, pgoff, src, chunk);
+		bytes -= chunk;
+		src += chunk;
+		offset += chunk;
+	}
+	return 0;
+}
+
+int binderc_alloc_copy_from_buffer(struct binderc_alloc *alloc, void *dest,
+				   struct binderc_buffer *buffer,
+				   size_t offset, size_t bytes)
+{
+	if (!binderc_range_ok(alloc, buffer, offset, bytes))
+		return -EINVAL;
+	while (bytes) {
+		size_t pgoff, chunk;
+		struct page *page;
+
+		page = binderc_page_at(alloc, buffer, offset, &pgoff);
+		chunk = min_t(size_t, bytes, PAGE_SIZE - pgoff);
+		memcpy_from_page(dest, page, pgoff, chunk);
+		bytes -= chunk;
+		dest += chunk;
+		offset += chunk;
+	}
+	return 0;
+}

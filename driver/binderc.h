@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * binderc: internal definitions shared by the driver's files.
+ *
+ * The protocol is the one of <uapi/linux/android/binder.h> (version 8) with
+ * the behaviour of the Linux 6.1 driver; every object here is owned by one
+ * binderc_proc (one per open file) unless said otherwise.
+ */
+#ifndef BINDERC_H
+#define BINDERC_H
+
+#include <linux/atomic.h>
+#include <linux/cred.h>
+#include <linux/list.h>
+#include <linux/miscdevice.h>
+#include <linux/mutex.h>
+#include <linux/rbtree.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <uapi/linux/android/binder.h>
+
+/*
+ * LOCK ORDER (the one place it is written down; outermost first)
+ *
+ *   1. binderc_devices_lock   mutex: module-wide device list, init/exit only
+ *   2. binderc_procs_lock     mutex: list of all procs (open, release,
+ *                             debugfs); never on the transaction path
+ *   3. context->mgr_set_lock  mutex: serializes BINDER_SET_CONTEXT_MGR*
+ *   4. alloc->mutex           mutex: one proc's buffer allocator; taken
+ *                             with no spinlock held and never held while
+ *                             user memory is copied
+ *   5. context->mgr_lock      spinlock: the context manager node pointer,
+ *                             held only to pin that node
+ *   6. proc->outer_lock       spinlock: the proc's refs (both rb-trees,
+ *                             ref counts, ref->death)
+ *   7. node->lock             spinlock: node counts, node->refs, node->proc
+ *   8. proc->inner_lock       spinlock: every todo list (proc, thread,
+ *                             node->async_todo, delivered_death), the
+ *                             threads/nodes trees, waiting_threads,
+ *                             transaction stacks, tmp refs, node ack state
+ *   9. t->lock                spinlock: t->from, t->to_proc, t->to_thread
+ *  10. binderc_dead_nodes_lock spinlock: the list of nodes whose proc died
+ *
+ * A lock of one proc may be nested inside a lock of another proc only if it
+ * is on a strictly higher level here (e.g. outer_lock(A) -> node->lock ->
+ * inner_lock(B) is fine, inner_lock(A) -> inner_lock(B) never happens).
+ * No user copies and no sleeping allocation under any spinlock: allocate
+ * first, then lock and insert (dropping the lock to allocate if needed).
+ */
+
+/* Work items queued on todo lists; the type says what contains them. */
+enum binderc_work_type {
+	BINDERC_WORK_TRANSACTION = 1,
+	BINDERC_WORK_TRANSACTION_COMPLETE,
+	BINDERC_WORK_RETURN_ERROR,
+	BINDERC_WORK_NODE,
+	BINDERC_WORK_DEAD_BINDER,
+	BINDERC_WORK_DEAD_BINDER_AND_CLEAR,
+	BINDERC_WORK_CLEAR_DEATH_NOTIFICATION,
+};
+
+struct binderc_work {
+	struct list_head entry;
+	enum binderc_work_type type;
+};
+
+/* A BR_* error waiting in a thread's todo (cmd BR_OK = not queued). */
+struct binderc_error {
+	struct binderc_work work;
+	u32 cmd;
+};
+
+/* Live-object counters, exported through debugfs "counters". */
+enum binderc_counter {
+	BINDERC_CNT_PROC,
+	BINDERC_CNT_THREAD,
+	BINDERC_CNT_NODE,
+	BINDERC_CNT_REF,
+	BINDERC_CNT_DEATH,
+	BINDERC_CNT_BUFFER,
+	BINDERC_CNT_TRANSACTION,
+	BINDERC_CNT_TRANSACTION_COMPLETE,
+	BINDERC_CNT_FD_FIXUP,
+	BINDERC_CNT_COUNT,
+};
+
+#define BINDERC_BC_COUNT (_IOC_NR(BC_REPLY_SG) + 1)
+#define BINDERC_BR_COUNT (_IOC_NR(BR_ONEWAY_SPAM_SUSPECT) + 1)
+
+struct binderc_stats {
+	atomic_t bc[BINDERC_BC_COUNT];
+	atomic_t br[BINDERC_BR_COUNT];
+};
+
+/* Per device: the handle-0 owner and its remembered euid. */
+struct binderc_context {
+	struct mutex mgr_set_lock;
+	spinlock_t mgr_lock;
+	struct binderc_node *mgr_node;
+	kuid_t mgr_uid;			/* INVALID_UID until first set */
+	const char *name;
+};
+
+/* One registered misc device: its own binder context. */
+struct binderc_device {
+	struct list_head entry;		/* on binderc_devices */
+	struct miscdevice misc;
+	struct binderc_context context;
+	char name[];			/* the misc device's name */
+};
+
+/* A binder object owned by a proc (the target of handles). */
+struct binderc_node {
+	int debug_id;
+	spinlock_t lock;
+	struct binderc_work work;	/* BINDERC_WORK_NODE: refcount news */
+	union {
+		struct rb_node rb_node;		/* proc->nodes while alive */
+		struct hlist_node dead_node;	/* binderc_dead_nodes after */
+	};
+	struct binderc_proc *proc;	/* NULL once the owner died */
+	struct hlist_head refs;		/* binderc_ref.node_entry */
+	int internal_strong_refs;	/* strong refs held by other procs */
+	int local_weak_refs;
+	int local_strong_refs;
+	int tmp_refs;			/* short-lived kernel pins */
+	binder_uintptr_t ptr;
+	binder_uintptr_t cookie;
+	/* What userspace has been told (protected by inner_lock). */
+	u8 has_strong_ref:1;
+	u8 pending_strong_ref:1;
+	u8 has_weak_ref:1;
+	u8 pending_weak_ref:1;
+	u8 has_async_transaction:1;
+	u8 accept_fds:1;
+	u8 txn_security_ctx:1;
+	int min_priority;
+	struct list_head async_todo;	/* oneway txns waiting their turn */
+};
+
+struct binderc_ref_death {
+	struct binderc_work work;
+	binder_uintptr_t cookie;
+};
+
+struct binderc_ref_data {
+	int debug_id;
+	u32 desc;
+	int strong;
+	int weak;
+};
+
+/* A handle in one proc to a node (usually of another proc). */
+struct binderc_ref {
+	struct binderc_ref_data data;
+	struct rb_node rb_node_desc;
+	struct rb_node rb_node_node;
+	struct hlist_node node_entry;
+	struct binderc_proc *proc;
+	struct binderc_node *node;
+	struct binderc_ref_death *death;
+};
+
+/* One allocation in a proc's receive mapping. */
+struct binderc_buffer {
+	struct list_head entry;		/* every buffer, by address */
+	struct rb_node rb_node;		/* allocated buffers, by address */
+	unsigned int free:1;
+	unsigned int clear_on_free:1;
+	unsigned int allow_user_free:1;
+	unsigned int async_transaction:1;
+	int debug_id;
+	struct binderc_transaction *transaction;
+	struct binderc_node *target_node;
+	size_t data_size;
+	size_t offsets_size;
+	size_t extra_buffers_size;
+	unsigned long user_data;	/* address in the receiver */
+	int pid;			/* sender tgid */
+};
+
+/* The receive area of one proc: a read-only mapping filled by the kernel. */
+struct binderc_alloc {
+	struct mutex mutex;
+	unsigned long buffer;		/* user address of the mapping */
+	size_t buffer_size;		/* 0 until mmap */
+	size_t free_async_space;
+	bool mapped;			/* the vma still exists */
+	struct page **pages;		/* filled on demand, freed at release */
+	size_t pages_in_use;
+	struct list_head buffers;
+	struct rb_root allocated;
+	int pid;
+};
+
+struct binderc_txn_fd_fixup {
+	struct list_head entry;
+	struct file *file;
+	size_t offset;			/* where the fd number goes */
+	int target_fd;
+};
+
+struct binderc_transaction {
+	int debug_id;
+	struct binderc_work work;
+	struct binderc_thread *from;	/* t->lock */
+	int from_pid;
+	int from_tid;
+	struct binderc_transaction *from_parent;
+	struct binderc_proc *to_proc;	/* t->lock */
+	struct binderc_thread *to_thread; /* t->lock */
+	struct binderc_transaction *to_parent;
+	unsigned int need_reply:1;
+	struct binderc_buffer *buffer;
+	unsigned int code;
+	unsigned int flags;
+	long priority;
+	long saved_priority;
+	kuid_t sender_euid;
+	binder_uintptr_t security_ctx;
+	struct list_head fd_fixups;
+	spinlock_t lock;
+};
+
+enum {
+	BINDERC_LOOPER_REGISTERED = 0x01,
+	BINDERC_LOOPER_ENTERED = 0x02,
+	BINDERC_LOOPER_EXITED = 0x04,
+	BINDERC_LOOPER_INVALID = 0x08,
+	BINDERC_LOOPER_WAITING = 0x10,
+	BINDERC_LOOPER_POLL = 0x20,
+};
+
+struct binderc_thread {
+	struct binderc_proc *proc;
+	struct rb_node rb_node;
+	struct list_head waiting_thread_node;
+	int pid;
+	int looper;			/* BINDERC_LOOPER_*; only this thread */
+	bool looper_need_return;
+	struct binderc_transaction *transaction_stack;
+	struct list_head todo;
+	bool process_todo;		/* todo holds non-deferred work */
+	struct binderc_error return_error;
+	struct binderc_error reply_error;
+	struct binder_extended_error ee;
+	wait_queue_head_t wait;
+	atomic_t tmp_ref;
+	bool is_dead;
+};
+
+/* State of one open file of a binderc device. */
+struct binderc_proc {
+	struct list_head proc_entry;	/* binderc_procs */
+	struct rb_root threads;
+	struct rb_root nodes;
+	struct rb_root refs_by_desc;
+	struct rb_root refs_by_node;
+	struct list_head waiting_threads;
+	int pid;
+	int debug_id;
+	struct task_struct *tsk;
+	const struct cred *cred;
+	struct list_head todo;
+	struct list_head delivered_death;
+	u32 max_threads;
+	int requested_threads;
+	int requested_threads_started;
+	int tmp_ref;
+	bool is_dead;
+	long default_priority;
+	int outstanding_txns;
+	struct dentry *debugfs_entry;
+	struct binderc_alloc alloc;
+	struct binderc_context *context;
+	spinlock_t inner_lock;
+	spinlock_t outer_lock;
+	struct binderc_stats stats;
+};
+
+/* device.c */
+extern atomic_t binderc_last_id;
+extern struct mutex binderc_procs_lock;
+extern struct list_head binderc_procs;
+extern atomic_t binderc_counters[BINDERC_CNT_COUNT];
+extern struct binderc_stats binderc_global_stats;
+
+static inline int binderc_new_debug_id(void)
+{
+	return atomic_inc_return(&binderc_last_id);
+}
+
+static inline void binderc_count_inc(enum binderc_counter c)
+{
+	atomic_inc(&binderc_counters[c]);
+}
+
+static inline void binderc_count_dec(enum binderc_counter c)
+{
+	atomic_dec(&binderc_counters[c]);
+}
+
+void binderc_stat_bc(struct binderc_proc *proc, u32 cmd);
+void binderc_stat_br(struct binderc_proc *proc, u32 cmd);
+
+/* process.c */
+struct binderc_proc *binderc_proc_create(struct binderc_context *context);
+void binderc_proc_release(struct binderc_proc *proc);
+void binderc_proc_flush(struct binderc_proc *proc);
+void binderc_proc_dec_tmpref(struct binderc_proc *proc);
+void binderc_release_work(struct binderc_proc *proc, struct list_head *list);
+
+/* thread.c */
+struct binderc_thread *binderc_get_thread(struct binderc_proc *proc);
+int binderc_thread_release(struct binderc_proc *proc,
+			   struct binderc_thread *thread);
+void binderc_thread_dec_tmpref(struct binderc_thread *thread);
+void binderc_free_thread(struct binderc_thread *thread);
+int binderc_thread_write(struct binderc_proc *proc,
+			 struct binderc_thread *thread,
+			 binder_uintptr_t ubuf, size_t size,
+			 binder_size_t *consumed);
+int binderc_thread_read(struct binderc_proc *proc,
+			struct binderc_thread *thread,
+			binder_uintptr_t ubuf, size_t size,
+			binder_size_t *consumed, bool non_block);
+bool binderc_has_work(struct binderc_thread *thread, bool do_proc_work);
+bool binderc_available_for_proc_work_ilocked(struct binderc_thread *thread);
+void binderc_enqueue_work_ilocked(struct binderc_work *work,
+				  struct list_head *target);
+void binderc_enqueue_thread_work_ilocked(struct binderc_thread *thread,
+					 struct binderc_work *work);
+void binderc_enqueue_deferred_thread_work_ilocked(struct binderc_thread *t,
+						  struct binderc_work *work);
+void binderc_enqueue_thread_work(struct binderc_thread *thread,
+				 struct binderc_work *work);
+void binderc_dequeue_work_ilocked(struct binderc_work *work);
+void binderc_dequeue_work(struct binderc_proc *proc,
+			  struct binderc_work *work);
+struct binderc_work *binderc_dequeue_work_head_ilocked(struct list_head *l);
+struct binderc_thread *binderc_select_thread_ilocked(struct binderc_proc *p);
+void binderc_wakeup_thread_ilocked(struct binderc_proc *proc,
+				   struct binderc_thread *thread, bool sync);
+void binderc_wakeup_proc_ilocked(struct binderc_proc *proc);
+void binderc_set_nice(long nice);
+void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
+				u32 command, s32 param);
+
+/* node.c */
+struct binderc_node *binderc_get_node(struct binderc_proc *proc,
+				      binder_uintptr_t ptr);
+struct binderc_node *binderc_new_node(struct binderc_proc *proc,
+				      struct flat_binder_object *fp);
+int binderc_inc_node_nilocked(struct binderc_node *node, int strong,
+			      int internal, struct list_head *target_list);
+bool binderc_dec_node_nilocked(struct binderc_node *node, int strong,
+			       int internal);
+int binderc_inc_node(struct binderc_node *node, int strong, int internal,
+		     struct list_head *target_list);
+void binderc_dec_node(struct binderc_node *node, int strong, int internal);
+void binderc_inc_node_tmpref_ilocked(struct binderc_node *node);
+void binderc_inc_node_tmpref(struct binderc_node *node);
+void binderc_put_node(struct binderc_node *node);
+void binderc_free_node(struct binderc_node *node);
+void binderc_node_inner_lock(struct binderc_node *node);
+void binderc_node_inner_unlock(struct binderc_node *node);
+struct binderc_ref *binderc_get_ref_olocked(struct binderc_proc *proc,
+					    u32 desc, bool need_strong_ref);
+struct binderc_node *binderc_get_node_from_ref(struct binderc_proc *proc,
+					       u32 desc, bool need_strong_ref,
+					       struct binderc_ref_data *rdata);
+int binderc_update_ref_for_handle(struct binderc_proc *proc, u32 desc,
+				  bool increment, bool strong,
+				  struct binderc_ref_data *rdata);
+int binderc_inc_ref_for_node(struct binderc_proc *proc,
+			     struct binderc_node *node, bool strong,
+			     struct list_head *target_list,
+			     struct binderc_ref_data *rdata);
+void binderc_cleanup_ref_olocked(struct binderc_ref *ref);
+void binderc_free_ref(struct binderc_ref *ref);
+int binderc_node_release(struct binderc_node *node, int refs);
+struct binderc_node *binderc_get_mgr_node(struct binderc_context *ctx);
+int binderc_set_context_mgr(struct binderc_proc *proc,
+			    struct flat_binder_object *fbo);
+int binderc_handle_node_done(struct binderc_proc *proc, u32 cmd,
+			     binder_uintptr_t node_ptr,
+			     binder_uintptr_t cookie);
+int binderc_handle_refcount_cmd(struct binderc_proc *proc, u32 cmd,
+				u32 target);
+int binderc_node_work_to_user(struct binderc_proc *proc,
+			      struct binderc_node *node,
+			      void __user **ptrp);
+extern spinlock_t binderc_dead_nodes_lock;
+extern struct hlist_head binderc_dead_nodes;
+
+/* death.c */
+int binderc_request_death(struct binderc_proc *proc,
+			  struct binderc_thread *thread, u32 cmd,
+			  u32 target, binder_uintptr_t cookie);
+void binderc_dead_binder_done(struct binderc_proc *proc,
+			      struct binderc_thread *thread,
+			      binder_uintptr_t cookie);
+
+/* transaction.c */
+void binderc_transaction(struct binderc_proc *proc,
+			 struct binderc_thread *thread,
+			 struct binder_transaction_data *tr, int reply,
+			 binder_size_t extra_buffers_size);
+void binderc_free_transaction(struct binderc_transaction *t);
+void binderc_send_failed_reply(struct binderc_transaction *t, u32 error);
+void binderc_cleanup_transaction(struct binderc_transaction *t, u32 error);
+struct binderc_thread *binderc_get_txn_from(struct binderc_transaction *t);
+void binderc_pop_transaction_ilocked(struct binderc_thread *target_thread,
+				     struct binderc_transaction *t);
+void binderc_free_buf(struct binderc_proc *proc,
+		      struct binderc_thread *thread,
+		      struct binderc_buffer *buffer, bool is_failure);
+int binderc_apply_fd_fixups(struct binderc_proc *proc,
+			    struct binderc_transaction *t);
+void binderc_free_txn_fixups(struct binderc_transaction *t);
+
+/* objects.c: the state of one transaction being built */
+struct binderc_txn_build {
+	struct binderc_proc *proc;		/* sender */
+	struct binderc_thread *thread;
+	struct binder_transaction_data *tr;
+	struct binderc_transaction *t;
+	struct binderc_transaction *in_reply_to;
+	struct binderc_proc *target_proc;
+	size_t extra_buffers_size;	/* SG area, secctx included */
+	size_t secctx_size;		/* 8-aligned, at the end of the SG area */
+	size_t failed_at;		/* objects before it were translated */
+	struct binderc_thread *target_thread;
+	struct binderc_node *target_node;
+	u32 return_error;		/* BR_* for the sender, 0 = none */
+	s32 return_error_param;		/* -errno for the extended error */
+};
+
+int binderc_translate_buffer(struct binderc_txn_build *b);
+void binderc_transaction_buffer_release(struct binderc_proc *proc,
+					struct binderc_thread *thread,
+					struct binderc_buffer *buffer,
+					size_t off_end_offset,
+					bool is_failure);
+void binderc_release_entire_buffer(struct binderc_proc *proc,
+				   struct binderc_thread *thread,
+				   struct binderc_buffer *buffer,
+				   bool is_failure);
+
+/* alloc.c */
+void binderc_alloc_init(struct binderc_alloc *alloc, int pid);
+int binderc_alloc_mmap(struct binderc_alloc *alloc,
+		       struct vm_area_struct *vma);
+void binderc_alloc_vma_close(struct binderc_alloc *alloc);
+vm_fault_t binderc_alloc_fault(struct binderc_alloc *alloc,
+			       struct vm_fault *vmf);
+void binderc_alloc_release(struct binderc_alloc *alloc);
+struct binderc_buffer *binderc_alloc_new_buf(struct binderc_alloc *alloc,
+					     size_t data_size,
+					     size_t offsets_size,
+					     size_t extra_buffers_size,
+					     bool is_async, int pid);
+void binderc_alloc_free_buf(struct binderc_alloc *alloc,
+			    struct binderc_buffer *buffer);
+struct binderc_buffer *
+binderc_alloc_prepare_to_free(struct binderc_alloc *alloc,
+			      unsigned long user_ptr);
+unsigned long binderc_alloc_copy_user_to_buffer(struct binderc_alloc *alloc,
+						struct binderc_buffer *buffer,
+						size_t offset,
+						const void __user *from,
+						size_t bytes);
+int binderc_alloc_copy_to_buffer(struct binderc_alloc *alloc,
+				 struct binderc_buffer *buffer, size_t offset,
+				 const void *src, size_t bytes);
+int binderc_alloc_copy_from_buffer(struct binderc_alloc *alloc, void *dest,
+				   struct binderc_buffer *buffer,
+				   size_t offset, size_t bytes);
+size_t binderc_alloc_buffer_size(struct binderc_alloc *alloc,
+				 struct binderc_buffer *buffer);
+
+/* debugfs.c */
+void binderc_debugfs_init(void);
+void binderc_debugfs_exit(void);
+void binderc_debugfs_add_proc(struct binderc_proc *proc);
+void binderc_debugfs_remove_proc(struct binderc_proc *proc);
+
+struct binderc_log_entry {
+	int debug_id;
+	int debug_id_done;
+	int call_type;
+	int from_proc;
+	int from_thread;
+	int target_handle;
+	int to_proc;
+	int to_thread;
+	int to_node;
+	int data_size;
+	int offsets_size;
+	int return_error_line;
+	u32 return_error;
+	u32 return_error_param;
+	char context_name[32];
+};
+
+struct binderc_log_entry *binderc_log_add(bool failed);
+void binderc_log_copy_failed(struct binderc_log_entry *e);
+
+#endif /* BINDERC_H */

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * binderc: module entry, device registration, file operations and the
+ * ioctl dispatch.
+ *
+ * Each name in the devices= parameter becomes one misc device with its own
+ * binder context, as the mainline driver does for its legacy devices.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/uidgid.h>
+
+#include "binderc.h"
+
+static char *devices = "binderc";
+module_param(devices, charp, 0444);
+MODULE_PARM_DESC(devices, "comma-separated device names (default binderc)");
+
+static LIST_HEAD(binderc_devices);
+static DEFINE_MUTEX(binderc_devices_lock);
+
+atomic_t binderc_last_id;
+DEFINE_MUTEX(binderc_procs_lock);
+LIST_HEAD(binderc_procs);
+atomic_t binderc_counters[BINDERC_CNT_COUNT];
+struct binderc_stats binderc_global_stats;
+
+/* Mapping flags mainline refuses: the receive area is kernel-written. */
+#define BINDERC_FORBIDDEN_MMAP_FLAGS VM_WRITE
+
+void binderc_stat_bc(struct binderc_proc *proc, u32 cmd)
+{
+	if (_IOC_NR(cmd) >= BINDERC_BC_COUNT)
+		return;
+	atomic_inc(&binderc_global_stats.bc[_IOC_NR(cmd)]);
+	atomic_inc(&proc->stats.bc[_IOC_NR(cmd)]);
+}
+
+void binderc_stat_br(struct binderc_proc *proc, u32 cmd)
+{
+	if (_IOC_NR(cmd) >= BINDERC_BR_COUNT)
+		return;
+	atomic_inc(&binderc_global_stats.br[_IOC_NR(cmd)]);
+	atomic_inc(&proc->stats.br[_IOC_NR(cmd)]);
+}
+
+static int binderc_open(struct inode *inode, struct file *filp)
+{
+	/* misc_open() left the miscdevice in private_data. */
+	struct miscdevice *misc = filp->private_data;
+	struct binderc_device *dev;
+	struct binderc_proc *proc;
+
+	dev = container_of(misc, struct binderc_device, misc);
+	proc = binderc_proc_create(&dev->context);
+	if (!proc)
+		return -ENOMEM;
+	/* The opener's credentials, not the caller's, decide (CVE-2021-39686). */
+	proc->cred = get_cred(filp->f_cred);
+	filp->private_data = proc;
+	binderc_debugfs_add_proc(proc);
+	return 0;
+}
+
+static int binderc_flush(struct file *filp, fl_owner_t id)
+{
+	binderc_proc_flush(filp->private_data);
+	return 0;
+}
+
+static int binderc_release(struct inode *inode, struct file *filp)
+{
+	binderc_proc_release(filp->private_data);
+	return 0;
+}
+
+static void binderc_vma_close(struct vm_area_struct *vma)
+{
+	struct binderc_proc *proc = vma->vm_private_data;
+
+	binderc_alloc_vma_close(&proc->alloc);
+}
+
+static vm_fault_t binderc_vma_fault(struct vm_fault *vmf)
+{
+	struct binderc_proc *proc = vmf->vma->vm_private_data;
+
+	return binderc_alloc_fault(&proc->alloc, vmf);
+}
+
+static const struct vm_operations_struct binderc_vm_ops = {
+	.close = binderc_vma_close,
+	.fault = binderc_vma_fault,
+};
+
+static int binderc_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct binderc_proc *proc = filp->private_data;
+
+	if (proc->tsk != current->group_leader)
+		return -EINVAL;
+	if (vma->vm_flags & BINDERC_FORBIDDEN_MMAP_FLAGS)
+		return -EPERM;
+	/* Never writable later, never inherited by fork. */
+	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND;
+	vma->vm_flags &= ~VM_MAYWRITE;
+	vma->vm_ops = &binderc_vm_ops;
+	vma->vm_private_data = proc;
+	return binderc_alloc_mmap(&proc->alloc, vma);
+}
+
+static __poll_t binderc_poll(struct file *filp, struct poll_table_struct *wait)
+{
+	struct binderc_proc *proc = filp->private_data;
+	struct binderc_thread *thread;
+	bool wait_for_proc_work;
+
+	thread = binderc_get_thread(proc);
+	if (!thread)
+		return EPOLLERR;
+
+	spin_lock(&proc->inner_lock);
+	thread->looper |= BINDERC_LOOPER_POLL;
+	wait_for_proc_work = binderc_available_for_proc_work_ilocked(thread);
+	spin_unlock(&proc->inner_lock);
+
+	poll_wait(filp, &thread->wait, wait);
+	if (binderc_has_work(thread, wait_for_proc_work))
+		return EPOLLIN;
+	return 0;
+}
+
+static int binderc_ioctl_write_read(struct file *filp, unsigned int cmd,
+				    void __user *ubuf,
+				    struct binderc_thread *thread)
+{
+	struct binderc_proc *proc = filp->private_data;
+	struct binder_write_read bwr;
+	int ret = 0;
+
+	if (_IOC_SIZE(cmd) != sizeof(bwr))
+		return -EINVAL;
+	if (copy_from_user(&bwr, ubuf, sizeof(bwr)))
+		return -EFAULT;
+
+	if (bwr.write_size > 0) {
+		ret = binderc_thread_write(proc, thread, bwr.write_buffer,
+					   bwr.write_size,
+					   &bwr.write_consumed);
+		if (ret < 0) {
+			/* Mainline reports nothing read when the write fails. */
+			bwr.read_consumed = 0;
+			if (copy_to_user(ubuf, &bwr, sizeof(bwr)))
+				ret = -EFAULT;
+			return ret;
+		}
+	}
+	if (bwr.read_size > 0) {
+		ret = binderc_thread_read(proc, thread, bwr.read_buffer,
+					  bwr.read_size, &bwr.read_consumed,
+					  filp->f_flags & O_NONBLOCK);
+		/* Hand leftover proc work to another waiting thread. */
+		spin_lock(&proc->inner_lock);
+		if (!list_empty(&proc->todo))
+			binderc_wakeup_proc_ilocked(proc);
+		spin_unlock(&proc->inner_lock);
+		if (ret < 0) {
+			if (copy_to_user(ubuf, &bwr, sizeof(bwr)))
+				ret = -EFAULT;
+			return ret;
+		}
+	}
+	if (copy_to_user(ubuf, &bwr, sizeof(bwr)))
+		return -EFAULT;
+	return 0;
+}
+
+static long binderc_ioctl_version(void __user *ubuf, unsigned int cmd)
+{
+	struct binder_version __user *ver = ubuf;
+
+	if (_IOC_SIZE(cmd) != sizeof(struct binder_version))
+		return -EINVAL;
+	/* Mainline answers -EINVAL, not -EFAULT, when the copy fails. */
+	if (put_user(BINDER_CURRENT_PROTOCOL_VERSION, &ver->protocol_version))
+		return -EINVAL;
+	return 0;
+}
+
+static long binderc_ioctl_set_max_threads(struct binderc_proc *proc,
+					  void __user *ubuf)
+{
+	u32 max_threads;
+
+	if (copy_from_user(&max_threads, ubuf, sizeof(max_threads)))
+		return -EINVAL;
+	spin_lock(&proc->inner_lock);
+	proc->max_threads = max_threads;
+	spin_unlock(&proc->inner_lock);
+	return 0;
+}
+
+static long binderc_ioctl_set_ctx_mgr_ext(struct binderc_proc *proc,
+					  void __user *ubuf)
+{
+	struct flat_binder_object fbo;
+
+	if (copy_from_user(&fbo, ubuf, sizeof(fbo)))
+		return -EINVAL;
+	return binderc_set_context_mgr(proc, &fbo);
+}
+
+static long binderc_ioctl_node_info_for_ref(struct binderc_proc *proc,
+					    void __user *ubuf)
+{
+	struct binder_node_info_for_ref info;
+	struct binderc_node *node, *mgr;
+
+	if (copy_from_user(&info, ubuf, sizeof(info)))
+		return -EFAULT;
+	if (info.strong_count || info.weak_count || info.reserved1 ||
+	    info.reserved2 || info.reserved3)
+		return -EINVAL;
+
+	/* Only the context manager may ask (servicemanager's lazy services). */
+	mgr = binderc_get_mgr_node(proc->context);
+	if (!mgr)
+		return -EPERM;
+	if (READ_ONCE(mgr->proc) != proc) {
+		binderc_put_node(mgr);
+		return -EPERM;
+	}
+	binderc_put_node(mgr);
+
+	node = binderc_get_node_from_ref(proc, info.handle, true, NULL);
+	if (!node)
+		return -EINVAL;
+	spin_lock(&node->lock);
+	info.strong_count = node->local_strong_refs +
+			    node->internal_strong_refs;
+	info.weak_count = node->local_weak_refs;
+	spin_unlock(&node->lock);
+	binderc_put_node(node);
+
+	if (copy_to_user(ubuf, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+static long binderc_ioctl_node_debug_info(struct binderc_proc *proc,
+					  void __user *ubuf)
+{
+	struct binder_node_debug_info info;
+	binder_uintptr_t after;
+	struct rb_node *n;
+
+	if (copy_from_user(&info, ubuf, sizeof(info)))
+		return -EFAULT;
+	after = info.ptr;
+	memset(&info, 0, sizeof(info));
+
+	spin_lock(&proc->inner_lock);
+	for (n = rb_first(&proc->nodes); n; n = rb_next(n)) {
+		struct binderc_node *node;
+
+		node = rb_entry(n, struct binderc_node, rb_node);
+		if (node->ptr > after) {
+			info.ptr = node->ptr;
+			info.cookie = node->cookie;
+			info.has_strong_ref = node->has_strong_ref;
+			info.has_weak_ref = node->has_weak_ref;
+			break;
+		}
+	}
+	spin_unlock(&proc->inner_lock);
+
+	if (copy_to_user(ubuf, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+static long binderc_ioctl_extended_error(struct binderc_thread *thread,
+					 void __user *ubuf)
+{
+	struct binder_extended_error ee;
+
+	/* Read and clear under the lock; copy out only after dropping it. */
+	spin_lock(&thread->proc->inner_lock);
+	ee = thread->ee;
+	binderc_set_extended_error(&thread->ee, 0, BR_OK, 0);
+	spin_unlock(&thread->proc->inner_lock);
+
+	if (copy_to_user(ubuf, &ee, sizeof(ee)))
+		return -EFAULT;
+	return 0;
+}
+
+static long binderc_ioctl(struct file *filp, unsigned int cmd,
+			  unsigned long arg)
+{
+	struct binderc_proc *proc = filp->private_data;
+	void __user *ubuf = (void __user *)arg;
+	struct binderc_thread *thread;
+	long ret;
+
+	/* Like mainline, every ioctl first makes sure the thread exists. */
+	thread = binderc_get_thread(proc);
+	if (!thread)
+		return -ENOMEM;
+
+	switch (cmd) {
+	case BINDER_WRITE_READ:
+		ret = binderc_ioctl_write_read(filp, cmd, ubuf, thread);
+		break;
+	case BINDER_SET_MAX_THREADS:
+		ret = binderc_ioctl_set_max_threads(proc, ubuf);
+		break;
+	case BINDER_SET_CONTEXT_MGR_EXT:
+		ret = binderc_ioctl_set_ctx_mgr_ext(proc, ubuf);
+		break;
+	case BINDER_SET_CONTEXT_MGR:
+		ret = binderc_set_context_mgr(proc, NULL);
+		break;
+	case BINDER_THREAD_EXIT:
+		binderc_thread_release(proc, thread);
+		thread = NULL;
+		ret = 0;
+		break;
+	case BINDER_VERSION:
+		ret = binderc_ioctl_version(ubuf, cmd);
+		break;
+	case BINDER_GET_NODE_INFO_FOR_REF:
+		ret = binderc_ioctl_node_info_for_ref(proc, ubuf);
+		break;
+	case BINDER_GET_NODE_DEBUG_INFO:
+		ret = binderc_ioctl_node_debug_info(proc, ubuf);
+		break;
+	case BINDER_GET_EXTENDED_ERROR:
+		ret = binderc_ioctl_extended_error(thread, ubuf);
+		break;
+	default:
+		/*
+		 * Includes BINDER_FREEZE, BINDER_GET_FROZEN_INFO and
+		 * BINDER_ENABLE_ONEWAY_SPAM_DETECTION, which binderc does not
+		 * implement yet, and the never-implemented idle ioctls.
+		 */
+		ret = -EINVAL;
+		break;
+	}
+	if (thread)
+		thread->looper_need_return = false;
+	return ret;
+}
+
+static const struct file_operations binderc_fops = {
+	.owner = THIS_MODULE,
+	.open = binderc_open,
+	.flush = binderc_flush,
+	.release = binderc_release,
+	.mmap = binderc_mmap,
+	.poll = binderc_poll,
+	.unlocked_ioctl = binderc_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static void binderc_unregister_all(void)
+{
+	struct binderc_device *dev, *tmp;
+
+	mutex_lock(&binderc_devices_lock);
+	list_for_each_entry_safe(dev, tmp, &binderc_devices, entry) {
+		misc_deregister(&dev->misc);
+		list_del(&dev->entry);
+		kfree(dev);
+	}
+	mutex_unlock(&binderc_devices_lock);
+}
+
+static void binderc_context_init(struct binderc_context *ctx,
+				 const char *name)
+{
+	mutex_init(&ctx->mgr_set_lock);
+	spin_lock_init(&ctx->mgr_lock);
+	ctx->mgr_uid = INVALID_UID;
+	ctx->name = name;
+}
+
+static int binderc_register_one(const char *name)
+{
+	struct binderc_device *dev;
+	size_t len = strlen(name);
+	int ret;
+
+	if (!len || len > 255 || strchr(name, '/'))
+		return -EINVAL;
+	/*
+	 * A second misc device of the same name would make sysfs warn with a
+	 * stack trace; refuse the duplicate ourselves with a plain error.
+	 */
+	list_for_each_entry(dev, &binderc_devices, entry)
+		if (!strcmp(dev->name, name))
+			return -EEXIST;
+	dev = kzalloc(struct_size(dev, name, len + 1), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+	memcpy(dev->name, name, len + 1);
+	binderc_context_init(&dev->context, dev->name);
+	dev->misc.minor = MISC_DYNAMIC_MINOR;
+	dev->misc.name = dev->name;
+	dev->misc.fops = &binderc_fops;
+	dev->misc.mode = 0666;
+	ret = misc_register(&dev->misc);
+	if (ret) {
+		kfree(dev);
+		return ret;
+	}
+	mutex_lock(&binderc_devices_lock);
+	list_add_tail(&dev->entry, &binderc_devices);
+	mutex_unlock(&binderc_devices_lock);
+	return 0;
+}
+
+static int __init binderc_init(void)
+{
+	char *names, *cursor, *name;
+	int ret = 0;
+
+	names = kstrdup(devices, GFP_KERNEL);
+	if (!names)
+		return -ENOMEM;
+	binderc_debugfs_init();
+	cursor = names;
+	while ((name = strsep(&cursor, ","))) {
+		ret = binderc_register_one(name);
+		if (ret) {
+			pr_err("cannot register device '%s': %d\n", name, ret);
+			break;
+		}
+	}
+	kfree(names);
+	if (ret) {
+		binderc_unregister_all();
+		binderc_debugfs_exit();
+	}
+	return ret;
+}
+
+static void __exit binderc_exit(void)
+{
+	/* No file is open (the fops owner pins the module), so no proc. */
+	binderc_unregister_all();
+	binderc_debugfs_exit();
+}
+
+module_init(binderc_init);
+module_exit(binderc_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("binder IPC, out of tree");

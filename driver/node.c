@@ -1,0 +1,802 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * binderc: nodes (objects a proc exports) and refs (handles other procs
+ * hold on them), the strong/weak counting and the BR_INCREFS / BR_ACQUIRE /
+ * BR_RELEASE / BR_DECREFS handshake with the owning process.
+ *
+ * Counting follows mainline exactly because userspace sees its effects:
+ *  - internal_strong_refs: strong refs held by refs of other procs;
+ *  - local_strong/weak_refs: held by the kernel for transactions in flight
+ *    and for the acks userspace still owes (pending_*);
+ *  - tmp_refs: short pins of a node pointer held in a local variable.
+ * When a node gains its first reference the owner is told with BR_INCREFS/
+ * BR_ACQUIRE (acked by BC_*_DONE); when all go it gets BR_RELEASE/BR_DECREFS.
+ */
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "binderc.h"
+
+DEFINE_SPINLOCK(binderc_dead_nodes_lock);
+HLIST_HEAD(binderc_dead_nodes);
+
+/* node->lock, then the owner's inner_lock if the owner is alive. */
+void binderc_node_inner_lock(struct binderc_node *node)
+{
+	spin_lock(&node->lock);
+	if (node->proc)
+		spin_lock(&node->proc->inner_lock);
+}
+
+void binderc_node_inner_unlock(struct binderc_node *node)
+{
+	if (node->proc)
+		spin_unlock(&node->proc->inner_lock);
+	spin_unlock(&node->lock);
+}
+
+static struct binderc_node *binderc_get_node_ilocked(struct binderc_proc *proc,
+						     binder_uintptr_t ptr)
+{
+	struct rb_node *n = proc->nodes.rb_node;
+
+	while (n) {
+		struct binderc_node *node;
+
+		node = rb_entry(n, struct binderc_node, rb_node);
+		if (ptr < node->ptr) {
+			n = n->rb_left;
+		} else if (ptr > node->ptr) {
+			n = n->rb_right;
+		} else {
+			binderc_inc_node_tmpref_ilocked(node);
+			return node;
+		}
+	}
+	return NULL;
+}
+
+/* Returns the node with a tmp ref (binderc_put_node() drops it). */
+struct binderc_node *binderc_get_node(struct binderc_proc *proc,
+				      binder_uintptr_t ptr)
+{
+	struct binderc_node *node;
+
+	spin_lock(&proc->inner_lock);
+	node = binderc_get_node_ilocked(proc, ptr);
+	spin_unlock(&proc->inner_lock);
+	return node;
+}
+
+static struct binderc_node *
+binderc_init_node_ilocked(struct binderc_proc *proc,
+			  struct binderc_node *new_node,
+			  struct flat_binder_object *fp)
+{
+	struct rb_node **p = &proc->nodes.rb_node;
+	binder_uintptr_t ptr = fp ? fp->binder : 0;
+	struct rb_node *parent = NULL;
+	struct binderc_node *node;
+	u32 flags = fp ? fp->flags : 0;
+
+	while (*p) {
+		parent = *p;
+		node = rb_entry(parent, struct binderc_node, rb_node);
+		if (ptr < node->ptr) {
+			p = &(*p)->rb_left;
+		} else if (ptr > node->ptr) {
+			p = &(*p)->rb_right;
+		} else {
+			/* Raced with another sender of the same object. */
+			binderc_inc_node_tmpref_ilocked(node);
+			return node;
+		}
+	}
+	node = new_node;
+	node->tmp_refs++;
+	rb_link_node(&node->rb_node, parent, p);
+	rb_insert_color(&node->rb_node, &proc->nodes);
+	node->debug_id = binderc_new_debug_id();
+	node->proc = proc;
+	node->ptr = ptr;
+	node->cookie = fp ? fp->cookie : 0;
+	node->work.type = BINDERC_WORK_NODE;
+	node->min_priority = flags & FLAT_BINDER_FLAG_PRIORITY_MASK;
+	node->accept_fds = !!(flags & FLAT_BINDER_FLAG_ACCEPTS_FDS);
+	node->txn_security_ctx = !!(flags & FLAT_BINDER_FLAG_TXN_SECURITY_CTX);
+	spin_lock_init(&node->lock);
+	INIT_LIST_HEAD(&node->work.entry);
+	INIT_LIST_HEAD(&node->async_todo);
+	binderc_count_inc(BINDERC_CNT_NODE);
+	return node;
+}
+
+struct binderc_node *binderc_new_node(struct binderc_proc *proc,
+				      struct flat_binder_object *fp)
+{
+	struct binderc_node *node, *new_node;
+
+	new_node = kzalloc(sizeof(*new_node), GFP_KERNEL);
+	if (!new_node)
+		return NULL;
+	spin_lock(&proc->inner_lock);
+	node = binderc_init_node_ilocked(proc, new_node, fp);
+	spin_unlock(&proc->inner_lock);
+	if (node != new_node)
+		kfree(new_node);
+	return node;
+}
+
+void binderc_free_node(struct binderc_node *node)
+{
+	binderc_count_dec(BINDERC_CNT_NODE);
+	kfree(node);
+}
+
+int binderc_inc_node_nilocked(struct binderc_node *node, int strong,
+			      int internal, struct list_head *target_list)
+{
+	struct binderc_proc *proc = node->proc;
+
+	if (strong) {
+		if (internal) {
+			/*
+			 * A first internal strong ref must come with a list to
+			 * tell the owner on (except the context manager, whose
+			 * strong ref the kernel holds from the start).
+			 */
+			if (!target_list && node->internal_strong_refs == 0 &&
+			    !(proc && node == proc->context->mgr_node &&
+			      node->has_strong_ref))
+				return -EINVAL;
+			node->internal_strong_refs++;
+		} else {
+			node->local_strong_refs++;
+		}
+		if (!node->has_strong_ref && target_list) {
+			struct binderc_thread *thread;
+
+			thread = container_of(target_list,
+					      struct binderc_thread, todo);
+			binderc_dequeue_work_ilocked(&node->work);
+			binderc_enqueue_deferred_thread_work_ilocked(thread,
+								     &node->work);
+		}
+	} else {
+		if (!internal)
+			node->local_weak_refs++;
+		if (!node->has_weak_ref && target_list &&
+		    list_empty(&node->work.entry))
+			binderc_enqueue_work_ilocked(&node->work, target_list);
+	}
+	return 0;
+}
+
+int binderc_inc_node(struct binderc_node *node, int strong, int internal,
+		     struct list_head *target_list)
+{
+	int ret;
+
+	binderc_node_inner_lock(node);
+	ret = binderc_inc_node_nilocked(node, strong, internal, target_list);
+	binderc_node_inner_unlock(node);
+	return ret;
+}
+
+/* Returns true when the caller must free the node. */
+static bool binderc_node_unlink_if_unused(struct binderc_node *node)
+{
+	struct binderc_proc *proc = node->proc;
+
+	if (!hlist_empty(&node->refs) || node->local_strong_refs ||
+	    node->local_weak_refs || node->tmp_refs)
+		return false;
+	if (proc) {
+		binderc_dequeue_work_ilocked(&node->work);
+		rb_erase(&node->rb_node, &proc->nodes);
+		return true;
+	}
+	spin_lock(&binderc_dead_nodes_lock);
+	/* tmp_refs may be taken by a debugfs walker: check again. */
+	if (node->tmp_refs) {
+		spin_unlock(&binderc_dead_nodes_lock);
+		return false;
+	}
+	hlist_del(&node->dead_node);
+	spin_unlock(&binderc_dead_nodes_lock);
+	return true;
+}
+
+bool binderc_dec_node_nilocked(struct binderc_node *node, int strong,
+			       int internal)
+{
+	struct binderc_proc *proc = node->proc;
+
+	if (strong) {
+		if (internal)
+			node->internal_strong_refs--;
+		else
+			node->local_strong_refs--;
+		if (node->local_strong_refs || node->internal_strong_refs)
+			return false;
+	} else {
+		if (!internal)
+			node->local_weak_refs--;
+		if (node->local_weak_refs || node->tmp_refs ||
+		    !hlist_empty(&node->refs))
+			return false;
+	}
+
+	if (proc && (node->has_strong_ref || node->has_weak_ref)) {
+		/* The owner must hear about it (BR_RELEASE / BR_DECREFS). */
+		if (list_empty(&node->work.entry)) {
+			binderc_enqueue_work_ilocked(&node->work, &proc->todo);
+			binderc_wakeup_proc_ilocked(proc);
+		}
+		return false;
+	}
+	return binderc_node_unlink_if_unused(node);
+}
+
+void binderc_dec_node(struct binderc_node *node, int strong, int internal)
+{
+	bool free_node;
+
+	binderc_node_inner_lock(node);
+	free_node = binderc_dec_node_nilocked(node, strong, internal);
+	binderc_node_inner_unlock(node);
+	if (free_node)
+		binderc_free_node(node);
+}
+
+void binderc_inc_node_tmpref_ilocked(struct binderc_node *node)
+{
+	node->tmp_refs++;
+}
+
+void binderc_inc_node_tmpref(struct binderc_node *node)
+{
+	spin_lock(&node->lock);
+	if (node->proc)
+		spin_lock(&node->proc->inner_lock);
+	else
+		spin_lock(&binderc_dead_nodes_lock);
+	binderc_inc_node_tmpref_ilocked(node);
+	if (node->proc)
+		spin_unlock(&node->proc->inner_lock);
+	else
+		spin_unlock(&binderc_dead_nodes_lock);
+	spin_unlock(&node->lock);
+}
+
+void binderc_put_node(struct binderc_node *node)
+{
+	bool free_node;
+
+	binderc_node_inner_lock(node);
+	if (!node->proc)
+		spin_lock(&binderc_dead_nodes_lock);
+	node->tmp_refs--;
+	WARN_ON(node->tmp_refs < 0);
+	if (!node->proc)
+		spin_unlock(&binderc_dead_nodes_lock);
+	/* A weak internal "decrement" only re-checks for the last ref. */
+	free_node = binderc_dec_node_nilocked(node, 0, 1);
+	binderc_node_inner_unlock(node);
+	if (free_node)
+		binderc_free_node(node);
+}
+
+/* ---- refs ------------------------------------------------------------ */
+
+struct binderc_ref *binderc_get_ref_olocked(struct binderc_proc *proc,
+					    u32 desc, bool need_strong_ref)
+{
+	struct rb_node *n = proc->refs_by_desc.rb_node;
+
+	while (n) {
+		struct binderc_ref *ref;
+
+		ref = rb_entry(n, struct binderc_ref, rb_node_desc);
+		if (desc < ref->data.desc) {
+			n = n->rb_left;
+		} else if (desc > ref->data.desc) {
+			n = n->rb_right;
+		} else {
+			/* A weak handle used as a strong one is refused. */
+			if (need_strong_ref && !ref->data.strong)
+				return NULL;
+			return ref;
+		}
+	}
+	return NULL;
+}
+
+static struct binderc_ref *
+binderc_lookup_ref_by_node_olocked(struct binderc_proc *proc,
+				   struct binderc_node *node,
+				   struct rb_node ***linkp,
+				   struct rb_node **parentp)
+{
+	struct rb_node **p = &proc->refs_by_node.rb_node;
+	struct rb_node *parent = NULL;
+
+	while (*p) {
+		struct binderc_ref *ref;
+
+		parent = *p;
+		ref = rb_entry(parent, struct binderc_ref, rb_node_node);
+		if (node < ref->node)
+			p = &(*p)->rb_left;
+		else if (node > ref->node)
+			p = &(*p)->rb_right;
+		else
+			return ref;
+	}
+	*linkp = p;
+	*parentp = parent;
+	return NULL;
+}
+
+/* Lowest free handle: 0 only for the context manager, else from 1. */
+static void binderc_insert_ref_desc_olocked(struct binderc_proc *proc,
+					    struct binderc_ref *new_ref)
+{
+	struct rb_node **p, *parent = NULL, *n;
+	struct binderc_ref *ref;
+
+	new_ref->data.desc =
+		new_ref->node == READ_ONCE(proc->context->mgr_node) ? 0 : 1;
+	for (n = rb_first(&proc->refs_by_desc); n; n = rb_next(n)) {
+		ref = rb_entry(n, struct binderc_ref, rb_node_desc);
+		if (ref->data.desc > new_ref->data.desc)
+			break;
+		new_ref->data.desc = ref->data.desc + 1;
+	}
+
+	p = &proc->refs_by_desc.rb_node;
+	while (*p) {
+		parent = *p;
+		ref = rb_entry(parent, struct binderc_ref, rb_node_desc);
+		if (new_ref->data.desc < ref->data.desc)
+			p = &(*p)->rb_left;
+		else
+			p = &(*p)->rb_right;
+	}
+	rb_link_node(&new_ref->rb_node_desc, parent, p);
+	rb_insert_color(&new_ref->rb_node_desc, &proc->refs_by_desc);
+}
+
+static struct binderc_ref *
+binderc_get_ref_for_node_olocked(struct binderc_proc *proc,
+				 struct binderc_node *node,
+				 struct binderc_ref *new_ref)
+{
+	struct rb_node **link, *parent;
+	struct binderc_ref *ref;
+
+	ref = binderc_lookup_ref_by_node_olocked(proc, node, &link, &parent);
+	if (ref || !new_ref)
+		return ref;
+
+	new_ref->data.debug_id = binderc_new_debug_id();
+	new_ref->proc = proc;
+	new_ref->node = node;
+	rb_link_node(&new_ref->rb_node_node, parent, link);
+	rb_insert_color(&new_ref->rb_node_node, &proc->refs_by_node);
+	binderc_insert_ref_desc_olocked(proc, new_ref);
+
+	spin_lock(&node->lock);
+	hlist_add_head(&new_ref->node_entry, &node->refs);
+	spin_unlock(&node->lock);
+	binderc_count_inc(BINDERC_CNT_REF);
+	return new_ref;
+}
+
+/*
+ * Unlink a ref whose counts are gone (or whose proc is going).  If the
+ * node became unused, ref->node is left set so binderc_free_ref() frees it.
+ */
+void binderc_cleanup_ref_olocked(struct binderc_ref *ref)
+{
+	bool delete_node;
+
+	rb_erase(&ref->rb_node_desc, &ref->proc->refs_by_desc);
+	rb_erase(&ref->rb_node_node, &ref->proc->refs_by_node);
+
+	binderc_node_inner_lock(ref->node);
+	if (ref->data.strong)
+		binderc_dec_node_nilocked(ref->node, 1, 1);
+	hlist_del(&ref->node_entry);
+	delete_node = binderc_dec_node_nilocked(ref->node, 0, 1);
+	binderc_node_inner_unlock(ref->node);
+	if (!delete_node)
+		ref->node = NULL;
+
+	if (ref->death) {
+		/* Not yet delivered or not yet acked: it dies with the ref. */
+		binderc_dequeue_work(ref->proc, &ref->death->work);
+		binderc_count_dec(BINDERC_CNT_DEATH);
+	}
+	binderc_count_dec(BINDERC_CNT_REF);
+}
+
+void binderc_free_ref(struct binderc_ref *ref)
+{
+	if (ref->node)
+		binderc_free_node(ref->node);
+	kfree(ref->death);
+	kfree(ref);
+}
+
+static int binderc_inc_ref_olocked(struct binderc_ref *ref, int strong,
+				   struct list_head *target_list)
+{
+	int ret;
+
+	if (strong) {
+		if (ref->data.strong == 0) {
+			ret = binderc_inc_node(ref->node, 1, 1, target_list);
+			if (ret)
+				return ret;
+		}
+		ref->data.strong++;
+	} else {
+		if (ref->data.weak == 0) {
+			ret = binderc_inc_node(ref->node, 0, 1, target_list);
+			if (ret)
+				return ret;
+		}
+		ref->data.weak++;
+	}
+	return 0;
+}
+
+/* Returns true when the ref was unlinked and must be freed. */
+static bool binderc_dec_ref_olocked(struct binderc_ref *ref, int strong)
+{
+	if (strong) {
+		/* Dropping below zero is a user error; nothing changes. */
+		if (ref->data.strong == 0)
+			return false;
+		ref->data.strong--;
+		if (ref->data.strong == 0)
+			binderc_dec_node(ref->node, strong, 1);
+	} else {
+		if (ref->data.weak == 0)
+			return false;
+		ref->data.weak--;
+	}
+	if (ref->data.strong == 0 && ref->data.weak == 0) {
+		binderc_cleanup_ref_olocked(ref);
+		return true;
+	}
+	return false;
+}
+
+struct binderc_node *binderc_get_node_from_ref(struct binderc_proc *proc,
+					       u32 desc, bool need_strong_ref,
+					       struct binderc_ref_data *rdata)
+{
+	struct binderc_node *node = NULL;
+	struct binderc_ref *ref;
+
+	spin_lock(&proc->outer_lock);
+	ref = binderc_get_ref_olocked(proc, desc, need_strong_ref);
+	if (ref) {
+		node = ref->node;
+		binderc_inc_node_tmpref(node);
+		if (rdata)
+			*rdata = ref->data;
+	}
+	spin_unlock(&proc->outer_lock);
+	return node;
+}
+
+int binderc_update_ref_for_handle(struct binderc_proc *proc, u32 desc,
+				  bool increment, bool strong,
+				  struct binderc_ref_data *rdata)
+{
+	bool delete_ref = false;
+	struct binderc_ref *ref;
+	int ret = 0;
+
+	spin_lock(&proc->outer_lock);
+	ref = binderc_get_ref_olocked(proc, desc, strong);
+	if (!ref) {
+		spin_unlock(&proc->outer_lock);
+		return -EINVAL;
+	}
+	if (increment)
+		ret = binderc_inc_ref_olocked(ref, strong, NULL);
+	else
+		delete_ref = binderc_dec_ref_olocked(ref, strong);
+	if (rdata)
+		*rdata = ref->data;
+	spin_unlock(&proc->outer_lock);
+
+	if (delete_ref)
+		binderc_free_ref(ref);
+	return ret;
+}
+
+int binderc_inc_ref_for_node(struct binderc_proc *proc,
+			     struct binderc_node *node, bool strong,
+			     struct list_head *target_list,
+			     struct binderc_ref_data *rdata)
+{
+	struct binderc_ref *ref, *new_ref = NULL;
+	int ret;
+
+	spin_lock(&proc->outer_lock);
+	ref = binderc_get_ref_for_node_olocked(proc, node, NULL);
+	if (!ref) {
+		/* Allocate outside the spinlock, then look again. */
+		spin_unlock(&proc->outer_lock);
+		new_ref = kzalloc(sizeof(*new_ref), GFP_KERNEL);
+		if (!new_ref)
+			return -ENOMEM;
+		spin_lock(&proc->outer_lock);
+		ref = binderc_get_ref_for_node_olocked(proc, node, new_ref);
+	}
+	ret = binderc_inc_ref_olocked(ref, strong, target_list);
+	*rdata = ref->data;
+	if (ret && ref == new_ref) {
+		/*
+		 * The node may be dying; undo the fresh ref here (its zero
+		 * counts release nothing) and free it below (CVE-2022-20421).
+		 */
+		binderc_cleanup_ref_olocked(new_ref);
+		ref = NULL;
+	}
+	spin_unlock(&proc->outer_lock);
+	if (new_ref && ref != new_ref)
+		kfree(new_ref);
+	return ret;
+}
+
+/* ---- BC_INCREFS/ACQUIRE/RELEASE/DECREFS and the _DONE acks ------------ */
+
+struct binderc_node *binderc_get_mgr_node(struct binderc_context *ctx)
+{
+	struct binderc_node *node;
+
+	spin_lock(&ctx->mgr_lock);
+	node = ctx->mgr_node;
+	if (node)
+		binderc_inc_node_tmpref(node);
+	spin_unlock(&ctx->mgr_lock);
+	return node;
+}
+
+/* Returns -EINVAL (an ioctl error, as mainline) or 0. */
+int binderc_handle_refcount_cmd(struct binderc_proc *proc, u32 cmd,
+				u32 target)
+{
+	bool strong = cmd == BC_ACQUIRE || cmd == BC_RELEASE;
+	bool increment = cmd == BC_INCREFS || cmd == BC_ACQUIRE;
+	struct binderc_ref_data rdata;
+	int ret = -1;
+
+	if (increment && !target) {
+		struct binderc_node *mgr = binderc_get_mgr_node(proc->context);
+
+		if (mgr) {
+			if (READ_ONCE(mgr->proc) == proc) {
+				/* The context manager cannot hold handle 0. */
+				binderc_put_node(mgr);
+				return -EINVAL;
+			}
+			ret = binderc_inc_ref_for_node(proc, mgr, strong,
+						       NULL, &rdata);
+			binderc_put_node(mgr);
+		}
+	}
+	if (ret)
+		binderc_update_ref_for_handle(proc, target, increment, strong,
+					      &rdata);
+	/* Invalid refs are user errors: logged by mainline, not returned. */
+	return 0;
+}
+
+int binderc_handle_node_done(struct binderc_proc *proc, u32 cmd,
+			     binder_uintptr_t node_ptr,
+			     binder_uintptr_t cookie)
+{
+	bool strong = cmd == BC_ACQUIRE_DONE;
+	struct binderc_node *node;
+	bool free_node;
+
+	node = binderc_get_node(proc, node_ptr);
+	if (!node)
+		return -EINVAL;
+	if (cookie != node->cookie) {
+		binderc_put_node(node);
+		return -EINVAL;
+	}
+	binderc_node_inner_lock(node);
+	if (strong ? !node->pending_strong_ref : !node->pending_weak_ref) {
+		/* An ack nobody asked for: a user error. */
+		binderc_node_inner_unlock(node);
+		binderc_put_node(node);
+		return -EINVAL;
+	}
+	if (strong)
+		node->pending_strong_ref = 0;
+	else
+		node->pending_weak_ref = 0;
+	/* Drop the local ref held on behalf of the unacknowledged request. */
+	free_node = binderc_dec_node_nilocked(node, strong, 0);
+	WARN_ON(free_node);
+	binderc_node_inner_unlock(node);
+	binderc_put_node(node);
+	return 0;
+}
+
+static int binderc_put_node_cmd(struct binderc_proc *proc,
+				void __user **ptrp, u32 cmd,
+				binder_uintptr_t ptr, binder_uintptr_t cookie)
+{
+	void __user *p = *ptrp;
+
+	if (put_user(cmd, (u32 __user *)p) ||
+	    put_user(ptr, (binder_uintptr_t __user *)(p + sizeof(u32))) ||
+	    put_user(cookie, (binder_uintptr_t __user *)
+		     (p + sizeof(u32) + sizeof(ptr))))
+		return -EFAULT;
+	*ptrp = p + sizeof(u32) + 2 * sizeof(binder_uintptr_t);
+	binderc_stat_br(proc, cmd);
+	return 0;
+}
+
+/*
+ * A BINDERC_WORK_NODE just dequeued, inner_lock held (dropped here):
+ * compare what userspace was told with the real counts and tell the
+ * difference.  Returns 0 (keep reading) or -errno.
+ */
+int binderc_node_work_to_user(struct binderc_proc *proc,
+			      struct binderc_node *node, void __user **ptrp)
+	__releases(&proc->inner_lock)
+{
+	binder_uintptr_t ptr = node->ptr, cookie = node->cookie;
+	bool strong, weak, had_strong, had_weak;
+	int ret = 0;
+
+	strong = node->internal_strong_refs || node->local_strong_refs;
+	weak = !hlist_empty(&node->refs) || node->local_weak_refs ||
+	       node->tmp_refs || strong;
+	had_strong = node->has_strong_ref;
+	had_weak = node->has_weak_ref;
+
+	/* Until the _DONE ack, a local ref stands in for userspace's. */
+	if (weak && !had_weak) {
+		node->has_weak_ref = 1;
+		node->pending_weak_ref = 1;
+		node->local_weak_refs++;
+	}
+	if (strong && !had_strong) {
+		node->has_strong_ref = 1;
+		node->pending_strong_ref = 1;
+		node->local_strong_refs++;
+	}
+	if (!strong && had_strong)
+		node->has_strong_ref = 0;
+	if (!weak && had_weak)
+		node->has_weak_ref = 0;
+	if (!weak && !strong) {
+		rb_erase(&node->rb_node, &proc->nodes);
+		spin_unlock(&proc->inner_lock);
+		/* Serialize with a decrementer still unlocking node->lock. */
+		spin_lock(&node->lock);
+		spin_unlock(&node->lock);
+		binderc_free_node(node);
+	} else {
+		spin_unlock(&proc->inner_lock);
+	}
+
+	if (weak && !had_weak)
+		ret = binderc_put_node_cmd(proc, ptrp, BR_INCREFS, ptr, cookie);
+	if (!ret && strong && !had_strong)
+		ret = binderc_put_node_cmd(proc, ptrp, BR_ACQUIRE, ptr, cookie);
+	if (!ret && !strong && had_strong)
+		ret = binderc_put_node_cmd(proc, ptrp, BR_RELEASE, ptr, cookie);
+	if (!ret && !weak && had_weak)
+		ret = binderc_put_node_cmd(proc, ptrp, BR_DECREFS, ptr, cookie);
+	return ret;
+}
+
+/* ---- the context manager --------------------------------------------- */
+
+int binderc_set_context_mgr(struct binderc_proc *proc,
+			    struct flat_binder_object *fbo)
+{
+	struct binderc_context *ctx = proc->context;
+	kuid_t euid = current_euid();
+	struct binderc_node *node;
+	int ret;
+
+	mutex_lock(&ctx->mgr_set_lock);
+	ret = -EBUSY;
+	if (READ_ONCE(ctx->mgr_node))
+		goto out;
+	ret = security_binder_set_context_mgr(proc->cred);
+	if (ret < 0)
+		goto out;
+	/* Once set, only the same euid may take the role again. */
+	ret = -EPERM;
+	if (uid_valid(ctx->mgr_uid) && !uid_eq(ctx->mgr_uid, euid))
+		goto out;
+	ret = -ENOMEM;
+	node = binderc_new_node(proc, fbo);
+	if (!node)
+		goto out;
+	ctx->mgr_uid = euid;
+
+	binderc_node_inner_lock(node);
+	node->local_weak_refs++;
+	node->local_strong_refs++;
+	node->has_strong_ref = 1;
+	node->has_weak_ref = 1;
+	binderc_node_inner_unlock(node);
+	spin_lock(&ctx->mgr_lock);
+	ctx->mgr_node = node;
+	spin_unlock(&ctx->mgr_lock);
+	binderc_put_node(node);
+	ret = 0;
+out:
+	mutex_unlock(&ctx->mgr_set_lock);
+	return ret;
+}
+
+/* ---- the owner died ---------------------------------------------------- */
+
+static void binderc_queue_death_ilocked(struct binderc_ref *ref)
+{
+	WARN_ON(!list_empty(&ref->death->work.entry));
+	ref->death->work.type = BINDERC_WORK_DEAD_BINDER;
+	binderc_enqueue_work_ilocked(&ref->death->work, &ref->proc->todo);
+	binderc_wakeup_proc_ilocked(ref->proc);
+}
+
+/*
+ * Called during the owner's release with one tmp ref held by the caller.
+ * Refs stay valid; their holders get BR_DEAD_BINDER if they asked.
+ */
+int binderc_node_release(struct binderc_node *node, int refs)
+{
+	struct binderc_proc *proc = node->proc;
+	struct binderc_ref *ref;
+
+	binderc_release_work(proc, &node->async_todo);
+
+	spin_lock(&node->lock);
+	spin_lock(&proc->inner_lock);
+	binderc_dequeue_work_ilocked(&node->work);
+	if (hlist_empty(&node->refs) && node->tmp_refs == 1) {
+		spin_unlock(&proc->inner_lock);
+		spin_unlock(&node->lock);
+		binderc_free_node(node);
+		return refs;
+	}
+	node->proc = NULL;
+	node->local_strong_refs = 0;
+	node->local_weak_refs = 0;
+	spin_unlock(&proc->inner_lock);
+
+	spin_lock(&binderc_dead_nodes_lock);
+	hlist_add_head(&node->dead_node, &binderc_dead_nodes);
+	spin_unlock(&binderc_dead_nodes_lock);
+
+	hlist_for_each_entry(ref, &node->refs, node_entry) {
+		refs++;
+		/* ref->death is stable here: node->lock is held. */
+		spin_lock(&ref->proc->inner_lock);
+		if (ref->death)
+			binderc_queue_death_ilocked(ref);
+		spin_unlock(&ref->proc->inner_lock);
+	}
+	spin_unlock(&node->lock);
+	binderc_put_node(node);
+	return refs;
+}

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * binderc: the per-open-file process state and its teardown.
+ *
+ * Like mainline, a binderc_proc exists per open file, not per task group.
+ * release() tears everything down synchronously: it runs in process context
+ * after the last reference to the file (and so to the mapping) is gone.
+ * Other procs may still pin the proc briefly through tmp_ref; the memory is
+ * freed by whoever drops the last pin.
+ */
+#include <linux/cred.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "binderc.h"
+
+struct binderc_proc *binderc_proc_create(struct binderc_context *context)
+{
+	struct binderc_proc *proc;
+
+	proc = kzalloc(sizeof(*proc), GFP_KERNEL);
+	if (!proc)
+		return NULL;
+	spin_lock_init(&proc->inner_lock);
+	spin_lock_init(&proc->outer_lock);
+	get_task_struct(current->group_leader);
+	proc->tsk = current->group_leader;
+	proc->pid = current->group_leader->pid;
+	proc->debug_id = binderc_new_debug_id();
+	proc->default_priority = task_nice(current);
+	proc->context = context;
+	proc->threads = RB_ROOT;
+	proc->nodes = RB_ROOT;
+	proc->refs_by_desc = RB_ROOT;
+	proc->refs_by_node = RB_ROOT;
+	INIT_LIST_HEAD(&proc->todo);
+	INIT_LIST_HEAD(&proc->delivered_death);
+	INIT_LIST_HEAD(&proc->waiting_threads);
+	binderc_alloc_init(&proc->alloc, proc->pid);
+	binderc_count_inc(BINDERC_CNT_PROC);
+
+	mutex_lock(&binderc_procs_lock);
+	list_add_tail(&proc->proc_entry, &binderc_procs);
+	mutex_unlock(&binderc_procs_lock);
+	return proc;
+}
+
+static void binderc_free_proc(struct binderc_proc *proc)
+{
+	WARN_ON(!list_empty(&proc->todo));
+	WARN_ON(!list_empty(&proc->delivered_death));
+	binderc_alloc_release(&proc->alloc);
+	put_task_struct(proc->tsk);
+	put_cred(proc->cred);
+	binderc_count_dec(BINDERC_CNT_PROC);
+	kfree(proc);
+}
+
+void binderc_proc_dec_tmpref(struct binderc_proc *proc)
+{
+	spin_lock(&proc->inner_lock);
+	proc->tmp_ref--;
+	if (proc->is_dead && RB_EMPTY_ROOT(&proc->threads) && !proc->tmp_ref) {
+		spin_unlock(&proc->inner_lock);
+		binderc_free_proc(proc);
+		return;
+	}
+	spin_unlock(&proc->inner_lock);
+}
+
+/*
+ * Drop every work item on @list, answering synchronous callers whose
+ * transaction will now never be handled.
+ */
+void binderc_release_work(struct binderc_proc *proc, struct list_head *list)
+{
+	struct binderc_work *w;
+
+	for (;;) {
+		spin_lock(&proc->inner_lock);
+		w = binderc_dequeue_work_head_ilocked(list);
+		spin_unlock(&proc->inner_lock);
+		if (!w)
+			return;
+
+		switch (w->type) {
+		case BINDERC_WORK_TRANSACTION:
+			binderc_cleanup_transaction(container_of(w,
+					struct binderc_transaction, work),
+					BR_DEAD_REPLY);
+			break;
+		case BINDERC_WORK_TRANSACTION_COMPLETE:
+			kfree(w);
+			binderc_count_dec(BINDERC_CNT_TRANSACTION_COMPLETE);
+			break;
+		case BINDERC_WORK_DEAD_BINDER_AND_CLEAR:
+		case BINDERC_WORK_CLEAR_DEATH_NOTIFICATION:
+			/* The ref no longer points at it: we own it. */
+			kfree(container_of(w, struct binderc_ref_death, work));
+			binderc_count_dec(BINDERC_CNT_DEATH);
+			break;
+		case BINDERC_WORK_RETURN_ERROR:
+		case BINDERC_WORK_NODE:
+		case BINDERC_WORK_DEAD_BINDER:
+			/* Embedded in a thread, node or ref: freed with it. */
+			break;
+		}
+	}
+}
+
+/* close() of any fd on the file: kick every waiting thread back out. */
+void binderc_proc_flush(struct binderc_proc *proc)
+{
+	struct rb_node *n;
+
+	spin_lock(&proc->inner_lock);
+	for (n = rb_first(&proc->threads); n; n = rb_next(n)) {
+		struct binderc_thread *thread;
+
+		thread = rb_entry(n, struct binderc_thread, rb_node);
+		thread->looper_need_return = true;
+		if (thread->looper & BINDERC_LOOPER_WAITING)
+			wake_up_interruptible(&thread->wait);
+	}
+	spin_unlock(&proc->inner_lock);
+}
+
+static void binderc_proc_drop_context_mgr(struct binderc_proc *proc)
+{
+	struct binderc_context *ctx = proc->context;
+
+	mutex_lock(&ctx->mgr_set_lock);
+	spin_lock(&ctx->mgr_lock);
+	if (ctx->mgr_node && ctx->mgr_node->proc == proc)
+		ctx->mgr_node = NULL;
+	spin_unlock(&ctx->mgr_lock);
+	mutex_unlock(&ctx->mgr_set_lock);
+}
+
+static void binderc_proc_release_threads(struct binderc_proc *proc)
+{
+	struct rb_node *n;
+
+	spin_lock(&proc->inner_lock);
+	while ((n = rb_first(&proc->threads))) {
+		struct binderc_thread *thread;
+
+		thread = rb_entry(n, struct binderc_thread, rb_node);
+		spin_unlock(&proc->inner_lock);
+		binderc_thread_release(proc, thread);
+		spin_lock(&proc->inner_lock);
+	}
+	spin_unlock(&proc->inner_lock);
+}
+
+static void binderc_proc_release_nodes(struct binderc_proc *proc)
+{
+	struct rb_node *n;
+	int incoming_refs = 0;
+
+	spin_lock(&proc->inner_lock);
+	while ((n = rb_first(&proc->nodes))) {
+		struct binderc_node *node;
+
+		node = rb_entry(n, struct binderc_node, rb_node);
+		/* Pinned so it survives until binderc_node_release() is done. */
+		binderc_inc_node_tmpref_ilocked(node);
+		rb_erase(&node->rb_node, &proc->nodes);
+		spin_unlock(&proc->inner_lock);
+		incoming_refs = binderc_node_release(node, incoming_refs);
+		spin_lock(&proc->inner_lock);
+	}
+	spin_unlock(&proc->inner_lock);
+}
+
+static void binderc_proc_release_refs(struct binderc_proc *proc)
+{
+	struct rb_node *n;
+
+	spin_lock(&proc->outer_lock);
+	while ((n = rb_first(&proc->refs_by_desc))) {
+		struct binderc_ref *ref;
+
+		ref = rb_entry(n, struct binderc_ref, rb_node_desc);
+		binderc_cleanup_ref_olocked(ref);
+		spin_unlock(&proc->outer_lock);
+		binderc_free_ref(ref);
+		spin_lock(&proc->outer_lock);
+	}
+	spin_unlock(&proc->outer_lock);
+}
+
+/* The last close of the file: tear the proc down in mainline's order. */
+void binderc_proc_release(struct binderc_proc *proc)
+{
+	binderc_debugfs_remove_proc(proc);
+
+	mutex_lock(&binderc_procs_lock);
+	list_del(&proc->proc_entry);
+	mutex_unlock(&binderc_procs_lock);
+
+	binderc_proc_drop_context_mgr(proc);
+
+	spin_lock(&proc->inner_lock);
+	/* Keep the proc alive while its threads go (dropped at the end). */
+	proc->tmp_ref++;
+	proc->is_dead = true;
+	spin_unlock(&proc->inner_lock);
+
+	binderc_proc_release_threads(proc);
+	binderc_proc_release_nodes(proc);
+	binderc_proc_release_refs(proc);
+	binderc_release_work(proc, &proc->todo);
+	binderc_release_work(proc, &proc->delivered_death);
+
+	binderc_proc_dec_tmpref(proc);
+}

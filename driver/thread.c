@@ -1,0 +1,816 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * binderc: threads, their todo lists and looper state, and the two halves
+ * of BINDER_WRITE_READ: the BC_* write loop and the BR_* read loop.
+ */
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "binderc.h"
+
+/* ---- todo lists ------------------------------------------------------ */
+
+void binderc_enqueue_work_ilocked(struct binderc_work *work,
+				  struct list_head *target)
+{
+	WARN_ON(!list_empty(&work->entry));
+	list_add_tail(&work->entry, target);
+}
+
+/*
+ * Queued but not a reason to return to userspace by itself: used for the
+ * deferred BR_TRANSACTION_COMPLETE of a sync call, which the caller reads
+ * together with the reply.
+ */
+void binderc_enqueue_deferred_thread_work_ilocked(struct binderc_thread *t,
+						  struct binderc_work *work)
+{
+	binderc_enqueue_work_ilocked(work, &t->todo);
+}
+
+void binderc_enqueue_thread_work_ilocked(struct binderc_thread *thread,
+					 struct binderc_work *work)
+{
+	binderc_enqueue_work_ilocked(work, &thread->todo);
+	thread->process_todo = true;
+}
+
+void binderc_enqueue_thread_work(struct binderc_thread *thread,
+				 struct binderc_work *work)
+{
+	spin_lock(&thread->proc->inner_lock);
+	binderc_enqueue_thread_work_ilocked(thread, work);
+	spin_unlock(&thread->proc->inner_lock);
+}
+
+void binderc_dequeue_work_ilocked(struct binderc_work *work)
+{
+	list_del_init(&work->entry);
+}
+
+void binderc_dequeue_work(struct binderc_proc *proc, struct binderc_work *work)
+{
+	spin_lock(&proc->inner_lock);
+	binderc_dequeue_work_ilocked(work);
+	spin_unlock(&proc->inner_lock);
+}
+
+struct binderc_work *binderc_dequeue_work_head_ilocked(struct list_head *l)
+{
+	struct binderc_work *w;
+
+	w = list_first_entry_or_null(l, struct binderc_work, entry);
+	if (w)
+		list_del_init(&w->entry);
+	return w;
+}
+
+void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
+				u32 command, s32 param)
+{
+	ee->id = id;
+	ee->command = command;
+	ee->param = param;
+}
+
+/* ---- waking ---------------------------------------------------------- */
+
+static bool binderc_has_work_ilocked(struct binderc_thread *thread,
+				     bool do_proc_work)
+{
+	return thread->process_todo || thread->looper_need_return ||
+	       (do_proc_work && !list_empty(&thread->proc->todo));
+}
+
+bool binderc_has_work(struct binderc_thread *thread, bool do_proc_work)
+{
+	bool has_work;
+
+	spin_lock(&thread->proc->inner_lock);
+	has_work = binderc_has_work_ilocked(thread, do_proc_work);
+	spin_unlock(&thread->proc->inner_lock);
+	return has_work;
+}
+
+/* A thread in the middle of a transaction only takes its own work. */
+bool binderc_available_for_proc_work_ilocked(struct binderc_thread *thread)
+{
+	return !thread->transaction_stack && list_empty(&thread->todo);
+}
+
+static void binderc_wakeup_poll_threads_ilocked(struct binderc_proc *proc,
+						bool sync)
+{
+	struct rb_node *n;
+
+	for (n = rb_first(&proc->threads); n; n = rb_next(n)) {
+		struct binderc_thread *thread;
+
+		thread = rb_entry(n, struct binderc_thread, rb_node);
+		if (!(thread->looper & BINDERC_LOOPER_POLL) ||
+		    !binderc_available_for_proc_work_ilocked(thread))
+			continue;
+		if (sync)
+			wake_up_interruptible_sync(&thread->wait);
+		else
+			wake_up_interruptible(&thread->wait);
+	}
+}
+
+/* The most recently idle thread first: its cache is warmest. */
+struct binderc_thread *binderc_select_thread_ilocked(struct binderc_proc *proc)
+{
+	struct binderc_thread *thread;
+
+	thread = list_first_entry_or_null(&proc->waiting_threads,
+					  struct binderc_thread,
+					  waiting_thread_node);
+	if (thread)
+		list_del_init(&thread->waiting_thread_node);
+	return thread;
+}
+
+void binderc_wakeup_thread_ilocked(struct binderc_proc *proc,
+				   struct binderc_thread *thread, bool sync)
+{
+	if (thread) {
+		if (sync)
+			wake_up_interruptible_sync(&thread->wait);
+		else
+			wake_up_interruptible(&thread->wait);
+		return;
+	}
+	/* Nobody is blocked in read: (e)poll users may still want it. */
+	binderc_wakeup_poll_threads_ilocked(proc, sync);
+}
+
+void binderc_wakeup_proc_ilocked(struct binderc_proc *proc)
+{
+	binderc_wakeup_thread_ilocked(proc, binderc_select_thread_ilocked(proc),
+				      false);
+}
+
+/* ---- thread lifetime ------------------------------------------------- */
+
+static struct binderc_thread *
+binderc_get_thread_ilocked(struct binderc_proc *proc,
+			   struct binderc_thread *new_thread)
+{
+	struct rb_node **p = &proc->threads.rb_node;
+	struct rb_node *parent = NULL;
+	struct binderc_thread *thread;
+
+	while (*p) {
+		parent = *p;
+		thread = rb_entry(parent, struct binderc_thread, rb_node);
+		if (current->pid < thread->pid)
+			p = &(*p)->rb_left;
+		else if (current->pid > thread->pid)
+			p = &(*p)->rb_right;
+		else
+			return thread;
+	}
+	if (!new_thread)
+		return NULL;
+	thread = new_thread;
+	thread->proc = proc;
+	thread->pid = current->pid;
+	atomic_set(&thread->tmp_ref, 0);
+	init_waitqueue_head(&thread->wait);
+	INIT_LIST_HEAD(&thread->todo);
+	INIT_LIST_HEAD(&thread->waiting_thread_node);
+	INIT_LIST_HEAD(&thread->return_error.work.entry);
+	INIT_LIST_HEAD(&thread->reply_error.work.entry);
+	thread->looper_need_return = true;
+	thread->return_error.work.type = BINDERC_WORK_RETURN_ERROR;
+	thread->return_error.cmd = BR_OK;
+	thread->reply_error.work.type = BINDERC_WORK_RETURN_ERROR;
+	thread->reply_error.cmd = BR_OK;
+	thread->ee.command = BR_OK;
+	rb_link_node(&thread->rb_node, parent, p);
+	rb_insert_color(&thread->rb_node, &proc->threads);
+	binderc_count_inc(BINDERC_CNT_THREAD);
+	return thread;
+}
+
+struct binderc_thread *binderc_get_thread(struct binderc_proc *proc)
+{
+	struct binderc_thread *thread, *new_thread;
+
+	spin_lock(&proc->inner_lock);
+	thread = binderc_get_thread_ilocked(proc, NULL);
+	spin_unlock(&proc->inner_lock);
+	if (thread)
+		return thread;
+
+	new_thread = kzalloc(sizeof(*new_thread), GFP_KERNEL);
+	if (!new_thread)
+		return NULL;
+	spin_lock(&proc->inner_lock);
+	thread = binderc_get_thread_ilocked(proc, new_thread);
+	spin_unlock(&proc->inner_lock);
+	if (thread != new_thread)
+		kfree(new_thread);
+	return thread;
+}
+
+void binderc_free_thread(struct binderc_thread *thread)
+{
+	struct binderc_proc *proc = thread->proc;
+
+	WARN_ON(!list_empty(&thread->todo));
+	binderc_count_dec(BINDERC_CNT_THREAD);
+	kfree(thread);
+	binderc_proc_dec_tmpref(proc);
+}
+
+void binderc_thread_dec_tmpref(struct binderc_thread *thread)
+{
+	spin_lock(&thread->proc->inner_lock);
+	atomic_dec(&thread->tmp_ref);
+	if (thread->is_dead && !atomic_read(&thread->tmp_ref)) {
+		spin_unlock(&thread->proc->inner_lock);
+		binderc_free_thread(thread);
+		return;
+	}
+	spin_unlock(&thread->proc->inner_lock);
+}
+
+/*
+ * Cut the thread out of every transaction on its stack: incoming ones lose
+ * their target, outgoing ones their sender.  Returns the incoming
+ * transaction at the top, whose caller must get BR_DEAD_REPLY.
+ */
+static struct binderc_transaction *
+binderc_thread_unlink_stack_ilocked(struct binderc_thread *thread,
+				    int *active)
+{
+	struct binderc_transaction *t = thread->transaction_stack;
+	struct binderc_transaction *send_reply = NULL;
+
+	if (t && t->to_thread == thread)
+		send_reply = t;
+	while (t) {
+		struct binderc_transaction *next;
+
+		(*active)++;
+		spin_lock(&t->lock);
+		if (t->to_thread == thread) {
+			thread->proc->outstanding_txns--;
+			t->to_proc = NULL;
+			t->to_thread = NULL;
+			if (t->buffer) {
+				t->buffer->transaction = NULL;
+				t->buffer = NULL;
+			}
+			next = t->to_parent;
+		} else if (t->from == thread) {
+			t->from = NULL;
+			next = t->from_parent;
+		} else {
+			WARN_ON(1);
+			next = NULL;
+		}
+		spin_unlock(&t->lock);
+		t = next;
+	}
+	return send_reply;
+}
+
+int binderc_thread_release(struct binderc_proc *proc,
+			   struct binderc_thread *thread)
+{
+	struct binderc_transaction *send_reply;
+	int active = 0;
+	bool polled;
+
+	spin_lock(&proc->inner_lock);
+	/* The thread's free drops this; it keeps the proc valid meanwhile. */
+	proc->tmp_ref++;
+	atomic_inc(&thread->tmp_ref);
+	rb_erase(&thread->rb_node, &proc->threads);
+	list_del_init(&thread->waiting_thread_node);
+	send_reply = binderc_thread_unlink_stack_ilocked(thread, &active);
+	thread->is_dead = true;
+	polled = thread->looper & BINDERC_LOOPER_POLL;
+	/*
+	 * An epoll entry may still sit on thread->wait: POLLFREE makes epoll
+	 * drop it before the memory goes (CVE-2019-2215).
+	 */
+	if (polled)
+		wake_up_pollfree(&thread->wait);
+	spin_unlock(&proc->inner_lock);
+
+	/* Let epoll's RCU readers of the waitqueue finish (CVE-2020-0030). */
+	if (polled)
+		synchronize_rcu();
+
+	if (send_reply)
+		binderc_send_failed_reply(send_reply, BR_DEAD_REPLY);
+	binderc_release_work(proc, &thread->todo);
+	binderc_thread_dec_tmpref(thread);
+	return active;
+}
+
+/* ---- the write loop -------------------------------------------------- */
+
+static void binderc_cmd_register_looper(struct binderc_proc *proc,
+					struct binderc_thread *thread)
+{
+	spin_lock(&proc->inner_lock);
+	if (thread->looper & BINDERC_LOOPER_ENTERED) {
+		thread->looper |= BINDERC_LOOPER_INVALID;
+	} else if (proc->requested_threads == 0) {
+		/* Not spawned on our request: a user error, as in mainline. */
+		thread->looper |= BINDERC_LOOPER_INVALID;
+	} else {
+		proc->requested_threads--;
+		proc->requested_threads_started++;
+	}
+	thread->looper |= BINDERC_LOOPER_REGISTERED;
+	spin_unlock(&proc->inner_lock);
+}
+
+static void binderc_cmd_enter_looper(struct binderc_thread *thread)
+{
+	if (thread->looper & BINDERC_LOOPER_REGISTERED)
+		thread->looper |= BINDERC_LOOPER_INVALID;
+	thread->looper |= BINDERC_LOOPER_ENTERED;
+}
+
+static void binderc_cmd_free_buffer(struct binderc_proc *proc,
+				    struct binderc_thread *thread,
+				    binder_uintptr_t data_ptr)
+{
+	struct binderc_buffer *buffer;
+
+	/* A bogus, foreign or unreturned address is a user error, ignored. */
+	buffer = binderc_alloc_prepare_to_free(&proc->alloc, data_ptr);
+	if (IS_ERR_OR_NULL(buffer))
+		return;
+	binderc_free_buf(proc, thread, buffer, false);
+}
+
+/*
+ * One command with its payload; returns the bytes consumed after the
+ * command word or -errno.  Failures of the command itself that mainline
+ * treats as user errors are not errors of the ioctl.
+ */
+static int binderc_write_one(struct binderc_proc *proc,
+			     struct binderc_thread *thread, u32 cmd,
+			     void __user *ptr)
+{
+	switch (cmd) {
+	case BC_INCREFS:
+	case BC_ACQUIRE:
+	case BC_RELEASE:
+	case BC_DECREFS: {
+		u32 target;
+		int ret;
+
+		if (get_user(target, (u32 __user *)ptr))
+			return -EFAULT;
+		ret = binderc_handle_refcount_cmd(proc, cmd, target);
+		return ret < 0 ? ret : sizeof(u32);
+	}
+	case BC_INCREFS_DONE:
+	case BC_ACQUIRE_DONE: {
+		struct binder_ptr_cookie pc;
+
+		if (copy_from_user(&pc, ptr, sizeof(pc)))
+			return -EFAULT;
+		binderc_handle_node_done(proc, cmd, pc.ptr, pc.cookie);
+		return sizeof(pc);
+	}
+	case BC_FREE_BUFFER: {
+		binder_uintptr_t data_ptr;
+
+		if (get_user(data_ptr, (binder_uintptr_t __user *)ptr))
+			return -EFAULT;
+		binderc_cmd_free_buffer(proc, thread, data_ptr);
+		return sizeof(data_ptr);
+	}
+	case BC_TRANSACTION_SG:
+	case BC_REPLY_SG: {
+		struct binder_transaction_data_sg tr;
+
+		if (copy_from_user(&tr, ptr, sizeof(tr)))
+			return -EFAULT;
+		binderc_transaction(proc, thread, &tr.transaction_data,
+				    cmd == BC_REPLY_SG, tr.buffers_size);
+		return sizeof(tr);
+	}
+	case BC_TRANSACTION:
+	case BC_REPLY: {
+		struct binder_transaction_data tr;
+
+		if (copy_from_user(&tr, ptr, sizeof(tr)))
+			return -EFAULT;
+		binderc_transaction(proc, thread, &tr, cmd == BC_REPLY, 0);
+		return sizeof(tr);
+	}
+	case BC_REGISTER_LOOPER:
+		binderc_cmd_register_looper(proc, thread);
+		return 0;
+	case BC_ENTER_LOOPER:
+		binderc_cmd_enter_looper(thread);
+		return 0;
+	case BC_EXIT_LOOPER:
+		thread->looper |= BINDERC_LOOPER_EXITED;
+		return 0;
+	case BC_REQUEST_DEATH_NOTIFICATION:
+	case BC_CLEAR_DEATH_NOTIFICATION: {
+		u32 target;
+		binder_uintptr_t cookie;
+
+		if (get_user(target, (u32 __user *)ptr))
+			return -EFAULT;
+		if (get_user(cookie, (binder_uintptr_t __user *)
+			     (ptr + sizeof(u32))))
+			return -EFAULT;
+		binderc_request_death(proc, thread, cmd, target, cookie);
+		return sizeof(u32) + sizeof(binder_uintptr_t);
+	}
+	case BC_DEAD_BINDER_DONE: {
+		binder_uintptr_t cookie;
+
+		if (get_user(cookie, (binder_uintptr_t __user *)ptr))
+			return -EFAULT;
+		binderc_dead_binder_done(proc, thread, cookie);
+		return sizeof(cookie);
+	}
+	default:
+		/* Includes BC_ATTEMPT_ACQUIRE and BC_ACQUIRE_RESULT. */
+		return -EINVAL;
+	}
+}
+
+int binderc_thread_write(struct binderc_proc *proc,
+			 struct binderc_thread *thread,
+			 binder_uintptr_t ubuf, size_t size,
+			 binder_size_t *consumed)
+{
+	void __user *buffer = u64_to_user_ptr(ubuf);
+	void __user *ptr = buffer + *consumed;
+	void __user *end = buffer + size;
+
+	/* A pending error must be read before more commands are taken. */
+	while (ptr < end && thread->return_error.cmd == BR_OK) {
+		u32 cmd;
+		int used;
+
+		if (get_user(cmd, (u32 __user *)ptr))
+			return -EFAULT;
+		ptr += sizeof(u32);
+		binderc_stat_bc(proc, cmd);
+		used = binderc_write_one(proc, thread, cmd, ptr);
+		if (used < 0)
+			return used;
+		ptr += used;
+		*consumed = ptr - buffer;
+	}
+	return 0;
+}
+
+/* ---- the read loop --------------------------------------------------- */
+
+static int binderc_wait_for_work(struct binderc_thread *thread,
+				 bool do_proc_work)
+{
+	struct binderc_proc *proc = thread->proc;
+	DEFINE_WAIT(wait);
+	int ret = 0;
+
+	spin_lock(&proc->inner_lock);
+	for (;;) {
+		prepare_to_wait(&thread->wait, &wait,
+				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
+		if (binderc_has_work_ilocked(thread, do_proc_work))
+			break;
+		if (do_proc_work)
+			list_add(&thread->waiting_thread_node,
+				 &proc->waiting_threads);
+		spin_unlock(&proc->inner_lock);
+		schedule();
+		spin_lock(&proc->inner_lock);
+		list_del_init(&thread->waiting_thread_node);
+		if (signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+	}
+	finish_wait(&thread->wait, &wait);
+	spin_unlock(&proc->inner_lock);
+	return ret;
+}
+
+void binderc_set_nice(long nice)
+{
+	long min_nice;
+
+	if (can_nice(current, nice)) {
+		set_user_nice(current, nice);
+		return;
+	}
+	min_nice = rlimit_to_nice(rlimit(RLIMIT_NICE));
+	if (min_nice <= MAX_NICE)
+		set_user_nice(current, max(nice, min_nice));
+}
+
+static int binderc_put_cmd(struct binderc_proc *proc, void __user **ptrp,
+			   u32 cmd)
+{
+	if (put_user(cmd, (u32 __user *)*ptrp))
+		return -EFAULT;
+	*ptrp += sizeof(u32);
+	binderc_stat_br(proc, cmd);
+	return 0;
+}
+
+static int binderc_put_cmd_cookie(struct binderc_proc *proc,
+				  void __user **ptrp, u32 cmd,
+				  binder_uintptr_t cookie)
+{
+	if (put_user(cmd, (u32 __user *)*ptrp))
+		return -EFAULT;
+	if (put_user(cookie, (binder_uintptr_t __user *)
+		     (*ptrp + sizeof(u32))))
+		return -EFAULT;
+	*ptrp += sizeof(u32) + sizeof(cookie);
+	binderc_stat_br(proc, cmd);
+	return 0;
+}
+
+/* Death work just dequeued (inner_lock held, dropped here). */
+static int binderc_death_to_user(struct binderc_proc *proc,
+				 struct binderc_work *w, void __user **ptrp)
+	__releases(&proc->inner_lock)
+{
+	struct binderc_ref_death *death;
+	binder_uintptr_t cookie;
+	u32 cmd;
+
+	death = container_of(w, struct binderc_ref_death, work);
+	cookie = death->cookie;
+	if (w->type == BINDERC_WORK_CLEAR_DEATH_NOTIFICATION) {
+		cmd = BR_CLEAR_DEATH_NOTIFICATION_DONE;
+		spin_unlock(&proc->inner_lock);
+		kfree(death);
+		binderc_count_dec(BINDERC_CNT_DEATH);
+	} else {
+		/* Held until BC_DEAD_BINDER_DONE names the cookie. */
+		cmd = BR_DEAD_BINDER;
+		binderc_enqueue_work_ilocked(w, &proc->delivered_death);
+		spin_unlock(&proc->inner_lock);
+	}
+	return binderc_put_cmd_cookie(proc, ptrp, cmd, cookie);
+}
+
+static void binderc_fill_txn_data(struct binderc_transaction *t,
+				  struct binder_transaction_data *trd,
+				  u32 *cmd)
+{
+	struct binderc_node *target_node = t->buffer->target_node;
+	struct binderc_thread *from;
+
+	if (target_node) {
+		trd->target.ptr = target_node->ptr;
+		trd->cookie = target_node->cookie;
+		/* Run at the caller's priority, bounded by the node's floor. */
+		t->saved_priority = task_nice(current);
+		if (t->priority < target_node->min_priority &&
+		    !(t->flags & TF_ONE_WAY))
+			binderc_set_nice(t->priority);
+		else if (!(t->flags & TF_ONE_WAY) ||
+			 t->saved_priority > target_node->min_priority)
+			binderc_set_nice(target_node->min_priority);
+		*cmd = BR_TRANSACTION;
+	} else {
+		trd->target.ptr = 0;
+		trd->cookie = 0;
+		*cmd = BR_REPLY;
+	}
+	trd->code = t->code;
+	trd->flags = t->flags;
+	trd->sender_euid = from_kuid(current_user_ns(), t->sender_euid);
+
+	from = binderc_get_txn_from(t);
+	if (from) {
+		trd->sender_pid = task_tgid_nr_ns(from->proc->tsk,
+						  task_active_pid_ns(current));
+		binderc_thread_dec_tmpref(from);
+	} else {
+		trd->sender_pid = 0;
+	}
+	trd->data_size = t->buffer->data_size;
+	trd->offsets_size = t->buffer->offsets_size;
+	trd->data.ptr.buffer = t->buffer->user_data;
+	trd->data.ptr.offsets = trd->data.ptr.buffer +
+				ALIGN(t->buffer->data_size, sizeof(void *));
+}
+
+/*
+ * Deliver a transaction to userspace.  Returns 1 when the loop must stop
+ * (a transaction or a failed reply was written), 0 to go on, or -errno.
+ */
+static int binderc_txn_to_user(struct binderc_proc *proc,
+			       struct binderc_thread *thread,
+			       struct binderc_transaction *t,
+			       void __user **ptrp)
+{
+	struct binder_transaction_data_secctx tr = { };
+	size_t trsize = sizeof(tr.transaction_data);
+	u32 cmd;
+	int ret;
+
+	binderc_fill_txn_data(t, &tr.transaction_data, &cmd);
+
+	ret = binderc_apply_fd_fixups(proc, t);
+	if (ret) {
+		struct binderc_buffer *buffer = t->buffer;
+
+		buffer->transaction = NULL;
+		binderc_cleanup_transaction(t, BR_FAILED_REPLY);
+		binderc_free_buf(proc, thread, buffer, true);
+		if (cmd != BR_REPLY)
+			return 0;
+		ret = binderc_put_cmd(proc, ptrp, BR_FAILED_REPLY);
+		return ret ? ret : 1;
+	}
+
+	tr.secctx = t->security_ctx;
+	if (t->security_ctx) {
+		cmd = BR_TRANSACTION_SEC_CTX;
+		trsize = sizeof(tr);
+	}
+	if (put_user(cmd, (u32 __user *)*ptrp) ||
+	    copy_to_user(*ptrp + sizeof(u32), &tr, trsize)) {
+		binderc_cleanup_transaction(t, BR_FAILED_REPLY);
+		return -EFAULT;
+	}
+	*ptrp += sizeof(u32) + trsize;
+	binderc_stat_br(proc, cmd);
+
+	t->buffer->allow_user_free = 1;
+	if (cmd != BR_REPLY && !(t->flags & TF_ONE_WAY)) {
+		spin_lock(&proc->inner_lock);
+		t->to_parent = thread->transaction_stack;
+		t->to_thread = thread;
+		thread->transaction_stack = t;
+		spin_unlock(&proc->inner_lock);
+	} else {
+		binderc_free_transaction(t);
+	}
+	return 1;
+}
+
+/*
+ * Take one work item and write it out.  Returns 1 to stop reading, 0 to
+ * continue, -ENODATA when there is nothing (or no room), or -errno.
+ */
+static int binderc_read_one(struct binderc_proc *proc,
+			    struct binderc_thread *thread,
+			    bool wait_for_proc_work, void __user **ptrp,
+			    void __user *end)
+{
+	struct list_head *list;
+	struct binderc_work *w;
+	u32 cmd;
+
+	spin_lock(&proc->inner_lock);
+	if (!list_empty(&thread->todo))
+		list = &thread->todo;
+	else if (!list_empty(&proc->todo) && wait_for_proc_work)
+		list = &proc->todo;
+	else
+		goto nothing;
+	/* Always leave room for the largest item, as mainline does. */
+	if (end - *ptrp < sizeof(struct binder_transaction_data_secctx) + 4)
+		goto nothing;
+
+	w = binderc_dequeue_work_head_ilocked(list);
+	if (list_empty(&thread->todo))
+		thread->process_todo = false;
+
+	switch (w->type) {
+	case BINDERC_WORK_TRANSACTION:
+		spin_unlock(&proc->inner_lock);
+		return binderc_txn_to_user(proc, thread,
+				container_of(w, struct binderc_transaction,
+					     work), ptrp);
+	case BINDERC_WORK_RETURN_ERROR: {
+		struct binderc_error *e;
+
+		e = container_of(w, struct binderc_error, work);
+		cmd = e->cmd;
+		e->cmd = BR_OK;
+		spin_unlock(&proc->inner_lock);
+		return binderc_put_cmd(proc, ptrp, cmd);
+	}
+	case BINDERC_WORK_TRANSACTION_COMPLETE:
+		spin_unlock(&proc->inner_lock);
+		kfree(w);
+		binderc_count_dec(BINDERC_CNT_TRANSACTION_COMPLETE);
+		return binderc_put_cmd(proc, ptrp, BR_TRANSACTION_COMPLETE);
+	case BINDERC_WORK_NODE:
+		/* Drops inner_lock. */
+		return binderc_node_work_to_user(proc,
+				container_of(w, struct binderc_node, work),
+				ptrp);
+	case BINDERC_WORK_DEAD_BINDER:
+	case BINDERC_WORK_DEAD_BINDER_AND_CLEAR:
+	case BINDERC_WORK_CLEAR_DEATH_NOTIFICATION: {
+		bool dead = w->type != BINDERC_WORK_CLEAR_DEATH_NOTIFICATION;
+		int ret = binderc_death_to_user(proc, w, ptrp);
+
+		/* Death news may make userspace send transactions: stop. */
+		return ret ? ret : dead;
+	}
+	}
+	spin_unlock(&proc->inner_lock);
+	return 0;
+
+nothing:
+	spin_unlock(&proc->inner_lock);
+	return -ENODATA;
+}
+
+static void binderc_maybe_spawn_looper(struct binderc_proc *proc,
+				       struct binderc_thread *thread,
+				       void __user *buffer)
+{
+	bool spawn;
+
+	spin_lock(&proc->inner_lock);
+	spawn = proc->requested_threads == 0 &&
+		list_empty(&proc->waiting_threads) &&
+		proc->requested_threads_started < proc->max_threads &&
+		(thread->looper & (BINDERC_LOOPER_REGISTERED |
+				   BINDERC_LOOPER_ENTERED));
+	if (spawn)
+		proc->requested_threads++;
+	spin_unlock(&proc->inner_lock);
+
+	/* It replaces the leading BR_NOOP, so nothing else moves. */
+	if (spawn && !put_user(BR_SPAWN_LOOPER, (u32 __user *)buffer))
+		binderc_stat_br(proc, BR_SPAWN_LOOPER);
+}
+
+int binderc_thread_read(struct binderc_proc *proc,
+			struct binderc_thread *thread,
+			binder_uintptr_t ubuf, size_t size,
+			binder_size_t *consumed, bool non_block)
+{
+	void __user *buffer = u64_to_user_ptr(ubuf);
+	void __user *ptr = buffer + *consumed;
+	void __user *end = buffer + size;
+	bool wait_for_proc_work;
+	int ret = 0;
+
+	if (*consumed == 0) {
+		if (put_user(BR_NOOP, (u32 __user *)ptr))
+			return -EFAULT;
+		ptr += sizeof(u32);
+	}
+
+retry:
+	spin_lock(&proc->inner_lock);
+	wait_for_proc_work = binderc_available_for_proc_work_ilocked(thread);
+	spin_unlock(&proc->inner_lock);
+
+	thread->looper |= BINDERC_LOOPER_WAITING;
+	if (wait_for_proc_work)
+		binderc_set_nice(proc->default_priority);
+	if (non_block) {
+		if (!binderc_has_work(thread, wait_for_proc_work))
+			ret = -EAGAIN;
+	} else {
+		ret = binderc_wait_for_work(thread, wait_for_proc_work);
+	}
+	thread->looper &= ~BINDERC_LOOPER_WAITING;
+	if (ret)
+		return ret;
+
+	for (;;) {
+		ret = binderc_read_one(proc, thread, wait_for_proc_work,
+				       &ptr, end);
+		if (ret == -ENODATA) {
+			ret = 0;
+			/* Woken for nothing (e.g. work taken by another). */
+			if (ptr - buffer == 4 && !thread->looper_need_return)
+				goto retry;
+			break;
+		}
+		if (ret < 0)
+			return ret;
+		if (ret > 0)
+			break;
+	}
+
+	*consumed = ptr - buffer;
+	binderc_maybe_spawn_looper(proc, thread, buffer);
+	return 0;
+}

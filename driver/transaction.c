@@ -1,0 +1,707 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * binderc: BC_TRANSACTION / BC_REPLY (and their _SG forms): finding the
+ * target, the transaction stack, queueing and reply routing, failure
+ * answers, and freeing received buffers.
+ *
+ * A sync call is pushed on the caller's stack (from_parent) and, once read,
+ * on the receiver's (to_parent).  A nested call back into a proc already on
+ * the caller's stack goes to the thread waiting there, so recursion never
+ * needs a second thread.  The caller's BR_TRANSACTION_COMPLETE is deferred
+ * until the reply (or failure) so it returns to userspace only once.
+ */
+#include <linux/sched.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+
+#include "binderc.h"
+
+struct binderc_thread *binderc_get_txn_from(struct binderc_transaction *t)
+{
+	struct binderc_thread *from;
+
+	spin_lock(&t->lock);
+	from = t->from;
+	if (from)
+		atomic_inc(&from->tmp_ref);
+	spin_unlock(&t->lock);
+	return from;
+}
+
+/*
+ * t->from with a tmp ref and its proc's inner_lock held, or NULL (nothing
+ * held) if the sender is gone.
+ */
+static struct binderc_thread *
+binderc_get_txn_from_and_acq_inner(struct binderc_transaction *t)
+{
+	struct binderc_thread *from = binderc_get_txn_from(t);
+
+	if (!from)
+		return NULL;
+	spin_lock(&from->proc->inner_lock);
+	if (t->from) {
+		WARN_ON(from != t->from);
+		return from;
+	}
+	spin_unlock(&from->proc->inner_lock);
+	binderc_thread_dec_tmpref(from);
+	return NULL;
+}
+
+void binderc_pop_transaction_ilocked(struct binderc_thread *target_thread,
+				     struct binderc_transaction *t)
+{
+	WARN_ON(target_thread->transaction_stack != t);
+	WARN_ON(t->from != target_thread);
+	target_thread->transaction_stack = t->from_parent;
+	t->from = NULL;
+}
+
+void binderc_free_transaction(struct binderc_transaction *t)
+{
+	struct binderc_thread *target_thread;
+	struct binderc_proc *target_proc;
+
+	spin_lock(&t->lock);
+	target_proc = t->to_proc;
+	target_thread = t->to_thread;
+	/* Pinning the thread keeps its proc alive too. */
+	if (target_thread)
+		atomic_inc(&target_thread->tmp_ref);
+	spin_unlock(&t->lock);
+
+	if (target_proc) {
+		spin_lock(&target_proc->inner_lock);
+		target_proc->outstanding_txns--;
+		if (t->buffer)
+			t->buffer->transaction = NULL;
+		spin_unlock(&target_proc->inner_lock);
+	}
+	if (target_thread)
+		binderc_thread_dec_tmpref(target_thread);
+	binderc_free_txn_fixups(t);
+	kfree(t);
+	binderc_count_dec(BINDERC_CNT_TRANSACTION);
+}
+
+/*
+ * Answer a sync transaction that will never get its reply: the error goes
+ * to the first sender up the chain that is still alive.
+ */
+void binderc_send_failed_reply(struct binderc_transaction *t, u32 error)
+{
+	struct binderc_thread *target_thread;
+	struct binderc_transaction *next;
+
+	WARN_ON(t->flags & TF_ONE_WAY);
+	for (;;) {
+		target_thread = binderc_get_txn_from_and_acq_inner(t);
+		if (target_thread) {
+			binderc_pop_transaction_ilocked(target_thread, t);
+			/* Only one error can wait; later ones are dropped. */
+			if (target_thread->reply_error.cmd == BR_OK) {
+				target_thread->reply_error.cmd = error;
+				binderc_enqueue_thread_work_ilocked(target_thread,
+					&target_thread->reply_error.work);
+				wake_up_interruptible(&target_thread->wait);
+			}
+			spin_unlock(&target_thread->proc->inner_lock);
+			binderc_thread_dec_tmpref(target_thread);
+			binderc_free_transaction(t);
+			return;
+		}
+		next = t->from_parent;
+		binderc_free_transaction(t);
+		if (!next)
+			return;
+		t = next;
+	}
+}
+
+void binderc_cleanup_transaction(struct binderc_transaction *t, u32 error)
+{
+	if (t->buffer->target_node && !(t->flags & TF_ONE_WAY))
+		binderc_send_failed_reply(t, error);
+	else
+		binderc_free_transaction(t);
+}
+
+static void binderc_set_txn_from_error(struct binderc_transaction *t, int id,
+				       u32 command, s32 param)
+{
+	struct binderc_thread *from = binderc_get_txn_from_and_acq_inner(t);
+
+	if (!from)
+		return;
+	/* Keep the first error: it is the cause. */
+	if (from->ee.command == BR_OK)
+		binderc_set_extended_error(&from->ee, id, command, param);
+	spin_unlock(&from->proc->inner_lock);
+	binderc_thread_dec_tmpref(from);
+}
+
+/* ---- finding the target ---------------------------------------------- */
+
+static int binderc_txn_fail(struct binderc_txn_build *b, u32 cmd, s32 param)
+{
+	b->return_error = cmd;
+	b->return_error_param = param;
+	return -1;
+}
+
+static int binderc_reply_target(struct binderc_txn_build *b)
+{
+	struct binderc_thread *thread = b->thread, *target_thread;
+	struct binderc_transaction *in_reply_to;
+
+	spin_lock(&b->proc->inner_lock);
+	in_reply_to = thread->transaction_stack;
+	if (!in_reply_to || in_reply_to->to_thread != thread) {
+		/* Nothing to reply to, or not this thread's to answer. */
+		spin_unlock(&b->proc->inner_lock);
+		return binderc_txn_fail(b, BR_FAILED_REPLY, -EPROTO);
+	}
+	thread->transaction_stack = in_reply_to->to_parent;
+	spin_unlock(&b->proc->inner_lock);
+	b->in_reply_to = in_reply_to;
+	binderc_set_nice(in_reply_to->saved_priority);
+
+	target_thread = binderc_get_txn_from_and_acq_inner(in_reply_to);
+	if (!target_thread)
+		return binderc_txn_fail(b, BR_DEAD_REPLY, 0);
+	if (target_thread->transaction_stack != in_reply_to) {
+		spin_unlock(&target_thread->proc->inner_lock);
+		binderc_thread_dec_tmpref(target_thread);
+		b->in_reply_to = NULL;
+		return binderc_txn_fail(b, BR_FAILED_REPLY, -EPROTO);
+	}
+	b->target_thread = target_thread;
+	b->target_proc = target_thread->proc;
+	b->target_proc->tmp_ref++;
+	spin_unlock(&target_thread->proc->inner_lock);
+	return 0;
+}
+
+/*
+ * Pin @node (a local strong ref and a tmp ref) and its proc for the
+ * transaction, or report BR_DEAD_REPLY if its owner is gone.
+ */
+static void binderc_get_node_refs_for_txn(struct binderc_txn_build *b,
+					  struct binderc_node *node)
+{
+	binderc_node_inner_lock(node);
+	if (node->proc) {
+		binderc_inc_node_nilocked(node, 1, 0, NULL);
+		binderc_inc_node_tmpref_ilocked(node);
+		node->proc->tmp_ref++;
+		b->target_proc = node->proc;
+		b->target_node = node;
+	} else {
+		b->return_error = BR_DEAD_REPLY;
+	}
+	binderc_node_inner_unlock(node);
+}
+
+static void binderc_lookup_target_node(struct binderc_txn_build *b)
+{
+	struct binderc_context *ctx = b->proc->context;
+	u32 handle = b->tr->target.handle;
+
+	if (handle) {
+		struct binderc_ref *ref;
+
+		/* The caller must hold a strong ref on the target. */
+		spin_lock(&b->proc->outer_lock);
+		ref = binderc_get_ref_olocked(b->proc, handle, true);
+		if (ref)
+			binderc_get_node_refs_for_txn(b, ref->node);
+		else
+			b->return_error = BR_FAILED_REPLY;
+		spin_unlock(&b->proc->outer_lock);
+		return;
+	}
+	spin_lock(&ctx->mgr_lock);
+	if (ctx->mgr_node)
+		binderc_get_node_refs_for_txn(b, ctx->mgr_node);
+	else
+		b->return_error = BR_DEAD_REPLY;
+	spin_unlock(&ctx->mgr_lock);
+}
+
+/*
+ * A sync call from a thread already handling a call: it must be this
+ * thread's call, and if a thread of the target proc is waiting further up
+ * the stack, the new call goes to that thread.
+ */
+static int binderc_route_nested_ilocked(struct binderc_txn_build *b)
+{
+	struct binderc_transaction *tmp = b->thread->transaction_stack;
+
+	if (tmp->to_thread != b->thread)
+		return -EPROTO;
+	for (; tmp; tmp = tmp->from_parent) {
+		struct binderc_thread *from;
+
+		spin_lock(&tmp->lock);
+		from = tmp->from;
+		if (from && from->proc == b->target_proc) {
+			atomic_inc(&from->tmp_ref);
+			b->target_thread = from;
+			spin_unlock(&tmp->lock);
+			break;
+		}
+		spin_unlock(&tmp->lock);
+	}
+	return 0;
+}
+
+static int binderc_call_target(struct binderc_txn_build *b)
+{
+	bool oneway = b->tr->flags & TF_ONE_WAY;
+	struct binderc_thread *thread = b->thread;
+	struct binderc_work *w;
+	int ret = 0;
+
+	binderc_lookup_target_node(b);
+	if (!b->target_node)
+		return binderc_txn_fail(b, b->return_error, -EINVAL);
+	/* Calling oneself (the ctx mgr via handle 0, too) is refused. */
+	if (b->target_proc == b->proc ||
+	    (!b->tr->target.handle && b->target_proc->pid == b->proc->pid))
+		return binderc_txn_fail(b, BR_FAILED_REPLY, -EINVAL);
+	if (security_binder_transaction(b->proc->cred,
+					b->target_proc->cred) < 0)
+		return binderc_txn_fail(b, BR_FAILED_REPLY, -EPERM);
+
+	spin_lock(&b->proc->inner_lock);
+	w = list_first_entry_or_null(&thread->todo, struct binderc_work, entry);
+	/* An incoming call must be read before a new sync call goes out. */
+	if (!oneway && w && w->type == BINDERC_WORK_TRANSACTION)
+		ret = -EPROTO;
+	else if (!oneway && thread->transaction_stack)
+		ret = binderc_route_nested_ilocked(b);
+	spin_unlock(&b->proc->inner_lock);
+	if (ret)
+		return binderc_txn_fail(b, BR_FAILED_REPLY, ret);
+	return 0;
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+static struct binderc_transaction *
+binderc_txn_create(struct binderc_txn_build *b, bool reply, int debug_id)
+{
+	struct binder_transaction_data *tr = b->tr;
+	struct binderc_transaction *t;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return NULL;
+	binderc_count_inc(BINDERC_CNT_TRANSACTION);
+	INIT_LIST_HEAD(&t->fd_fixups);
+	INIT_LIST_HEAD(&t->work.entry);
+	spin_lock_init(&t->lock);
+	t->debug_id = debug_id;
+	if (!reply && !(tr->flags & TF_ONE_WAY))
+		t->from = b->thread;
+	t->from_pid = b->proc->pid;
+	t->from_tid = b->thread->pid;
+	t->sender_euid = task_euid(b->proc->tsk);
+	t->to_proc = b->target_proc;
+	t->to_thread = b->target_thread;
+	t->code = tr->code;
+	t->flags = tr->flags;
+	t->priority = task_nice(current);
+	return t;
+}
+
+static struct binderc_work *binderc_tcomplete_create(void)
+{
+	struct binderc_work *w = kzalloc(sizeof(*w), GFP_KERNEL);
+
+	if (!w)
+		return NULL;
+	INIT_LIST_HEAD(&w->entry);
+	w->type = BINDERC_WORK_TRANSACTION_COMPLETE;
+	binderc_count_inc(BINDERC_CNT_TRANSACTION_COMPLETE);
+	return w;
+}
+
+static void binderc_tcomplete_free(struct binderc_work *w)
+{
+	if (!w)
+		return;
+	kfree(w);
+	binderc_count_dec(BINDERC_CNT_TRANSACTION_COMPLETE);
+}
+
+/* A transaction that was never queued: nothing else points at it. */
+static void binderc_txn_free_unsent(struct binderc_transaction *t)
+{
+	if (!t)
+		return;
+	kfree(t);
+	binderc_count_dec(BINDERC_CNT_TRANSACTION);
+}
+
+/* Room for the sender's security context at the end of the SG area. */
+static int binderc_txn_get_secctx(struct binderc_txn_build *b, char **ctx,
+				  u32 *ctx_len)
+{
+	size_t added;
+	u32 secid;
+	int ret;
+
+	security_cred_getsecid(b->proc->cred, &secid);
+	ret = security_secid_to_secctx(secid, ctx, ctx_len);
+	if (ret)
+		return ret;
+	added = ALIGN(*ctx_len, sizeof(u64));
+	b->extra_buffers_size += added;
+	/* Overflow (CVE-2019-2181). */
+	if (b->extra_buffers_size < added) {
+		security_release_secctx(*ctx, *ctx_len);
+		*ctx = NULL;
+		return -EINVAL;
+	}
+	b->secctx_size = added;
+	return 0;
+}
+
+static void binderc_txn_put_secctx(struct binderc_txn_build *b, char *ctx,
+				   u32 ctx_len)
+{
+	struct binder_transaction_data *tr = b->tr;
+	struct binderc_transaction *t = b->t;
+	size_t off;
+
+	off = ALIGN(tr->data_size, sizeof(void *)) +
+	      ALIGN(tr->offsets_size, sizeof(void *)) +
+	      ALIGN(b->extra_buffers_size, sizeof(void *)) - b->secctx_size;
+	if (!binderc_alloc_copy_to_buffer(&b->target_proc->alloc, t->buffer,
+					  off, ctx, ctx_len))
+		t->security_ctx = t->buffer->user_data + off;
+	security_release_secctx(ctx, ctx_len);
+}
+
+static int binderc_txn_alloc_buffer(struct binderc_txn_build *b, bool reply)
+{
+	struct binder_transaction_data *tr = b->tr;
+	struct binderc_transaction *t = b->t;
+	struct binderc_buffer *buffer;
+	char *secctx = NULL;
+	u32 secctx_len = 0;
+	int ret;
+
+	if (b->target_node && b->target_node->txn_security_ctx) {
+		ret = binderc_txn_get_secctx(b, &secctx, &secctx_len);
+		if (ret)
+			return binderc_txn_fail(b, BR_FAILED_REPLY, ret);
+	}
+	buffer = binderc_alloc_new_buf(&b->target_proc->alloc, tr->data_size,
+				       tr->offsets_size, b->extra_buffers_size,
+				       !reply && (t->flags & TF_ONE_WAY),
+				       current->tgid);
+	if (IS_ERR(buffer)) {
+		if (secctx)
+			security_release_secctx(secctx, secctx_len);
+		ret = PTR_ERR(buffer);
+		/* No mapping (never made or already gone): the peer is dead. */
+		return binderc_txn_fail(b, ret == -ESRCH ? BR_DEAD_REPLY :
+					BR_FAILED_REPLY, ret);
+	}
+	t->buffer = buffer;
+	if (secctx)
+		binderc_txn_put_secctx(b, secctx, secctx_len);
+	buffer->debug_id = t->debug_id;
+	buffer->transaction = t;
+	buffer->target_node = b->target_node;
+	buffer->clear_on_free = !!(t->flags & TF_CLEAR_BUF);
+	return 0;
+}
+
+/* ---- queueing ------------------------------------------------------------ */
+
+/*
+ * Queue @t on @proc: on @thread if given, else on a waiting thread, else
+ * on the proc todo.  A oneway call waits on its node while an earlier one
+ * is still being handled.  Returns 0 or BR_DEAD_REPLY.
+ */
+static u32 binderc_proc_transaction(struct binderc_transaction *t,
+				    struct binderc_proc *proc,
+				    struct binderc_thread *thread)
+{
+	struct binderc_node *node = t->buffer->target_node;
+	bool oneway = t->flags & TF_ONE_WAY;
+	bool pending_async = false;
+
+	spin_lock(&node->lock);
+	if (oneway) {
+		if (node->has_async_transaction)
+			pending_async = true;
+		else
+			node->has_async_transaction = 1;
+	}
+	spin_lock(&proc->inner_lock);
+	if (proc->is_dead || (thread && thread->is_dead)) {
+		spin_unlock(&proc->inner_lock);
+		spin_unlock(&node->lock);
+		return BR_DEAD_REPLY;
+	}
+	if (!thread && !pending_async)
+		thread = binderc_select_thread_ilocked(proc);
+	if (thread)
+		binderc_enqueue_thread_work_ilocked(thread, &t->work);
+	else if (!pending_async)
+		binderc_enqueue_work_ilocked(&t->work, &proc->todo);
+	else
+		binderc_enqueue_work_ilocked(&t->work, &node->async_todo);
+	if (!pending_async)
+		binderc_wakeup_thread_ilocked(proc, thread, !oneway);
+	proc->outstanding_txns++;
+	spin_unlock(&proc->inner_lock);
+	spin_unlock(&node->lock);
+	return 0;
+}
+
+static u32 binderc_send_reply(struct binderc_txn_build *b,
+			      struct binderc_work *tcomplete)
+{
+	struct binderc_thread *target_thread = b->target_thread;
+	struct binderc_proc *target_proc = b->target_proc;
+
+	binderc_enqueue_thread_work(b->thread, tcomplete);
+	spin_lock(&target_proc->inner_lock);
+	if (target_thread->is_dead) {
+		spin_unlock(&target_proc->inner_lock);
+		return BR_DEAD_REPLY;
+	}
+	binderc_pop_transaction_ilocked(target_thread, b->in_reply_to);
+	binderc_enqueue_thread_work_ilocked(target_thread, &b->t->work);
+	target_proc->outstanding_txns++;
+	spin_unlock(&target_proc->inner_lock);
+	wake_up_interruptible_sync(&target_thread->wait);
+	binderc_free_transaction(b->in_reply_to);
+	return 0;
+}
+
+static u32 binderc_send_call(struct binderc_txn_build *b,
+			     struct binderc_work *tcomplete)
+{
+	struct binderc_thread *thread = b->thread;
+	struct binderc_transaction *t = b->t;
+	u32 err;
+
+	spin_lock(&b->proc->inner_lock);
+	/* Read together with the reply: one return to userspace, not two. */
+	binderc_enqueue_deferred_thread_work_ilocked(thread, tcomplete);
+	t->need_reply = 1;
+	t->from_parent = thread->transaction_stack;
+	thread->transaction_stack = t;
+	spin_unlock(&b->proc->inner_lock);
+
+	err = binderc_proc_transaction(t, b->target_proc, b->target_thread);
+	if (err) {
+		spin_lock(&b->proc->inner_lock);
+		binderc_pop_transaction_ilocked(thread, t);
+		spin_unlock(&b->proc->inner_lock);
+	}
+	return err;
+}
+
+static u32 binderc_send_oneway(struct binderc_txn_build *b,
+			       struct binderc_work *tcomplete)
+{
+	binderc_enqueue_thread_work(b->thread, tcomplete);
+	return binderc_proc_transaction(b->t, b->target_proc, NULL);
+}
+
+/* ---- the whole of BC_TRANSACTION / BC_REPLY ------------------------------ */
+
+static void binderc_txn_report_error(struct binderc_txn_build *b, int id)
+{
+	struct binderc_thread *thread = b->thread;
+
+	if (b->in_reply_to) {
+		/* The replier is done; the failure goes to the caller. */
+		binderc_set_txn_from_error(b->in_reply_to, id, b->return_error,
+					   b->return_error_param);
+		thread->return_error.cmd = BR_TRANSACTION_COMPLETE;
+		binderc_enqueue_thread_work(thread, &thread->return_error.work);
+		binderc_send_failed_reply(b->in_reply_to, b->return_error);
+		return;
+	}
+	spin_lock(&b->proc->inner_lock);
+	binderc_set_extended_error(&thread->ee, id, b->return_error,
+				   b->return_error_param);
+	spin_unlock(&b->proc->inner_lock);
+	thread->return_error.cmd = b->return_error;
+	binderc_enqueue_thread_work(thread, &thread->return_error.work);
+}
+
+static void binderc_txn_log_start(struct binderc_txn_build *b,
+				  struct binderc_log_entry *e, int id,
+				  bool reply)
+{
+	e->debug_id = id;
+	e->call_type = reply ? 2 : !!(b->tr->flags & TF_ONE_WAY);
+	e->from_proc = b->proc->pid;
+	e->from_thread = b->thread->pid;
+	e->target_handle = b->tr->target.handle;
+	e->data_size = b->tr->data_size;
+	e->offsets_size = b->tr->offsets_size;
+	strscpy(e->context_name, b->proc->context->name,
+		sizeof(e->context_name));
+}
+
+static void binderc_txn_log_end(struct binderc_txn_build *b,
+				struct binderc_log_entry *e, int id)
+{
+	if (b->target_node)
+		e->to_node = b->target_node->debug_id;
+	if (b->target_proc)
+		e->to_proc = b->target_proc->pid;
+	if (b->target_thread)
+		e->to_thread = b->target_thread->pid;
+	if (b->return_error) {
+		e->return_error = b->return_error;
+		e->return_error_param = b->return_error_param;
+		binderc_log_copy_failed(e);
+	}
+	/* Pairs with the readers' smp_rmb(): fields before done. */
+	smp_wmb();
+	WRITE_ONCE(e->debug_id_done, id);
+}
+
+static void binderc_txn_drop_targets(struct binderc_txn_build *b)
+{
+	if (b->target_thread)
+		binderc_thread_dec_tmpref(b->target_thread);
+	if (b->target_proc)
+		binderc_proc_dec_tmpref(b->target_proc);
+}
+
+/* Undo a built transaction whose buffer is allocated. */
+static void binderc_txn_unwind_buffer(struct binderc_txn_build *b)
+{
+	struct binderc_transaction *t = b->t;
+
+	binderc_free_txn_fixups(t);
+	/* This also drops the target node's local strong ref. */
+	binderc_transaction_buffer_release(b->target_proc, NULL, t->buffer,
+					   b->failed_at, true);
+	if (b->target_node)
+		binderc_put_node(b->target_node);
+	b->target_node = NULL;
+	t->buffer->transaction = NULL;
+	binderc_alloc_free_buf(&b->target_proc->alloc, t->buffer);
+}
+
+void binderc_transaction(struct binderc_proc *proc,
+			 struct binderc_thread *thread,
+			 struct binder_transaction_data *tr, int reply,
+			 binder_size_t extra_buffers_size)
+{
+	struct binderc_txn_build b = {
+		.proc = proc, .thread = thread, .tr = tr,
+		.extra_buffers_size = extra_buffers_size,
+	};
+	int debug_id = binderc_new_debug_id();
+	struct binderc_work *tcomplete = NULL;
+	struct binderc_log_entry *e = binderc_log_add(false);
+	u32 err;
+
+	binderc_txn_log_start(&b, e, debug_id, reply);
+	spin_lock(&proc->inner_lock);
+	binderc_set_extended_error(&thread->ee, debug_id, BR_OK, 0);
+	spin_unlock(&proc->inner_lock);
+
+	if (reply ? binderc_reply_target(&b) : binderc_call_target(&b))
+		goto err_no_txn;
+
+	b.t = binderc_txn_create(&b, reply, debug_id);
+	tcomplete = binderc_tcomplete_create();
+	if (!b.t || !tcomplete) {
+		binderc_txn_fail(&b, BR_FAILED_REPLY, -ENOMEM);
+		goto err_free_txn;
+	}
+
+	if (binderc_txn_alloc_buffer(&b, reply))
+		goto err_free_txn;
+	err = binderc_translate_buffer(&b);
+	if (err) {
+		binderc_txn_fail(&b, BR_FAILED_REPLY, err);
+		goto err_unwind;
+	}
+
+	b.t->work.type = BINDERC_WORK_TRANSACTION;
+	if (reply)
+		err = binderc_send_reply(&b, tcomplete);
+	else if (!(b.t->flags & TF_ONE_WAY))
+		err = binderc_send_call(&b, tcomplete);
+	else
+		err = binderc_send_oneway(&b, tcomplete);
+	if (err) {
+		binderc_txn_fail(&b, err, 0);
+		binderc_dequeue_work(proc, tcomplete);
+		goto err_unwind;
+	}
+
+	binderc_txn_log_end(&b, e, debug_id);
+	binderc_txn_drop_targets(&b);
+	if (b.target_node)
+		binderc_put_node(b.target_node);
+	return;
+
+err_unwind:
+	binderc_txn_unwind_buffer(&b);
+err_free_txn:
+	binderc_tcomplete_free(tcomplete);
+	binderc_txn_free_unsent(b.t);
+err_no_txn:
+	if (b.target_node) {
+		/* The local strong ref and the tmp ref of the lookup. */
+		binderc_dec_node(b.target_node, 1, 0);
+		binderc_put_node(b.target_node);
+	}
+	binderc_txn_log_end(&b, e, debug_id);
+	binderc_txn_drop_targets(&b);
+	binderc_txn_report_error(&b, debug_id);
+}
+
+/* ---- BC_FREE_BUFFER ------------------------------------------------------ */
+
+/*
+ * Free a buffer the receiver is done with: release what it holds and, for
+ * a oneway buffer, let the node's next queued oneway call through.
+ */
+void binderc_free_buf(struct binderc_proc *proc,
+		      struct binderc_thread *thread,
+		      struct binderc_buffer *buffer, bool is_failure)
+{
+	spin_lock(&proc->inner_lock);
+	if (buffer->transaction) {
+		buffer->transaction->buffer = NULL;
+		buffer->transaction = NULL;
+	}
+	spin_unlock(&proc->inner_lock);
+
+	if (buffer->async_transaction && buffer->target_node) {
+		struct binderc_node *node = buffer->target_node;
+		struct binderc_work *w;
+
+		binderc_node_inner_lock(node);
+		WARN_ON(!node->has_async_transaction);
+		w = binderc_dequeue_work_head_ilocked(&node->async_todo);
+		if (!w) {
+			node->has_async_transaction = 0;
+		} else {
+			binderc_enqueue_work_ilocked(w, &proc->todo);
+			binderc_wakeup_proc_ilocked(proc);
+		}
+		binderc_node_inner_unlock(node);
+	}
+	binderc_release_entire_buffer(proc, thread, buffer, is_failure);
+	binderc_alloc_free_buf(&proc->alloc, buffer);
+}
