@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* binderc/binderc.h - umbrella header of libbinder-c. */
+#ifndef BINDERC_BINDERC_H
+#define BINDERC_BINDERC_H
+
+#include <binderc/common.h>
+#include <binderc/status.h>
+#include <binderc/parcel.h>
+#include <binderc/binder.h>
+#include <binderc/process.h>
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * binderc/common.h - types and constants shared by every libbinder-c header.
+ *
+ * Conventions: every function that can fail returns 0 (or a non-negative
+ * value where documented) on success and a negative errno value on failure.
+ * Objects are opaque and reference counted; *_unref() always returns NULL so
+ * that `p = bc_parcel_unref(p);` clears the caller's pointer.
+ */
+#ifndef BINDERC_COMMON_H
+#define BINDERC_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A parcel: the data (and objects) of one transaction or reply. */
+typedef struct bc_parcel bc_parcel;
+/** A binder: a local object served by this process, or a proxy (handle). */
+typedef struct bc_binder bc_binder;
+/** A weak reference to a binder. */
+typedef struct bc_weak bc_weak;
+/** A class of local objects: interface descriptor plus callbacks. */
+typedef struct bc_class bc_class;
+/** One opened binder device (process state, threads, proxies). */
+typedef struct bc_process bc_process;
+/** An incoming transaction being served by a local object. */
+typedef struct bc_txn bc_txn;
+
+/**
+ * Wire dialects of the Android parcel format.  They differ in the
+ * interface-token request header and in the stability word written after
+ * every binder object.
+ *
+ *  - BC_WIRE_ANDROID_9:  header = int32 policy, String16 descriptor;
+ *                        no stability word.
+ *  - BC_WIRE_ANDROID_10: header = int32 policy, int32 work source (-1),
+ *                        String16 descriptor; no stability word.
+ *  - BC_WIRE_ANDROID_11: header = policy, work source, int32 'SYST'/'VNDR',
+ *                        String16 descriptor; stability word = raw level.
+ *  - BC_WIRE_ANDROID_12: as 11, but the stability word is the 4-byte
+ *                        Category {u8 version=1, u8 reserved[2], u8 level}.
+ *  - BC_WIRE_ANDROID_13: as 11 (Android 13 and later); the policy word is
+ *                        written as 1<<31 instead of 0x40<<16.
+ */
+enum bc_wire {
+	BC_WIRE_ANDROID_9 = 9,
+	BC_WIRE_ANDROID_10 = 10,
+	BC_WIRE_ANDROID_11 = 11,
+	BC_WIRE_ANDROID_12 = 12,
+	BC_WIRE_ANDROID_13 = 13,
+};
+
+/** The dialect used by parcels unless told otherwise. */
+#define BC_WIRE_DEFAULT BC_WIRE_ANDROID_13
+
+/** Which copy of libbinder the peer is: selects the 'SYST'/'VNDR' word. */
+enum bc_partition {
+	BC_PARTITION_SYSTEM = 0,
+	BC_PARTITION_VENDOR = 1,
+};
+
+/** Header words of the Android 11+ interface token. */
+#define BC_HEADER_SYST 0x53595354u
+#define BC_HEADER_VNDR 0x564e4452u
+
+/** Stability levels carried after binder objects (Android 11+). */
+enum bc_stability {
+	BC_STABILITY_UNDECLARED = 0x00,
+	BC_STABILITY_VENDOR = 0x03,
+	BC_STABILITY_SYSTEM = 0x0c,
+	BC_STABILITY_VINTF = 0x3f,
+};
+
+/** Transaction codes. */
+#define BC_FIRST_CALL_TRANSACTION 0x00000001u
+#define BC_LAST_CALL_TRANSACTION 0x00ffffffu
+#define BC_PING_TRANSACTION 0x5f504e47u	     /* '_PNG' */
+#define BC_INTERFACE_TRANSACTION 0x5f4e5446u /* '_NTF' */
+
+/** Transaction flag: one-way call, no reply. */
+#define BC_FLAG_ONEWAY 0x01u
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

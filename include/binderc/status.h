@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * binderc/status.h - AIDL exception codes and the status value type.
+ *
+ * Transport errors (what the kernel or the remote library reports) are
+ * negative errno values returned by the functions themselves:
+ *   -EPIPE    dead object (BR_DEAD_REPLY),
+ *   -ECOMM    failed transaction (BR_FAILED_REPLY),
+ *   -EAGAIN   the target is frozen (BR_FROZEN_REPLY),
+ *   -EBADMSG  unknown transaction (also what a handler returns for a code
+ *             it does not know),
+ *   any other negative value a remote handler returned (sent back with
+ *   TF_STATUS_CODE).
+ * Application-level AIDL exceptions travel inside the reply parcel as a
+ * status header; this header describes them.
+ */
+#ifndef BINDERC_STATUS_H
+#define BINDERC_STATUS_H
+
+#include <binderc/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** AIDL exception codes (the first int32 of a reply). */
+enum bc_exception {
+	BC_EX_NONE = 0,
+	BC_EX_SECURITY = -1,
+	BC_EX_BAD_PARCELABLE = -2,
+	BC_EX_ILLEGAL_ARGUMENT = -3,
+	BC_EX_NULL_POINTER = -4,
+	BC_EX_ILLEGAL_STATE = -5,
+	BC_EX_NETWORK_MAIN_THREAD = -6,
+	BC_EX_UNSUPPORTED_OPERATION = -7,
+	BC_EX_SERVICE_SPECIFIC = -8,
+	BC_EX_PARCELABLE = -9,
+	BC_EX_HAS_NOTED_APPOPS_REPLY_HEADER = -127,
+	BC_EX_HAS_REPLY_HEADER = -128,
+	BC_EX_TRANSACTION_FAILED = -129,
+};
+
+/**
+ * A status value (not reference counted; clear it with bc_status_clear()).
+ * @exception is an enum bc_exception, @service_error is meaningful for
+ * BC_EX_SERVICE_SPECIFIC, @message is malloc'd UTF-8 or NULL.
+ */
+typedef struct bc_status {
+	int32_t exception;
+	int32_t service_error;
+	char *message;
+} bc_status;
+
+/** Initializer for an OK status. */
+#define BC_STATUS_INIT { BC_EX_NONE, 0, NULL }
+
+/** Free the message and reset to EX_NONE. */
+void bc_status_clear(bc_status *st);
+/** Set an exception with an optional message (copied).  0 or -ENOMEM. */
+int bc_status_set_exception(bc_status *st, int32_t exception, const char *message);
+/** Set EX_SERVICE_SPECIFIC with @error and an optional message. */
+int bc_status_set_service_error(bc_status *st, int32_t error, const char *message);
+/** True when the status is EX_NONE. */
+bool bc_status_is_ok(const bc_status *st);
+/** Name of an exception code ("EX_NONE", ...; "EX_UNKNOWN" otherwise). */
+const char *bc_exception_name(int32_t exception);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,785 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Local objects and proxies: reference counts mirrored with the kernel,
+ * one proxy per handle, weak references, death recipients.
+ *
+ * All counts live under one mutex (bc__lock).  Commands that change the
+ * kernel's counts (BC_ACQUIRE, ...) are written while it is held so that
+ * their order matches the order of the count changes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+pthread_mutex_t bc__lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- classes ---------------------------------------------------------- */
+
+int bc_class_new(const char *descriptor, bc_transact_fn on_transact, bc_destroy_fn on_destroy, unsigned flags,
+		 bc_class **ret)
+{
+	bc_class *c;
+
+	if (!descriptor || !on_transact || !ret || (flags & ~BC_CLASS_ENFORCE_INTERFACE))
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->descriptor = strdup(descriptor);
+	if (!c->descriptor) {
+		free(c);
+		return -ENOMEM;
+	}
+	atomic_init(&c->refs, 1);
+	c->on_transact = on_transact;
+	c->on_destroy = on_destroy;
+	c->flags = flags;
+	*ret = c;
+	return 0;
+}
+
+bc_class *bc_class_ref(bc_class *c)
+{
+	if (c)
+		atomic_fetch_add(&c->refs, 1);
+	return c;
+}
+
+bc_class *bc_class_unref(bc_class *c)
+{
+	if (c && atomic_fetch_sub(&c->refs, 1) == 1) {
+		free(c->descriptor);
+		free(c);
+	}
+	return NULL;
+}
+
+const char *bc_class_get_descriptor(const bc_class *c)
+{
+	return c ? c->descriptor : NULL;
+}
+
+/* ---- counting --------------------------------------------------------- */
+
+static void kcmd_handle(bc_binder *b, uint32_t cmd)
+{
+	uint32_t h = b->handle;
+	int r = bc__cmd(b->proc, cmd, &h, sizeof(h));
+
+	if (r < 0)
+		bc__log("refcount command %#x on handle %u failed: %d", cmd, h, r);
+}
+
+static void death_cmd(bc_binder *b, uint32_t cmd)
+{
+	struct binder_handle_cookie hc = { .handle = b->handle, .cookie = (uintptr_t)b };
+
+	bc__cmd(b->proc, cmd, &hc, sizeof(hc));
+}
+
+static void weak_inc_locked(bc_binder *b)
+{
+	if (b->weak++ == 0 && b->remote)
+		kcmd_handle(b, BC_INCREFS);
+}
+
+static void strong_inc_locked(bc_binder *b)
+{
+	if (b->strong++ == 0) {
+		weak_inc_locked(b);
+		if (b->remote)
+			kcmd_handle(b, BC_ACQUIRE);
+	}
+}
+
+static void unlink_proxy_locked(bc_binder *b)
+{
+	for (bc_binder **pp = &b->proc->proxies; *pp; pp = &(*pp)->proxy_next) {
+		if (*pp == b) {
+			*pp = b->proxy_next;
+			return;
+		}
+	}
+}
+
+static void unlink_local_locked(bc_binder *b)
+{
+	if (!b->bound)
+		return;
+	for (bc_binder **pp = &b->proc->locals; *pp; pp = &(*pp)->bound_next) {
+		if (*pp == b) {
+			*pp = b->bound_next;
+			break;
+		}
+	}
+	b->bound = false;
+}
+
+static void free_binder(bc_binder *b)
+{
+	while (b->deaths) {
+		struct bc_death_reg *d = b->deaths;
+
+		b->deaths = d->next;
+		free(d);
+	}
+	bc_class_unref(b->cls);
+	free(b);
+}
+
+/* Drop one weak count. */
+void bc__binder_weak_dec(bc_binder *b)
+{
+	bc_process *unref_proc = NULL;
+	bool free_it = false;
+
+	pthread_mutex_lock(&bc__lock);
+	if (--b->weak == 0) {
+		if (!b->remote) {
+			unlink_local_locked(b);
+			free_it = true;
+		} else {
+			b->in_table = false;
+			if (b->death_requested) {
+				death_cmd(b, BC_CLEAR_DEATH_NOTIFICATION);
+				b->death_requested = false;
+			}
+			kcmd_handle(b, BC_DECREFS);
+			unref_proc = b->proc;
+			if (--b->mem == 0) {
+				unlink_proxy_locked(b);
+				free_it = true;
+			}
+		}
+	}
+	pthread_mutex_unlock(&bc__lock);
+	if (free_it)
+		free_binder(b);
+	bc_process_unref(unref_proc);
+}
+
+static void strong_dec(bc_binder *b)
+{
+	bool zero = false, destroy = false;
+
+	pthread_mutex_lock(&bc__lock);
+	if (--b->strong == 0) {
+		zero = true;
+		if (b->remote) {
+			kcmd_handle(b, BC_RELEASE);
+		} else {
+			destroy = !b->destroyed;
+			b->destroyed = true;
+		}
+	}
+	pthread_mutex_unlock(&bc__lock);
+	if (destroy && b->cls->on_destroy)
+		b->cls->on_destroy(b->userdata);
+	if (zero)
+		bc__binder_weak_dec(b);
+}
+
+bool bc__binder_strong_inc(bc_binder *b)
+{
+	bool ok = true;
+
+	pthread_mutex_lock(&bc__lock);
+	if ((!b->remote && b->destroyed) || (b->remote && b->weak == 0))
+		ok = false;
+	else
+		strong_inc_locked(b);
+	pthread_mutex_unlock(&bc__lock);
+	return ok;
+}
+
+/* ---- binders ---------------------------------------------------------- */
+
+int bc_binder_new(bc_class *cls, void *userdata, bc_binder **ret)
+{
+	bc_binder *b;
+
+	if (!cls || !ret)
+		return -EINVAL;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->cls = bc_class_ref(cls);
+	b->userdata = userdata;
+	b->strong = 1;
+	b->weak = 1;
+	*ret = b;
+	return 0;
+}
+
+bc_binder *bc_binder_ref(bc_binder *b)
+{
+	if (b) {
+		pthread_mutex_lock(&bc__lock);
+		strong_inc_locked(b);
+		pthread_mutex_unlock(&bc__lock);
+	}
+	return b;
+}
+
+bc_binder *bc_binder_unref(bc_binder *b)
+{
+	if (b)
+		strong_dec(b);
+	return NULL;
+}
+
+bool bc_binder_is_remote(const bc_binder *b)
+{
+	return b && b->remote;
+}
+
+void *bc_binder_get_userdata(const bc_binder *b)
+{
+	return b && !b->remote ? b->userdata : NULL;
+}
+
+bc_class *bc_binder_get_class(const bc_binder *b)
+{
+	return b && !b->remote ? b->cls : NULL;
+}
+
+int bc_binder_get_handle(const bc_binder *b, uint32_t *ret)
+{
+	if (!b || !b->remote || !ret)
+		return -EINVAL;
+	*ret = b->handle;
+	return 0;
+}
+
+bc_process *bc_binder_get_process(const bc_binder *b)
+{
+	return b ? b->proc : NULL;
+}
+
+int bc_binder_set_stability(bc_binder *b, int level)
+{
+	if (!b || b->remote)
+		return -EINVAL;
+	if (level != BC_STABILITY_UNDECLARED && level != BC_STABILITY_VENDOR && level != BC_STABILITY_SYSTEM &&
+	    level != BC_STABILITY_VINTF)
+		return -EINVAL;
+	b->stability = level;
+	return 0;
+}
+
+int bc_binder_get_stability(const bc_binder *b)
+{
+	return b ? b->stability : -EINVAL;
+}
+
+void bc__binder_set_stability_raw(bc_binder *b, int level)
+{
+	b->stability = level;
+}
+
+bool bc_binder_is_alive(const bc_binder *b)
+{
+	bool alive;
+
+	if (!b)
+		return false;
+	pthread_mutex_lock(&bc__lock);
+	alive = b->remote ? !b->dead : !b->destroyed;
+	pthread_mutex_unlock(&bc__lock);
+	return alive;
+}
+
+void bc__binder_flatten(bc_binder *b, bool weak, struct flat_binder_object *obj)
+{
+	memset(obj, 0, sizeof(*obj));
+	if (b->remote) {
+		obj->hdr.type = weak ? BINDER_TYPE_WEAK_HANDLE : BINDER_TYPE_HANDLE;
+		obj->handle = b->handle;
+	} else {
+		obj->hdr.type = weak ? BINDER_TYPE_WEAK_BINDER : BINDER_TYPE_BINDER;
+		/* Accept fds; lowest scheduling priority requirement (nice 19). */
+		obj->flags = FLAT_BINDER_FLAG_ACCEPTS_FDS | 0x13;
+		obj->binder = (uintptr_t)b;
+		obj->cookie = (uintptr_t)b;
+	}
+}
+
+int bc__binder_wire_stability(const bc_binder *b, int partition)
+{
+	if (b->stability)
+		return b->stability;
+	if (b->remote)
+		return BC_STABILITY_UNDECLARED;
+	return partition == BC_PARTITION_VENDOR ? BC_STABILITY_VENDOR : BC_STABILITY_SYSTEM;
+}
+
+int bc__parcel_bind(bc_parcel *p, bc_process *proc)
+{
+	int r = 0;
+
+	pthread_mutex_lock(&bc__lock);
+	for (size_t i = 0; i < p->n_binders && r == 0; i++) {
+		bc_binder *b = p->binders[i];
+
+		if (!b->remote && !b->proc)
+			b->proc = proc;
+		else if (b->proc != proc)
+			r = -EXDEV;
+	}
+	pthread_mutex_unlock(&bc__lock);
+	return r;
+}
+
+int bc_binder_new_parcel(bc_binder *b, bc_parcel **ret)
+{
+	int r = bc_parcel_new(ret);
+
+	if (r == 0 && b && b->proc)
+		bc_parcel_set_wire(*ret, b->proc->wire, b->proc->partition);
+	return r;
+}
+
+int bc__local_dispatch(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply)
+{
+	bc_class *c = b->cls;
+	int r;
+
+	if (code == BC_PING_TRANSACTION)
+		return 0;
+	if (code == BC_INTERFACE_TRANSACTION)
+		return bc_parcel_write_string16(reply, c->descriptor);
+	if ((c->flags & BC_CLASS_ENFORCE_INTERFACE) && code >= BC_FIRST_CALL_TRANSACTION &&
+	    code <= BC_LAST_CALL_TRANSACTION) {
+		r = bc_parcel_enforce_interface(in, c->descriptor);
+		if (r < 0)
+			return -EPERM;
+	}
+	return c->on_transact(b, txn, code, in, reply, b->userdata);
+}
+
+static int local_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags)
+{
+	bc_parcel *empty = NULL, *in = data;
+	size_t saved = 0;
+	bc_txn *txn;
+	int r;
+
+	r = bc__txn_new(NULL, code, flags & BC_FLAG_ONEWAY, getpid(), geteuid(), &txn);
+	if (r < 0)
+		return r;
+	if (!in) {
+		r = bc_parcel_new(&empty);
+		if (r < 0) {
+			bc_txn_unref(txn);
+			return r;
+		}
+		in = empty;
+	}
+	saved = in->pos;
+	in->pos = 0;
+	if (!bc__binder_strong_inc(b)) {
+		r = -EPIPE;
+	} else {
+		r = bc__local_dispatch(b, txn, code, in, txn->reply);
+		if (r == BC_TXN_DEFERRED)
+			r = bc__txn_wait(txn);
+		bc_binder_unref(b);
+	}
+	in->pos = saved;
+	bc_parcel_unref(empty);
+	if (flags & BC_FLAG_ONEWAY)
+		r = 0;
+	else if (r == 0 && ret_reply)
+		*ret_reply = bc_parcel_ref(txn->reply);
+	bc_txn_unref(txn);
+	return r;
+}
+
+int bc_binder_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags)
+{
+	if (!b || (flags & ~BC_FLAG_ONEWAY))
+		return -EINVAL;
+	if (ret_reply)
+		*ret_reply = NULL;
+	if (!b->remote)
+		return local_transact(b, code, data, ret_reply, flags);
+	return bc__transact(b->proc, b->handle, code, data, ret_reply, flags);
+}
+
+int bc_binder_ping(bc_binder *b)
+{
+	bc_parcel *reply = NULL;
+	int r = bc_binder_transact(b, BC_PING_TRANSACTION, NULL, &reply, 0);
+
+	bc_parcel_unref(reply);
+	return r;
+}
+
+int bc_binder_get_interface(bc_binder *b, char **ret)
+{
+	bc_parcel *reply = NULL;
+	char *d = NULL;
+	int r;
+
+	if (!ret)
+		return -EINVAL;
+	r = bc_binder_transact(b, BC_INTERFACE_TRANSACTION, NULL, &reply, 0);
+	if (r == 0)
+		r = bc_parcel_read_string16(reply, &d, NULL);
+	if (r == 0 && !d)
+		r = -EBADMSG;
+	bc_parcel_unref(reply);
+	if (r == 0)
+		*ret = d;
+	return r;
+}
+
+/* ---- objects from the kernel ------------------------------------------ */
+
+int bc__local_from_cookie(bc_process *proc, uintptr_t ptr, uintptr_t cookie, bool strong, bc_binder **ret)
+{
+	bc_binder *b = (bc_binder *)cookie;
+
+	(void)proc;
+	if (!b || ptr != cookie || b->remote)
+		return -EBADMSG;
+	if (strong) {
+		if (!bc__binder_strong_inc(b))
+			return -ESRCH;
+	} else {
+		pthread_mutex_lock(&bc__lock);
+		weak_inc_locked(b);
+		pthread_mutex_unlock(&bc__lock);
+	}
+	*ret = b;
+	return 0;
+}
+
+int bc__proxy_get(bc_process *proc, uint32_t handle, bool strong, bc_binder **ret)
+{
+	bc_binder *b;
+
+	if (!proc)
+		return -ENODEV;
+	pthread_mutex_lock(&bc__lock);
+	for (b = proc->proxies; b; b = b->proxy_next)
+		if (b->in_table && b->handle == handle)
+			break;
+	if (!b) {
+		b = calloc(1, sizeof(*b));
+		if (!b) {
+			pthread_mutex_unlock(&bc__lock);
+			return -ENOMEM;
+		}
+		b->remote = true;
+		b->handle = handle;
+		b->proc = bc_process_ref(proc);
+		b->in_table = true;
+		b->mem = 1;
+		b->proxy_next = proc->proxies;
+		proc->proxies = b;
+	}
+	if (strong)
+		strong_inc_locked(b);
+	else
+		weak_inc_locked(b);
+	pthread_mutex_unlock(&bc__lock);
+	*ret = b;
+	return 0;
+}
+
+static bc_binder *local_of(uintptr_t ptr, uintptr_t cookie)
+{
+	bc_binder *b = (bc_binder *)cookie;
+
+	if (!b || ptr != cookie || b->remote)
+		return NULL;
+	return b;
+}
+
+static void bind_locked(bc_process *proc, bc_binder *b)
+{
+	if (!b->bound) {
+		b->proc = proc;
+		b->bound = true;
+		b->bound_next = proc->locals;
+		proc->locals = b;
+	}
+}
+
+void bc__local_increfs(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
+{
+	bc_binder *b = local_of(ptr, cookie);
+
+	if (!b)
+		return;
+	pthread_mutex_lock(&bc__lock);
+	if (!b->k_weak) {
+		b->k_weak = true;
+		weak_inc_locked(b);
+		bind_locked(proc, b);
+	}
+	pthread_mutex_unlock(&bc__lock);
+}
+
+void bc__local_acquire(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
+{
+	bc_binder *b = local_of(ptr, cookie);
+
+	if (!b)
+		return;
+	pthread_mutex_lock(&bc__lock);
+	if (!b->k_strong) {
+		b->k_strong = true;
+		bind_locked(proc, b);
+		if (!b->destroyed) {
+			strong_inc_locked(b);
+			b->k_strong_counted = true;
+		}
+	}
+	pthread_mutex_unlock(&bc__lock);
+}
+
+void bc__local_release(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
+{
+	bc_binder *b = local_of(ptr, cookie);
+	bool counted = false;
+
+	(void)proc;
+	if (!b)
+		return;
+	pthread_mutex_lock(&bc__lock);
+	if (b->k_strong) {
+		b->k_strong = false;
+		counted = b->k_strong_counted;
+		b->k_strong_counted = false;
+		if (!b->k_weak)
+			unlink_local_locked(b);
+	}
+	pthread_mutex_unlock(&bc__lock);
+	if (counted)
+		strong_dec(b);
+}
+
+void bc__local_decrefs(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
+{
+	bc_binder *b = local_of(ptr, cookie);
+	bool had = false;
+
+	(void)proc;
+	if (!b)
+		return;
+	pthread_mutex_lock(&bc__lock);
+	if (b->k_weak) {
+		b->k_weak = false;
+		had = true;
+		if (!b->k_strong)
+			unlink_local_locked(b);
+	}
+	pthread_mutex_unlock(&bc__lock);
+	if (had)
+		bc__binder_weak_dec(b);
+}
+
+void bc__process_release_objects(bc_process *proc)
+{
+	for (;;) {
+		bc_binder *b;
+		bool s, w;
+
+		pthread_mutex_lock(&bc__lock);
+		b = proc->locals;
+		if (!b) {
+			pthread_mutex_unlock(&bc__lock);
+			break;
+		}
+		proc->locals = b->bound_next;
+		b->bound = false;
+		s = b->k_strong && b->k_strong_counted;
+		w = b->k_weak;
+		b->k_strong = b->k_strong_counted = b->k_weak = false;
+		pthread_mutex_unlock(&bc__lock);
+		if (s)
+			strong_dec(b);
+		if (w)
+			bc__binder_weak_dec(b);
+	}
+	/* What is left are proxies waiting for BR_CLEAR_DEATH_NOTIFICATION_DONE. */
+	pthread_mutex_lock(&bc__lock);
+	while (proc->proxies) {
+		bc_binder *b = proc->proxies;
+
+		proc->proxies = b->proxy_next;
+		free_binder(b);
+	}
+	pthread_mutex_unlock(&bc__lock);
+}
+
+/* ---- death recipients ------------------------------------------------- */
+
+int bc_binder_link_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
+{
+	struct bc_death_reg *d;
+
+	if (!b || !fn)
+		return -EINVAL;
+	if (!b->remote)
+		return -ENOSYS;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->fn = fn;
+	d->cookie = cookie;
+	pthread_mutex_lock(&bc__lock);
+	if (b->dead) {
+		pthread_mutex_unlock(&bc__lock);
+		free(d);
+		return -EPIPE;
+	}
+	d->next = b->deaths;
+	b->deaths = d;
+	if (!b->death_requested) {
+		b->death_requested = true;
+		b->mem++;
+		death_cmd(b, BC_REQUEST_DEATH_NOTIFICATION);
+	}
+	pthread_mutex_unlock(&bc__lock);
+	return 0;
+}
+
+int bc_binder_unlink_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
+{
+	struct bc_death_reg *found = NULL;
+
+	if (!b || !fn)
+		return -EINVAL;
+	if (!b->remote)
+		return -ENOSYS;
+	pthread_mutex_lock(&bc__lock);
+	for (struct bc_death_reg **pp = &b->deaths; *pp; pp = &(*pp)->next) {
+		if ((*pp)->fn == fn && (*pp)->cookie == cookie) {
+			found = *pp;
+			*pp = found->next;
+			break;
+		}
+	}
+	if (found && !b->deaths && b->death_requested) {
+		death_cmd(b, BC_CLEAR_DEATH_NOTIFICATION);
+		b->death_requested = false;
+	}
+	pthread_mutex_unlock(&bc__lock);
+	free(found);
+	return found ? 0 : -ENOENT;
+}
+
+void bc__proxy_dead(bc_process *proc, uintptr_t cookie)
+{
+	bc_binder *b = (bc_binder *)cookie;
+	struct bc_death_reg *list;
+	uint64_t c = cookie;
+
+	if (!b)
+		return;
+	pthread_mutex_lock(&bc__lock);
+	b->dead = true;
+	list = b->deaths;
+	b->deaths = NULL;
+	if (b->death_requested) {
+		death_cmd(b, BC_CLEAR_DEATH_NOTIFICATION);
+		b->death_requested = false;
+	}
+	pthread_mutex_unlock(&bc__lock);
+	bc__cmd(proc, BC_DEAD_BINDER_DONE, &c, sizeof(c));
+	while (list) {
+		struct bc_death_reg *d = list;
+
+		list = d->next;
+		d->fn(d->cookie);
+		free(d);
+	}
+}
+
+void bc__proxy_clear_done(bc_process *proc, uintptr_t cookie)
+{
+	bc_binder *b = (bc_binder *)cookie;
+	bool free_it = false;
+
+	(void)proc;
+	if (!b)
+		return;
+	pthread_mutex_lock(&bc__lock);
+	if (--b->mem == 0) {
+		unlink_proxy_locked(b);
+		free_it = true;
+	}
+	pthread_mutex_unlock(&bc__lock);
+	if (free_it)
+		free_binder(b);
+}
+
+/* ---- weak references -------------------------------------------------- */
+
+int bc__binder_weak_take(bc_binder *b, bc_weak **ret)
+{
+	bc_weak *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	atomic_init(&w->refs, 1);
+	w->b = b;
+	*ret = w;
+	return 0;
+}
+
+int bc_weak_new(bc_binder *b, bc_weak **ret)
+{
+	int r;
+
+	if (!b || !ret)
+		return -EINVAL;
+	r = bc__binder_weak_take(b, ret);
+	if (r == 0) {
+		pthread_mutex_lock(&bc__lock);
+		weak_inc_locked(b);
+		pthread_mutex_unlock(&bc__lock);
+	}
+	return r;
+}
+
+bc_weak *bc_weak_ref(bc_weak *w)
+{
+	if (w)
+		atomic_fetch_add(&w->refs, 1);
+	return w;
+}
+
+bc_weak *bc_weak_unref(bc_weak *w)
+{
+	if (w && atomic_fetch_sub(&w->refs, 1) == 1) {
+		bc__binder_weak_dec(w->b);
+		free(w);
+	}
+	return NULL;
+}
+
+int bc_weak_promote(bc_weak *w, bc_binder **ret)
+{
+	bc_binder *b;
+	int r = 0;
+
+	if (!w || !ret)
+		return -EINVAL;
+	b = w->b;
+	pthread_mutex_lock(&bc__lock);
+	if (b->remote ? b->dead : b->destroyed)
+		r = -ESRCH;
+	else
+		strong_inc_locked(b);
+	pthread_mutex_unlock(&bc__lock);
+	if (r == 0)
+		*ret = b;
+	return r;
+}

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: MIT
+# libbinder-c/build.mk: the pure-C binder library (shared, static, a
+# sanitizer build for host tests, pkg-config file, install rule).
+# Included by the top-level Makefile (TOP, B, CC, CFLAGS_BASE, SAN_FLAGS,
+# PREFIX, DESTDIR come from there).
+
+LBC_VERSION := 0.1.0
+LBC_SOVERSION := 0
+LBC_SRC := $(TOP)/libbinder-c
+LBC_OBJ := $(B)/obj/libbinder-c
+LBC_NAMES := utf status parcel binder txn ipc process
+LBC_HEADERS := $(wildcard $(TOP)/include/binderc/*.h)
+LBC_PIC := $(patsubst %,$(LBC_OBJ)/pic/%.o,$(LBC_NAMES))
+LBC_STATIC := $(patsubst %,$(LBC_OBJ)/static/%.o,$(LBC_NAMES))
+LBC_SANOBJ := $(patsubst %,$(LBC_OBJ)/san/%.o,$(LBC_NAMES))
+
+LBC_SO := $(B)/lib/libbinder-c.so
+LBC_A := $(B)/lib/libbinder-c.a
+LBC_PC := $(B)/lib/pkgconfig/libbinder-c.pc
+# For host tests: the library built with the sanitizers.
+LBC_SAN_A := $(LBC_OBJ)/libbinder-c-san.a
+
+ALL_TARGETS += $(LBC_SO) $(LBC_A) $(LBC_PC)
+INSTALL_TARGETS += install-libbinder-c
+
+$(LBC_OBJ)/pic/%.o: $(LBC_SRC)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -fPIC -MMD -MP -c $< -o $@
+
+$(LBC_OBJ)/static/%.o: $(LBC_SRC)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+
+$(LBC_OBJ)/san/%.o: $(LBC_SRC)/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(LBC_SO): $(LBC_PIC) $(LBC_SRC)/libbinder-c.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libbinder-c.so.$(LBC_SOVERSION) -Wl,--version-script=$(LBC_SRC)/libbinder-c.map \
+		-o $@.$(LBC_VERSION) $(LBC_PIC) -lpthread
+	ln -sf libbinder-c.so.$(LBC_VERSION) $@.$(LBC_SOVERSION)
+	ln -sf libbinder-c.so.$(LBC_VERSION) $@
+
+$(LBC_A): $(LBC_STATIC)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LBC_SAN_A): $(LBC_SANOBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(LBC_PC): $(LBC_SRC)/build.mk
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$${prefix}/lib' \
+		'includedir=$${prefix}/include' '' 'Name: libbinder-c' \
+		'Description: Android binder IPC for plain C programs' 'Version: $(LBC_VERSION)' \
+		'Libs: -L$${libdir} -lbinder-c' 'Libs.private: -lpthread' 'Cflags: -I$${includedir}' > $@
+
+.PHONY: install-libbinder-c
+install-libbinder-c: $(LBC_SO) $(LBC_A) $(LBC_PC)
+	install -d $(DESTDIR)$(PREFIX)/include/binderc $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 0644 $(LBC_HEADERS) $(DESTDIR)$(PREFIX)/include/binderc/
+	install -m 0755 $(LBC_SO).$(LBC_VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libbinder-c.so.$(LBC_VERSION) $(DESTDIR)$(PREFIX)/lib/libbinder-c.so.$(LBC_SOVERSION)
+	ln -sf libbinder-c.so.$(LBC_VERSION) $(DESTDIR)$(PREFIX)/lib/libbinder-c.so
+	install -m 0644 $(LBC_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0644 $(LBC_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+
+-include $(wildcard $(LBC_OBJ)/*/*.d)

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/* libbinder-c internal declarations shared between the library's files. */
+#ifndef BINDERC_INTERNAL_H
+#define BINDERC_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <linux/android/binder.h>
+
+#include <binderc/binderc.h>
+
+#define BC_OBJ_SIZE sizeof(struct flat_binder_object)
+
+/* ---- utf.c ------------------------------------------------------------ */
+/* Convert UTF-8 to UTF-16; @out may be NULL to count.  Returns units or
+ * -EILSEQ. */
+ssize_t bc__utf8_to_utf16(const char *s, size_t len, uint16_t *out);
+/* Convert UTF-16 to UTF-8; @out may be NULL to count.  Returns bytes or
+ * -EILSEQ. */
+ssize_t bc__utf16_to_utf8(const uint16_t *s, size_t len, char *out);
+
+/* ---- parcel.c --------------------------------------------------------- */
+#define BC_PARCEL_READONLY 0x1u
+#define BC_PARCEL_KERNEL 0x2u /* received from the driver: owns fds, free buffer */
+
+struct bc_parcel {
+	atomic_int refs;
+	unsigned flags;
+	int wire;
+	int partition;
+	uint8_t *data;
+	size_t size, cap, pos;
+	uint64_t *offs;
+	size_t n_offs, cap_offs;
+	bc_binder **binders; /* strong references held by a written parcel */
+	size_t n_binders, cap_binders;
+	int *fds; /* fds to close when freed */
+	size_t n_fds, cap_fds;
+	bc_process *proc; /* kernel parcels: owner (referenced) */
+	uintptr_t kbuf;	  /* kernel parcels: buffer for BC_FREE_BUFFER */
+};
+
+/* Wrap a buffer received from the driver (takes a process reference). */
+int bc__parcel_from_kernel(bc_process *proc, const struct binder_transaction_data *tr, bc_parcel **ret);
+
+/* ---- binder.c (local objects, proxies) -------------------------------- */
+struct bc_death_reg {
+	struct bc_death_reg *next;
+	bc_death_fn fn;
+	void *cookie;
+};
+
+struct bc_binder {
+	bool remote;
+	unsigned strong; /* under bc__lock */
+	unsigned weak;
+	int stability;
+	bc_process *proc;
+	/* local objects */
+	bc_class *cls;
+	void *userdata;
+	bool destroyed;
+	bool k_weak, k_strong; /* kernel holds (BR_INCREFS / BR_ACQUIRE seen) */
+	bool k_strong_counted;
+	bc_binder *bound_next; /* in proc->locals */
+	bool bound;
+	/* proxies */
+	uint32_t handle;
+	bool dead;
+	bool death_requested; /* BC_REQUEST_DEATH_NOTIFICATION outstanding */
+	bool in_table;
+	unsigned mem; /* table presence + outstanding death notification */
+	struct bc_death_reg *deaths;
+	bc_binder *proxy_next; /* in proc->proxies */
+};
+
+struct bc_class {
+	atomic_int refs;
+	char *descriptor;
+	bc_transact_fn on_transact;
+	bc_destroy_fn on_destroy;
+	unsigned flags;
+};
+
+struct bc_weak {
+	atomic_int refs;
+	bc_binder *b; /* holds one weak count */
+};
+
+extern pthread_mutex_t bc__lock;
+
+/* Fill @obj for @b (not NULL); binds a local object to @proc when known. */
+void bc__binder_flatten(bc_binder *b, bool weak, struct flat_binder_object *obj);
+/* Stability level to write after @b. */
+int bc__binder_wire_stability(const bc_binder *b, int partition);
+/* Bind the local objects of @p to @proc (-EXDEV if bound elsewhere). */
+int bc__parcel_bind(bc_parcel *p, bc_process *proc);
+/* Objects read from kernel parcels. */
+int bc__local_from_cookie(bc_process *proc, uintptr_t ptr, uintptr_t cookie, bool strong, bc_binder **ret);
+int bc__proxy_get(bc_process *proc, uint32_t handle, bool strong, bc_binder **ret);
+int bc__binder_weak_take(bc_binder *b, bc_weak **ret);
+void bc__binder_weak_dec(bc_binder *b);
+bool bc__binder_strong_inc(bc_binder *b);
+void bc__binder_set_stability_raw(bc_binder *b, int level);
+
+/* Driver events on local objects and proxies (from ipc.c). */
+void bc__local_increfs(bc_process *proc, uintptr_t ptr, uintptr_t cookie);
+void bc__local_acquire(bc_process *proc, uintptr_t ptr, uintptr_t cookie);
+void bc__local_release(bc_process *proc, uintptr_t ptr, uintptr_t cookie);
+void bc__local_decrefs(bc_process *proc, uintptr_t ptr, uintptr_t cookie);
+void bc__proxy_dead(bc_process *proc, uintptr_t cookie);
+void bc__proxy_clear_done(bc_process *proc, uintptr_t cookie);
+/* Process teardown: drop kernel references on locals, free proxies. */
+void bc__process_release_objects(bc_process *proc);
+/* Run a local object's handler (ping/interface answered here). */
+int bc__local_dispatch(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply);
+
+/* ---- txn.c ------------------------------------------------------------ */
+struct bc_txn {
+	atomic_int refs;
+	bc_process *proc; /* NULL for in-process calls */
+	uint32_t code, flags;
+	pid_t pid;
+	uid_t euid;
+	bc_parcel *reply;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool deferred, completed;
+	int status;
+};
+int bc__txn_new(bc_process *proc, uint32_t code, uint32_t flags, pid_t pid, uid_t euid, bc_txn **ret);
+/* Wait until a deferred transaction is completed; returns its status. */
+int bc__txn_wait(bc_txn *t);
+
+/* ---- process.c / ipc.c ------------------------------------------------ */
+struct bc_thread {
+	bc_process *proc;
+	struct bc_thread *next;
+	bool is_pool;
+	size_t in_len, in_pos;
+	uint8_t in[256];
+};
+
+struct bc_process {
+	atomic_int refs;
+	int fd;
+	void *map;
+	size_t map_size;
+	char *device;
+	int wire, partition;
+	uint32_t max_threads;
+	pthread_mutex_t mu; /* threads, pool */
+	pthread_cond_t cv;
+	pthread_key_t key;
+	struct bc_thread *threads;
+	bool pool_started;
+	atomic_bool stopping;
+	bool destroy_pending;
+	pthread_t *pool;
+	size_t n_pool, cap_pool;
+	unsigned pool_running;
+	bc_binder *ctx_obj;
+	bc_binder *proxies; /* under bc__lock */
+	bc_binder *locals;  /* under bc__lock */
+};
+
+/* Write BC commands (no read).  0 or -errno. */
+int bc__write(bc_process *proc, const void *buf, size_t len);
+/* Write one command with payload. */
+int bc__cmd(bc_process *proc, uint32_t cmd, const void *payload, size_t len);
+/* Per-thread state for @proc (created on first use). */
+struct bc_thread *bc__thread(bc_process *proc);
+/* Send a transaction to @handle and wait for the reply or completion. */
+int bc__transact(bc_process *proc, uint32_t handle, uint32_t code, bc_parcel *data, bc_parcel **ret_reply,
+		 uint32_t flags);
+/* Serve on the calling thread until the process stops. */
+void bc__looper(bc_process *proc, bool registered);
+/* Spawn a pool thread (BR_SPAWN_LOOPER or pool start). */
+int bc__spawn(bc_process *proc, bool registered);
+void bc__process_destroy(bc_process *proc);
+
+void bc__log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command loop: talking to the driver with BINDER_WRITE_READ, waiting
+ * for replies, executing BR_* returns (incoming transactions, reference
+ * counts, deaths) and sending replies.
+ *
+ * Each thread has its own input buffer (struct bc_thread) whose unread
+ * part survives between nested waits: a wait stops consuming as soon as
+ * what it waited for arrived, and the enclosing wait continues from there.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#ifndef BR_TRANSACTION_PENDING_FROZEN
+#define BR_TRANSACTION_PENDING_FROZEN _IO('r', 20)
+#endif
+
+enum { W_SYNC = 1, W_ONEWAY, W_REPLY_SENT };
+enum { RUN_WAIT, RUN_LOOPER, RUN_POLLED };
+
+struct waiter {
+	int kind;
+	bool done;
+	int status;
+	bc_parcel *reply;
+};
+
+void bc__log(const char *fmt, ...)
+{
+	static int enabled = -1;
+	va_list ap;
+
+	if (enabled < 0)
+		enabled = getenv("BINDERC_DEBUG") != NULL;
+	if (!enabled)
+		return;
+	va_start(ap, fmt);
+	fprintf(stderr, "libbinder-c[%d]: ", (int)getpid());
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+int bc__write(bc_process *proc, const void *buf, size_t len)
+{
+	struct binder_write_read bwr;
+
+	memset(&bwr, 0, sizeof(bwr));
+	bwr.write_buffer = (uintptr_t)buf;
+	bwr.write_size = len;
+	while (bwr.write_consumed < len) {
+		if (ioctl(proc->fd, BINDER_WRITE_READ, &bwr) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+int bc__cmd(bc_process *proc, uint32_t cmd, const void *payload, size_t len)
+{
+	uint8_t buf[4 + sizeof(struct binder_transaction_data_sg)];
+
+	if (!proc || len > sizeof(buf) - 4)
+		return -EINVAL;
+	memcpy(buf, &cmd, 4);
+	if (len)
+		memcpy(buf + 4, payload, len);
+	return bc__write(proc, buf, 4 + len);
+}
+
+/* Write @wlen bytes (may be 0) and read into the thread's empty buffer. */
+static int fill(struct bc_thread *t, const void *wbuf, size_t wlen)
+{
+	struct binder_write_read bwr;
+
+	memset(&bwr, 0, sizeof(bwr));
+	bwr.write_buffer = (uintptr_t)wbuf;
+	bwr.write_size = wlen;
+	bwr.read_buffer = (uintptr_t)t->in;
+	bwr.read_size = sizeof(t->in);
+	for (;;) {
+		if (ioctl(t->proc->fd, BINDER_WRITE_READ, &bwr) == 0)
+			break;
+		if (errno != EINTR) {
+			t->in_len = t->in_pos = 0;
+			return -errno;
+		}
+		if (bwr.read_consumed > 0)
+			break;
+	}
+	t->in_len = bwr.read_consumed;
+	t->in_pos = 0;
+	return 0;
+}
+
+static void handle_transaction(struct bc_thread *t, const struct binder_transaction_data *tr);
+
+static bool readable_now(struct bc_thread *t)
+{
+	struct pollfd pfd = { .fd = t->proc->fd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) > 0 && (pfd.revents & POLLIN);
+}
+
+static void free_kernel_buffer(bc_process *proc, const struct binder_transaction_data *tr)
+{
+	bc_parcel *p = NULL;
+
+	/* Wrapping and dropping closes any fds in it and frees the buffer. */
+	bc__parcel_from_kernel(proc, tr, &p);
+	bc_parcel_unref(p);
+}
+
+static void finish(struct waiter *w, int status)
+{
+	w->done = true;
+	w->status = status;
+}
+
+/* Run the command loop until @w is done (RUN_WAIT), the process stops
+ * (RUN_LOOPER), or the driver has nothing more (RUN_POLLED). */
+static int run(struct bc_thread *t, struct waiter *w, int mode)
+{
+	bc_process *proc = t->proc;
+	uint8_t payload[sizeof(struct binder_transaction_data_secctx)];
+
+	for (;;) {
+		uint32_t cmd;
+		size_t size;
+		int r;
+
+		if (w && w->done)
+			return 0;
+		if (t->in_pos >= t->in_len) {
+			if (mode == RUN_POLLED && !readable_now(t))
+				return 0;
+			if (mode == RUN_LOOPER && atomic_load(&proc->stopping))
+				return 0;
+			r = fill(t, NULL, 0);
+			if (r < 0) {
+				if (w)
+					finish(w, r);
+				return r;
+			}
+			continue;
+		}
+		if (t->in_len - t->in_pos < 4) {
+			t->in_pos = t->in_len;
+			continue;
+		}
+		memcpy(&cmd, t->in + t->in_pos, 4);
+		size = _IOC_SIZE(cmd);
+		if (size > sizeof(payload) || t->in_len - t->in_pos - 4 < size) {
+			bc__log("bad return command %#x", cmd);
+			t->in_pos = t->in_len;
+			continue;
+		}
+		memcpy(payload, t->in + t->in_pos + 4, size);
+		t->in_pos += 4 + size;
+
+		switch (cmd) {
+		case BR_NOOP:
+		case BR_OK:
+		case BR_FINISHED:
+			break;
+		case BR_SPAWN_LOOPER:
+			if (proc->pool_started && !atomic_load(&proc->stopping))
+				bc__spawn(proc, true);
+			break;
+		case BR_TRANSACTION_COMPLETE:
+		case BR_ONEWAY_SPAM_SUSPECT:
+		case BR_TRANSACTION_PENDING_FROZEN:
+			if (w && (w->kind == W_ONEWAY || w->kind == W_REPLY_SENT))
+				finish(w, 0);
+			break;
+		case BR_REPLY: {
+			struct binder_transaction_data tr;
+
+			memcpy(&tr, payload, sizeof(tr));
+			if (!w || w->kind != W_SYNC) {
+				bc__log("unexpected reply");
+				free_kernel_buffer(proc, &tr);
+				break;
+			}
+			if (tr.flags & TF_STATUS_CODE) {
+				int32_t st = -EBADMSG;
+
+				if (tr.data_size >= 4)
+					memcpy(&st, (const void *)(uintptr_t)tr.data.ptr.buffer, 4);
+				free_kernel_buffer(proc, &tr);
+				finish(w, st > 0 ? -EBADMSG : st);
+			} else {
+				r = bc__parcel_from_kernel(proc, &tr, &w->reply);
+				finish(w, r);
+			}
+			break;
+		}
+		case BR_DEAD_REPLY:
+			if (w)
+				finish(w, -EPIPE);
+			break;
+		case BR_FAILED_REPLY:
+			if (w)
+				finish(w, -ECOMM);
+			break;
+		case BR_FROZEN_REPLY:
+			if (w)
+				finish(w, -EAGAIN);
+			break;
+		case BR_TRANSACTION_SEC_CTX:
+		case BR_TRANSACTION: {
+			struct binder_transaction_data tr;
+
+			memcpy(&tr, payload, sizeof(tr));
+			handle_transaction(t, &tr);
+			break;
+		}
+		case BR_INCREFS:
+		case BR_ACQUIRE:
+		case BR_RELEASE:
+		case BR_DECREFS: {
+			struct binder_ptr_cookie pc;
+
+			memcpy(&pc, payload, sizeof(pc));
+			if (cmd == BR_INCREFS) {
+				bc__local_increfs(proc, pc.ptr, pc.cookie);
+				bc__cmd(proc, BC_INCREFS_DONE, &pc, sizeof(pc));
+			} else if (cmd == BR_ACQUIRE) {
+				bc__local_acquire(proc, pc.ptr, pc.cookie);
+				bc__cmd(proc, BC_ACQUIRE_DONE, &pc, sizeof(pc));
+			} else if (cmd == BR_RELEASE) {
+				bc__local_release(proc, pc.ptr, pc.cookie);
+			} else {
+				bc__local_decrefs(proc, pc.ptr, pc.cookie);
+			}
+			break;
+		}
+		case BR_DEAD_BINDER: {
+			binder_uintptr_t c;
+
+			memcpy(&c, payload, sizeof(c));
+			bc__proxy_dead(proc, c);
+			break;
+		}
+		case BR_CLEAR_DEATH_NOTIFICATION_DONE: {
+			binder_uintptr_t c;
+
+			memcpy(&c, payload, sizeof(c));
+			bc__proxy_clear_done(proc, c);
+			break;
+		}
+		case BR_ERROR: {
+			int32_t e;
+
+			memcpy(&e, payload, sizeof(e));
+			bc__log("BR_ERROR %d", e);
+			break;
+		}
+		default:
+			bc__log("unhandled return command %#x", cmd);
+			break;
+		}
+	}
+}
+
+static void send_reply(struct bc_thread *t, bc_parcel *reply, int status)
+{
+	struct {
+		uint32_t cmd;
+		struct binder_transaction_data tr;
+	} __attribute__((packed)) m;
+	struct waiter w = { .kind = W_REPLY_SENT };
+	int32_t st = status;
+
+	memset(&m, 0, sizeof(m));
+	m.cmd = BC_REPLY;
+	if (status == 0 && reply) {
+		status = bc__parcel_bind(reply, t->proc);
+		st = status;
+	}
+	if (status == 0 && reply) {
+		m.tr.data_size = reply->size;
+		m.tr.offsets_size = reply->n_offs * sizeof(uint64_t);
+		m.tr.data.ptr.buffer = (uintptr_t)reply->data;
+		m.tr.data.ptr.offsets = (uintptr_t)reply->offs;
+	} else {
+		m.tr.flags = TF_STATUS_CODE;
+		m.tr.data_size = sizeof(st);
+		m.tr.data.ptr.buffer = (uintptr_t)&st;
+	}
+	if (bc__write(t->proc, &m, sizeof(m)) < 0)
+		return;
+	run(t, &w, RUN_WAIT);
+}
+
+static void handle_transaction(struct bc_thread *t, const struct binder_transaction_data *tr)
+{
+	bc_process *proc = t->proc;
+	bool oneway = tr->flags & TF_ONE_WAY;
+	bc_binder *target = NULL;
+	bc_parcel *in = NULL;
+	bc_txn *txn = NULL;
+	int st, r;
+
+	r = bc__parcel_from_kernel(proc, tr, &in);
+	if (tr->target.ptr == 0) {
+		target = proc->ctx_obj ? bc_binder_ref(proc->ctx_obj) : NULL;
+	} else if (bc__local_from_cookie(proc, (uintptr_t)tr->target.ptr, (uintptr_t)tr->cookie, true, &target) <
+		   0) {
+		target = NULL;
+	}
+	if (r == 0)
+		r = bc__txn_new(proc, tr->code, oneway ? BC_FLAG_ONEWAY : 0, tr->sender_pid, tr->sender_euid, &txn);
+	if (r < 0)
+		st = r;
+	else if (!target)
+		st = -EPIPE;
+	else
+		st = bc__local_dispatch(target, txn, tr->code, in, txn->reply);
+	if (st == BC_TXN_DEFERRED && !oneway) {
+		/* Keep serving others while this thread waits for the reply. */
+		if (proc->pool_started && !atomic_load(&proc->stopping))
+			bc__spawn(proc, false);
+		st = bc__txn_wait(txn);
+	}
+	bc_parcel_unref(in);
+	if (!oneway)
+		send_reply(t, txn ? txn->reply : NULL, st == BC_TXN_DEFERRED ? 0 : st);
+	bc_txn_unref(txn);
+	bc_binder_unref(target);
+}
+
+int bc__transact(bc_process *proc, uint32_t handle, uint32_t code, bc_parcel *data, bc_parcel **ret_reply,
+		 uint32_t flags)
+{
+	struct {
+		uint32_t cmd;
+		struct binder_transaction_data tr;
+	} __attribute__((packed)) m;
+	bool oneway = flags & BC_FLAG_ONEWAY;
+	struct waiter w = { .kind = oneway ? W_ONEWAY : W_SYNC };
+	struct bc_thread *t;
+	int r;
+
+	if (!proc)
+		return -ENODEV;
+	t = bc__thread(proc);
+	if (!t)
+		return -ENOMEM;
+	if (data) {
+		r = bc__parcel_bind(data, proc);
+		if (r < 0)
+			return r;
+	}
+	memset(&m, 0, sizeof(m));
+	m.cmd = BC_TRANSACTION;
+	m.tr.target.handle = handle;
+	m.tr.code = code;
+	m.tr.flags = TF_ACCEPT_FDS | (oneway ? TF_ONE_WAY : 0);
+	if (data) {
+		m.tr.data_size = data->size;
+		m.tr.offsets_size = data->n_offs * sizeof(uint64_t);
+		m.tr.data.ptr.buffer = (uintptr_t)data->data;
+		m.tr.data.ptr.offsets = (uintptr_t)data->offs;
+	}
+	if (t->in_pos >= t->in_len)
+		r = fill(t, &m, sizeof(m));
+	else
+		r = bc__write(proc, &m, sizeof(m));
+	if (r < 0)
+		return r;
+	run(t, &w, RUN_WAIT);
+	if (w.status == 0 && !oneway) {
+		if (!w.reply)
+			w.status = bc_process_new_parcel(proc, &w.reply);
+		if (w.status == 0 && ret_reply)
+			*ret_reply = w.reply;
+		else
+			bc_parcel_unref(w.reply);
+	} else {
+		bc_parcel_unref(w.reply);
+	}
+	return w.status;
+}
+
+void bc__looper(bc_process *proc, bool registered)
+{
+	struct bc_thread *t = bc__thread(proc);
+
+	if (!t)
+		return;
+	bc__cmd(proc, registered ? BC_REGISTER_LOOPER : BC_ENTER_LOOPER, NULL, 0);
+	while (!atomic_load(&proc->stopping)) {
+		int r = run(t, NULL, RUN_LOOPER);
+
+		if (r < 0 && r != -EAGAIN) {
+			bc__log("looper: %d", r);
+			if (r == -EBADF || r == -EINVAL)
+				break;
+		}
+	}
+	bc__cmd(proc, BC_EXIT_LOOPER, NULL, 0);
+}
+
+int bc_process_handle_polled(bc_process *proc)
+{
+	struct bc_thread *t;
+
+	if (!proc)
+		return -EINVAL;
+	t = bc__thread(proc);
+	if (!t)
+		return -ENOMEM;
+	return run(t, NULL, RUN_POLLED);
+}

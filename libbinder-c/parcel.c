@@ -1,0 +1,1376 @@
+/* SPDX-License-Identifier: MIT */
+/* Parcels: Android's binder wire format, written and read bounds-checked. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define PAD4(n) (((n) + 3u) & ~(size_t)3u)
+#define MAX_LEN ((size_t)INT32_MAX)
+
+static int grow(void **buf, size_t *cap, size_t need, size_t elem)
+{
+	size_t c = *cap ? *cap : 8;
+	void *nb;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need) {
+		if (c > SIZE_MAX / 2 / elem)
+			return -ENOMEM;
+		c *= 2;
+	}
+	nb = realloc(*buf, c * elem);
+	if (!nb)
+		return -ENOMEM;
+	*buf = nb;
+	*cap = c;
+	return 0;
+}
+
+int bc_parcel_new(bc_parcel **ret)
+{
+	bc_parcel *p;
+
+	if (!ret)
+		return -EINVAL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	atomic_init(&p->refs, 1);
+	p->wire = BC_WIRE_DEFAULT;
+	p->partition = BC_PARTITION_SYSTEM;
+	*ret = p;
+	return 0;
+}
+
+static bool valid_object_type(uint32_t t)
+{
+	return t == BINDER_TYPE_BINDER || t == BINDER_TYPE_WEAK_BINDER || t == BINDER_TYPE_HANDLE ||
+	       t == BINDER_TYPE_WEAK_HANDLE || t == BINDER_TYPE_FD;
+}
+
+static int check_offsets(const uint8_t *data, size_t size, const uint64_t *offs, size_t n)
+{
+	uint64_t next = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t type;
+
+		if (offs[i] < next || (offs[i] & 3) || offs[i] > size || size - offs[i] < BC_OBJ_SIZE)
+			return -EINVAL;
+		memcpy(&type, data + offs[i], sizeof(type));
+		if (!valid_object_type(type))
+			return -EINVAL;
+		next = offs[i] + BC_OBJ_SIZE;
+	}
+	return 0;
+}
+
+int bc_parcel_new_from_data(const void *data, size_t size, const uint64_t *offsets, size_t n_offsets,
+			    bc_parcel **ret)
+{
+	bc_parcel *p;
+	int r;
+
+	if (!ret || (size && !data) || (n_offsets && !offsets) || size > MAX_LEN)
+		return -EINVAL;
+	r = check_offsets(data, size, offsets, n_offsets);
+	if (r < 0)
+		return r;
+	r = bc_parcel_new(&p);
+	if (r < 0)
+		return r;
+	p->flags = BC_PARCEL_READONLY;
+	p->data = malloc(size ? size : 1);
+	p->offs = malloc(n_offsets ? n_offsets * sizeof(uint64_t) : 1);
+	if (!p->data || !p->offs) {
+		bc_parcel_unref(p);
+		return -ENOMEM;
+	}
+	if (size)
+		memcpy(p->data, data, size);
+	if (n_offsets)
+		memcpy(p->offs, offsets, n_offsets * sizeof(uint64_t));
+	p->size = p->cap = size;
+	p->n_offs = p->cap_offs = n_offsets;
+	*ret = p;
+	return 0;
+}
+
+int bc__parcel_from_kernel(bc_process *proc, const struct binder_transaction_data *tr, bc_parcel **ret)
+{
+	bc_parcel *p;
+	int r;
+
+	r = bc_parcel_new(&p);
+	if (r < 0)
+		return r;
+	p->flags = BC_PARCEL_READONLY | BC_PARCEL_KERNEL;
+	p->proc = bc_process_ref(proc);
+	p->wire = proc->wire;
+	p->partition = proc->partition;
+	p->kbuf = (uintptr_t)tr->data.ptr.buffer;
+	p->data = (uint8_t *)(uintptr_t)tr->data.ptr.buffer;
+	p->size = tr->data_size;
+	p->offs = (uint64_t *)(uintptr_t)tr->data.ptr.offsets;
+	p->n_offs = tr->offsets_size / sizeof(uint64_t);
+	r = check_offsets(p->data, p->size, p->offs, p->n_offs);
+	if (r == 0) {
+		/* The kernel installed every fd object for us: the parcel owns them. */
+		for (size_t i = 0; i < p->n_offs; i++) {
+			struct binder_fd_object fo;
+
+			memcpy(&fo, p->data + p->offs[i], sizeof(fo));
+			if (fo.hdr.type != BINDER_TYPE_FD)
+				continue;
+			if (grow((void **)&p->fds, &p->cap_fds, p->n_fds + 1, sizeof(int)) < 0) {
+				close((int)fo.fd);
+				continue;
+			}
+			p->fds[p->n_fds++] = (int)fo.fd;
+		}
+	}
+	*ret = p;
+	return r < 0 ? -EBADMSG : 0;
+}
+
+bc_parcel *bc_parcel_ref(bc_parcel *p)
+{
+	if (p)
+		atomic_fetch_add(&p->refs, 1);
+	return p;
+}
+
+bc_parcel *bc_parcel_unref(bc_parcel *p)
+{
+	if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
+		return NULL;
+	for (size_t i = 0; i < p->n_fds; i++)
+		close(p->fds[i]);
+	free(p->fds);
+	for (size_t i = 0; i < p->n_binders; i++)
+		bc_binder_unref(p->binders[i]);
+	free(p->binders);
+	if (p->flags & BC_PARCEL_KERNEL) {
+		uint64_t buf = p->kbuf;
+
+		bc__cmd(p->proc, BC_FREE_BUFFER, &buf, sizeof(buf));
+		bc_process_unref(p->proc);
+	} else {
+		free(p->data);
+		free(p->offs);
+	}
+	free(p);
+	return NULL;
+}
+
+int bc_parcel_set_wire(bc_parcel *p, int wire, int partition)
+{
+	if (!p || wire < BC_WIRE_ANDROID_9 || wire > BC_WIRE_ANDROID_13 ||
+	    (partition != BC_PARTITION_SYSTEM && partition != BC_PARTITION_VENDOR))
+		return -EINVAL;
+	p->wire = wire;
+	p->partition = partition;
+	return 0;
+}
+
+int bc_parcel_get_wire(const bc_parcel *p)
+{
+	return p ? p->wire : -EINVAL;
+}
+
+const void *bc_parcel_data(const bc_parcel *p)
+{
+	return p ? p->data : NULL;
+}
+
+size_t bc_parcel_size(const bc_parcel *p)
+{
+	return p ? p->size : 0;
+}
+
+const uint64_t *bc_parcel_offsets(const bc_parcel *p, size_t *ret_n)
+{
+	if (ret_n)
+		*ret_n = p ? p->n_offs : 0;
+	return p ? p->offs : NULL;
+}
+
+size_t bc_parcel_get_position(const bc_parcel *p)
+{
+	return p ? p->pos : 0;
+}
+
+int bc_parcel_set_position(bc_parcel *p, size_t pos)
+{
+	if (!p || pos > p->size || (pos & 3))
+		return -EINVAL;
+	p->pos = pos;
+	return 0;
+}
+
+size_t bc_parcel_remaining(const bc_parcel *p)
+{
+	return p && p->pos < p->size ? p->size - p->pos : 0;
+}
+
+/* ---- writing ---------------------------------------------------------- */
+
+/* Reserve @len bytes (padded to 4, zeroed padding) at the end. */
+static int reserve(bc_parcel *p, size_t len, uint8_t **ret)
+{
+	size_t padded;
+	int r;
+
+	if (p->flags & BC_PARCEL_READONLY)
+		return -EROFS;
+	if (len > MAX_LEN || p->size + PAD4(len) > MAX_LEN)
+		return -ENOMEM;
+	padded = PAD4(len);
+	r = grow((void **)&p->data, &p->cap, p->size + padded, 1);
+	if (r < 0)
+		return r;
+	*ret = p->data + p->size;
+	memset(*ret + len, 0, padded - len);
+	p->size += padded;
+	return 0;
+}
+
+static int put(bc_parcel *p, const void *v, size_t len)
+{
+	uint8_t *d;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	r = reserve(p, len, &d);
+	if (r == 0 && len)
+		memcpy(d, v, len);
+	return r;
+}
+
+int bc_parcel_write_int32(bc_parcel *p, int32_t v) { return put(p, &v, 4); }
+int bc_parcel_write_uint32(bc_parcel *p, uint32_t v) { return put(p, &v, 4); }
+int bc_parcel_write_int64(bc_parcel *p, int64_t v) { return put(p, &v, 8); }
+int bc_parcel_write_uint64(bc_parcel *p, uint64_t v) { return put(p, &v, 8); }
+int bc_parcel_write_bool(bc_parcel *p, bool v) { return bc_parcel_write_int32(p, v ? 1 : 0); }
+int bc_parcel_write_char(bc_parcel *p, uint16_t v) { return bc_parcel_write_int32(p, v); }
+int bc_parcel_write_byte(bc_parcel *p, int8_t v) { return bc_parcel_write_int32(p, v); }
+int bc_parcel_write_float(bc_parcel *p, float v) { return put(p, &v, 4); }
+int bc_parcel_write_double(bc_parcel *p, double v) { return put(p, &v, 8); }
+
+int bc_parcel_write_raw(bc_parcel *p, const void *data, size_t len)
+{
+	if (len && !data)
+		return -EINVAL;
+	return put(p, data, len);
+}
+
+/* Roll back a partially written item. */
+static void truncate_to(bc_parcel *p, size_t size)
+{
+	p->size = size;
+}
+
+int bc_parcel_write_string16_utf16(bc_parcel *p, const uint16_t *s, size_t len)
+{
+	size_t start;
+	uint8_t *d;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	if (!s)
+		return bc_parcel_write_int32(p, -1);
+	if (len >= MAX_LEN / 2)
+		return -EINVAL;
+	start = p->size;
+	r = bc_parcel_write_int32(p, (int32_t)len);
+	if (r < 0)
+		return r;
+	r = reserve(p, (len + 1) * 2, &d);
+	if (r < 0) {
+		truncate_to(p, start);
+		return r;
+	}
+	memcpy(d, s, len * 2);
+	memset(d + len * 2, 0, 2);
+	return 0;
+}
+
+int bc_parcel_write_string16_len(bc_parcel *p, const char *utf8, size_t len)
+{
+	ssize_t n;
+	size_t start;
+	uint8_t *d;
+	uint16_t *tmp;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	if (!utf8)
+		return bc_parcel_write_int32(p, -1);
+	if (len >= MAX_LEN / 2)
+		return -EINVAL;
+	n = bc__utf8_to_utf16(utf8, len, NULL);
+	if (n < 0)
+		return (int)n;
+	start = p->size;
+	r = bc_parcel_write_int32(p, (int32_t)n);
+	if (r < 0)
+		return r;
+	r = reserve(p, ((size_t)n + 1) * 2, &d);
+	if (r < 0) {
+		truncate_to(p, start);
+		return r;
+	}
+	/* d may be unaligned for uint16_t in theory; convert via a temp. */
+	tmp = malloc(((size_t)n + 1) * 2);
+	if (!tmp) {
+		truncate_to(p, start);
+		return -ENOMEM;
+	}
+	bc__utf8_to_utf16(utf8, len, tmp);
+	tmp[n] = 0;
+	memcpy(d, tmp, ((size_t)n + 1) * 2);
+	free(tmp);
+	return 0;
+}
+
+int bc_parcel_write_string16(bc_parcel *p, const char *utf8)
+{
+	return bc_parcel_write_string16_len(p, utf8, utf8 ? strlen(utf8) : 0);
+}
+
+int bc_parcel_write_string8_len(bc_parcel *p, const char *s, size_t len)
+{
+	size_t start;
+	uint8_t *d;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	if (!s)
+		return bc_parcel_write_int32(p, -1);
+	if (len >= MAX_LEN)
+		return -EINVAL;
+	start = p->size;
+	r = bc_parcel_write_int32(p, (int32_t)len);
+	if (r < 0)
+		return r;
+	r = reserve(p, len + 1, &d);
+	if (r < 0) {
+		truncate_to(p, start);
+		return r;
+	}
+	memcpy(d, s, len);
+	d[len] = 0;
+	return 0;
+}
+
+int bc_parcel_write_string8(bc_parcel *p, const char *s)
+{
+	return bc_parcel_write_string8_len(p, s, s ? strlen(s) : 0);
+}
+
+int bc_parcel_write_byte_array(bc_parcel *p, const void *data, size_t len)
+{
+	size_t start;
+	uint8_t *d;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	if (!data)
+		return bc_parcel_write_int32(p, -1);
+	if (len > MAX_LEN)
+		return -EINVAL;
+	start = p->size;
+	r = bc_parcel_write_int32(p, (int32_t)len);
+	if (r < 0)
+		return r;
+	r = reserve(p, len, &d);
+	if (r < 0) {
+		truncate_to(p, start);
+		return r;
+	}
+	if (len)
+		memcpy(d, data, len);
+	return 0;
+}
+
+/* Typed arrays: count, then @n elements written by @put_one. */
+#define WRITE_ARRAY(name, T, writer)                                                \
+	int bc_parcel_write_##name##_array(bc_parcel *p, const T *v, size_t n)       \
+	{                                                                            \
+		size_t start;                                                        \
+		int r;                                                               \
+		if (!p)                                                              \
+			return -EINVAL;                                              \
+		if (!v)                                                              \
+			return bc_parcel_write_int32(p, -1);                         \
+		if (n > MAX_LEN / 8)                                                 \
+			return -EINVAL;                                              \
+		start = p->size;                                                     \
+		r = bc_parcel_write_int32(p, (int32_t)n);                            \
+		for (size_t i = 0; r == 0 && i < n; i++)                             \
+			r = writer(p, v[i]);                                         \
+		if (r < 0)                                                           \
+			truncate_to(p, start);                                       \
+		return r;                                                            \
+	}
+
+WRITE_ARRAY(int32, int32_t, bc_parcel_write_int32)
+WRITE_ARRAY(uint32, uint32_t, bc_parcel_write_uint32)
+WRITE_ARRAY(int64, int64_t, bc_parcel_write_int64)
+WRITE_ARRAY(uint64, uint64_t, bc_parcel_write_uint64)
+WRITE_ARRAY(float, float, bc_parcel_write_float)
+WRITE_ARRAY(double, double, bc_parcel_write_double)
+WRITE_ARRAY(bool, bool, bc_parcel_write_bool)
+WRITE_ARRAY(char, uint16_t, bc_parcel_write_char)
+WRITE_ARRAY(string16, char *const, bc_parcel_write_string16)
+
+static int add_offset(bc_parcel *p, size_t off)
+{
+	int r = grow((void **)&p->offs, &p->cap_offs, p->n_offs + 1, sizeof(uint64_t));
+
+	if (r == 0)
+		p->offs[p->n_offs++] = off;
+	return r;
+}
+
+static uint32_t stability_word(int wire, int level)
+{
+	if (wire == BC_WIRE_ANDROID_12)
+		return 1u | ((uint32_t)level << 24);
+	return (uint32_t)level;
+}
+
+static int write_binder(bc_parcel *p, bc_binder *b, bool weak)
+{
+	struct flat_binder_object obj;
+	size_t start;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	if (p->flags & BC_PARCEL_READONLY)
+		return -EROFS;
+	memset(&obj, 0, sizeof(obj));
+	start = p->size;
+	if (b) {
+		r = grow((void **)&p->binders, &p->cap_binders, p->n_binders + 1, sizeof(*p->binders));
+		if (r < 0)
+			return r;
+		bc__binder_flatten(b, weak, &obj);
+		r = add_offset(p, p->size);
+		if (r < 0)
+			return r;
+	} else {
+		obj.hdr.type = weak ? BINDER_TYPE_WEAK_BINDER : BINDER_TYPE_BINDER;
+	}
+	r = put(p, &obj, sizeof(obj));
+	if (r == 0 && p->wire >= BC_WIRE_ANDROID_11)
+		r = bc_parcel_write_uint32(
+			p, stability_word(p->wire, b ? bc__binder_wire_stability(b, p->partition) : 0));
+	if (r < 0) {
+		if (b)
+			p->n_offs--;
+		truncate_to(p, start);
+		return r;
+	}
+	if (b)
+		p->binders[p->n_binders++] = bc_binder_ref(b);
+	return 0;
+}
+
+int bc_parcel_write_binder(bc_parcel *p, bc_binder *b) { return write_binder(p, b, false); }
+int bc_parcel_write_weak_binder(bc_parcel *p, bc_binder *b) { return write_binder(p, b, true); }
+
+int bc_parcel_write_fd(bc_parcel *p, int fd, bool take_ownership)
+{
+	struct binder_fd_object obj;
+	size_t start;
+	int r;
+
+	if (!p || fd < 0)
+		return -EINVAL;
+	if (p->flags & BC_PARCEL_READONLY)
+		return -EROFS;
+	if (take_ownership) {
+		r = grow((void **)&p->fds, &p->cap_fds, p->n_fds + 1, sizeof(int));
+		if (r < 0)
+			return r;
+	}
+	memset(&obj, 0, sizeof(obj));
+	obj.hdr.type = BINDER_TYPE_FD;
+	obj.pad_flags = 0x7f | FLAT_BINDER_FLAG_ACCEPTS_FDS;
+	obj.fd = (uint32_t)fd;
+	obj.cookie = take_ownership ? 1 : 0;
+	start = p->size;
+	r = add_offset(p, p->size);
+	if (r < 0)
+		return r;
+	r = put(p, &obj, sizeof(obj));
+	if (r < 0) {
+		p->n_offs--;
+		truncate_to(p, start);
+		return r;
+	}
+	if (take_ownership)
+		p->fds[p->n_fds++] = fd;
+	return 0;
+}
+
+int bc_parcel_begin_parcelable(bc_parcel *p, size_t *ret_token)
+{
+	size_t start;
+	int r;
+
+	if (!p || !ret_token)
+		return -EINVAL;
+	start = p->size;
+	r = bc_parcel_write_int32(p, 0);
+	if (r == 0)
+		*ret_token = start;
+	return r;
+}
+
+int bc_parcel_end_parcelable(bc_parcel *p, size_t token)
+{
+	int32_t size;
+
+	if (!p || token > p->size || p->size - token < 4 || (token & 3))
+		return -EINVAL;
+	if (p->flags & BC_PARCEL_READONLY)
+		return -EROFS;
+	size = (int32_t)(p->size - token);
+	memcpy(p->data + token, &size, 4);
+	return 0;
+}
+
+static uint32_t policy_word(int wire)
+{
+	return wire >= BC_WIRE_ANDROID_12 ? 0x80000000u : 0x00400000u;
+}
+
+int bc_parcel_write_interface_token(bc_parcel *p, const char *descriptor)
+{
+	size_t start;
+	int r;
+
+	if (!p || !descriptor)
+		return -EINVAL;
+	start = p->size;
+	r = bc_parcel_write_uint32(p, policy_word(p->wire));
+	if (r == 0 && p->wire >= BC_WIRE_ANDROID_10)
+		r = bc_parcel_write_int32(p, -1);
+	if (r == 0 && p->wire >= BC_WIRE_ANDROID_11)
+		r = bc_parcel_write_uint32(p, p->partition == BC_PARTITION_VENDOR ? BC_HEADER_VNDR : BC_HEADER_SYST);
+	if (r == 0)
+		r = bc_parcel_write_string16(p, descriptor);
+	if (r < 0 && !(p->flags & BC_PARCEL_READONLY))
+		truncate_to(p, start);
+	return r;
+}
+
+int bc_parcel_write_status(bc_parcel *p, const bc_status *st)
+{
+	size_t start;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	if (!st || st->exception == BC_EX_NONE)
+		return bc_parcel_write_int32(p, BC_EX_NONE);
+	start = p->size;
+	r = bc_parcel_write_int32(p, st->exception);
+	if (r == 0)
+		r = bc_parcel_write_string16(p, st->message ? st->message : "");
+	if (r == 0)
+		r = bc_parcel_write_int32(p, 0);
+	if (r == 0 && st->exception == BC_EX_SERVICE_SPECIFIC)
+		r = bc_parcel_write_int32(p, st->service_error);
+	if (r < 0 && !(p->flags & BC_PARCEL_READONLY))
+		truncate_to(p, start);
+	return r;
+}
+
+/* ---- reading ---------------------------------------------------------- */
+
+/* Index of the first object ending after @pos. */
+static size_t first_obj_after(const bc_parcel *p, size_t pos)
+{
+	size_t lo = 0, hi = p->n_offs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->offs[mid] + BC_OBJ_SIZE <= pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Check that [pos, pos+len) is inside the data and holds no object. */
+static int check_plain(const bc_parcel *p, size_t pos, size_t len)
+{
+	size_t i;
+
+	if (pos > p->size || len > p->size - pos)
+		return -ENODATA;
+	if (len == 0)
+		return 0;
+	i = first_obj_after(p, pos);
+	if (i < p->n_offs && p->offs[i] < pos + len)
+		return -EBADMSG;
+	return 0;
+}
+
+/* Plain read of @len bytes (padded) at the position; advances. */
+static int take(bc_parcel *p, size_t len, const uint8_t **ret)
+{
+	size_t padded;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	if (len > MAX_LEN)
+		return -ENODATA;
+	padded = PAD4(len);
+	r = check_plain(p, p->pos, padded);
+	if (r < 0)
+		return r;
+	*ret = p->data + p->pos;
+	p->pos += padded;
+	return 0;
+}
+
+static int get(bc_parcel *p, void *out, size_t len)
+{
+	const uint8_t *d;
+	int r = take(p, len, &d);
+
+	if (r == 0 && out)
+		memcpy(out, d, len);
+	return r;
+}
+
+int bc_parcel_read_int32(bc_parcel *p, int32_t *ret) { return get(p, ret, 4); }
+int bc_parcel_read_uint32(bc_parcel *p, uint32_t *ret) { return get(p, ret, 4); }
+int bc_parcel_read_int64(bc_parcel *p, int64_t *ret) { return get(p, ret, 8); }
+int bc_parcel_read_uint64(bc_parcel *p, uint64_t *ret) { return get(p, ret, 8); }
+int bc_parcel_read_float(bc_parcel *p, float *ret) { return get(p, ret, 4); }
+int bc_parcel_read_double(bc_parcel *p, double *ret) { return get(p, ret, 8); }
+
+int bc_parcel_read_bool(bc_parcel *p, bool *ret)
+{
+	int32_t v;
+	int r = get(p, &v, 4);
+
+	if (r == 0 && ret)
+		*ret = v != 0;
+	return r;
+}
+
+int bc_parcel_read_char(bc_parcel *p, uint16_t *ret)
+{
+	int32_t v;
+	int r = get(p, &v, 4);
+
+	if (r == 0 && ret)
+		*ret = (uint16_t)v;
+	return r;
+}
+
+int bc_parcel_read_byte(bc_parcel *p, int8_t *ret)
+{
+	int32_t v;
+	int r = get(p, &v, 4);
+
+	if (r == 0 && ret)
+		*ret = (int8_t)v;
+	return r;
+}
+
+int bc_parcel_read_raw(bc_parcel *p, size_t len, const void **ret)
+{
+	const uint8_t *d;
+	int r = take(p, len, &d);
+
+	if (r == 0 && ret)
+		*ret = d;
+	return r;
+}
+
+/* Read a length prefix: -1 = null (returns 1), else 0 with *n. */
+static int read_len(bc_parcel *p, size_t *n)
+{
+	int32_t v;
+	int r = get(p, &v, 4);
+
+	if (r < 0)
+		return r;
+	if (v == -1)
+		return 1;
+	if (v < 0) {
+		p->pos -= 4;
+		return -EBADMSG;
+	}
+	*n = (size_t)v;
+	return 0;
+}
+
+int bc_parcel_read_string16_utf16(bc_parcel *p, const uint16_t **ret, size_t *ret_len)
+{
+	size_t start, n;
+	const uint8_t *d;
+	uint16_t nul;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	start = p->pos;
+	r = read_len(p, &n);
+	if (r < 0)
+		return r;
+	if (r == 1) {
+		if (ret)
+			*ret = NULL;
+		if (ret_len)
+			*ret_len = 0;
+		return 0;
+	}
+	if (n >= MAX_LEN / 2) {
+		p->pos = start;
+		return -ENODATA;
+	}
+	r = take(p, (n + 1) * 2, &d);
+	if (r < 0) {
+		p->pos = start;
+		return r;
+	}
+	memcpy(&nul, d + n * 2, 2);
+	if (nul != 0) {
+		p->pos = start;
+		return -EBADMSG;
+	}
+	if (ret)
+		*ret = (const uint16_t *)(const void *)d;
+	if (ret_len)
+		*ret_len = n;
+	return 0;
+}
+
+int bc_parcel_read_string16(bc_parcel *p, char **ret, size_t *ret_len)
+{
+	const uint16_t *s;
+	uint16_t *tmp;
+	size_t n, start;
+	ssize_t m;
+	char *out;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	start = p->pos;
+	r = bc_parcel_read_string16_utf16(p, &s, &n);
+	if (r < 0)
+		return r;
+	if (!s) {
+		if (ret)
+			*ret = NULL;
+		if (ret_len)
+			*ret_len = 0;
+		return 0;
+	}
+	/* The data may not be 2-aligned for the compiler's taste: copy. */
+	tmp = malloc(n * 2 + 2);
+	if (!tmp) {
+		p->pos = start;
+		return -ENOMEM;
+	}
+	memcpy(tmp, s, n * 2);
+	m = bc__utf16_to_utf8(tmp, n, NULL);
+	if (m < 0) {
+		free(tmp);
+		p->pos = start;
+		return (int)m;
+	}
+	out = malloc((size_t)m + 1);
+	if (!out) {
+		free(tmp);
+		p->pos = start;
+		return -ENOMEM;
+	}
+	bc__utf16_to_utf8(tmp, n, out);
+	out[m] = 0;
+	free(tmp);
+	if (ret)
+		*ret = out;
+	else
+		free(out);
+	if (ret_len)
+		*ret_len = (size_t)m;
+	return 0;
+}
+
+int bc_parcel_read_string8(bc_parcel *p, const char **ret, size_t *ret_len)
+{
+	size_t start, n;
+	const uint8_t *d;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	start = p->pos;
+	r = read_len(p, &n);
+	if (r < 0)
+		return r;
+	if (r == 1) {
+		if (ret)
+			*ret = NULL;
+		if (ret_len)
+			*ret_len = 0;
+		return 0;
+	}
+	r = n >= MAX_LEN ? -ENODATA : take(p, n + 1, &d);
+	if (r == 0 && d[n] != 0)
+		r = -EBADMSG;
+	if (r < 0) {
+		p->pos = start;
+		return r;
+	}
+	if (ret)
+		*ret = (const char *)d;
+	if (ret_len)
+		*ret_len = n;
+	return 0;
+}
+
+int bc_parcel_read_byte_array(bc_parcel *p, const void **ret, size_t *ret_len)
+{
+	size_t start, n;
+	const uint8_t *d;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	start = p->pos;
+	r = read_len(p, &n);
+	if (r < 0)
+		return r;
+	if (r == 1) {
+		if (ret)
+			*ret = NULL;
+		if (ret_len)
+			*ret_len = 0;
+		return 0;
+	}
+	r = take(p, n, &d);
+	if (r < 0) {
+		p->pos = start;
+		return r;
+	}
+	if (ret)
+		*ret = d;
+	if (ret_len)
+		*ret_len = n;
+	return 0;
+}
+
+/* Typed arrays: each element has a fixed wire size @esz, so the whole array
+ * is checked before allocating. */
+#define READ_ARRAY(name, T, esz, reader)                                           \
+	int bc_parcel_read_##name##_array(bc_parcel *p, T **ret, size_t *ret_n)     \
+	{                                                                           \
+		size_t start, n;                                                    \
+		T *v;                                                               \
+		int r;                                                              \
+		if (!p)                                                             \
+			return -EINVAL;                                             \
+		start = p->pos;                                                     \
+		r = read_len(p, &n);                                                \
+		if (r < 0)                                                          \
+			return r;                                                   \
+		if (r == 1) {                                                       \
+			if (ret)                                                    \
+				*ret = NULL;                                        \
+			if (ret_n)                                                  \
+				*ret_n = 0;                                         \
+			return 0;                                                   \
+		}                                                                   \
+		r = n > MAX_LEN / (esz) ? -ENODATA : check_plain(p, p->pos, n * (esz)); \
+		if (r < 0) {                                                        \
+			p->pos = start;                                             \
+			return r;                                                   \
+		}                                                                   \
+		v = malloc(n ? n * sizeof(T) : 1);                                  \
+		if (!v) {                                                           \
+			p->pos = start;                                             \
+			return -ENOMEM;                                             \
+		}                                                                   \
+		for (size_t i = 0; i < n; i++)                                      \
+			reader(p, &v[i]);                                           \
+		if (ret)                                                            \
+			*ret = v;                                                   \
+		else                                                                \
+			free(v);                                                    \
+		if (ret_n)                                                          \
+			*ret_n = n;                                                 \
+		return 0;                                                           \
+	}
+
+READ_ARRAY(int32, int32_t, 4, bc_parcel_read_int32)
+READ_ARRAY(uint32, uint32_t, 4, bc_parcel_read_uint32)
+READ_ARRAY(int64, int64_t, 8, bc_parcel_read_int64)
+READ_ARRAY(uint64, uint64_t, 8, bc_parcel_read_uint64)
+READ_ARRAY(float, float, 4, bc_parcel_read_float)
+READ_ARRAY(double, double, 8, bc_parcel_read_double)
+READ_ARRAY(bool, bool, 4, bc_parcel_read_bool)
+READ_ARRAY(char, uint16_t, 4, bc_parcel_read_char)
+
+void bc_strv_free(char **v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+int bc_parcel_read_string16_array(bc_parcel *p, char ***ret, size_t *ret_n)
+{
+	size_t start, n;
+	char **v;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	start = p->pos;
+	r = read_len(p, &n);
+	if (r < 0)
+		return r;
+	if (r == 1) {
+		if (ret)
+			*ret = NULL;
+		if (ret_n)
+			*ret_n = 0;
+		return 0;
+	}
+	/* Each element takes at least 4 bytes: bound n before allocating. */
+	if (n > bc_parcel_remaining(p) / 4) {
+		p->pos = start;
+		return -ENODATA;
+	}
+	v = calloc(n ? n : 1, sizeof(char *));
+	if (!v) {
+		p->pos = start;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		r = bc_parcel_read_string16(p, &v[i], NULL);
+		if (r < 0) {
+			bc_strv_free(v, i);
+			p->pos = start;
+			return r;
+		}
+	}
+	if (ret)
+		*ret = v;
+	else
+		bc_strv_free(v, n);
+	if (ret_n)
+		*ret_n = n;
+	return 0;
+}
+
+/* Locate a flat object at the position.  *@listed tells whether the
+ * offsets array lists it; unlisted objects must not overlap listed ones. */
+static int peek_object(const bc_parcel *p, struct flat_binder_object *obj, bool *listed)
+{
+	size_t pos = p->pos, i;
+
+	if (pos > p->size || BC_OBJ_SIZE > p->size - pos)
+		return -ENODATA;
+	i = first_obj_after(p, pos);
+	*listed = i < p->n_offs && p->offs[i] == pos;
+	if (!*listed && i < p->n_offs && p->offs[i] < pos + BC_OBJ_SIZE)
+		return -EBADMSG;
+	memcpy(obj, p->data + pos, sizeof(*obj));
+	return 0;
+}
+
+/* Resolve a binder object to a bc_binder in a parcel that we wrote. */
+static bc_binder *find_held(const bc_parcel *p, const struct flat_binder_object *obj)
+{
+	for (size_t i = 0; i < p->n_binders; i++) {
+		bc_binder *b = p->binders[i];
+		bool local = obj->hdr.type == BINDER_TYPE_BINDER || obj->hdr.type == BINDER_TYPE_WEAK_BINDER;
+
+		if (local && !b->remote && obj->cookie == (uintptr_t)b && obj->binder == (uintptr_t)b)
+			return b;
+		if (!local && b->remote && obj->handle == b->handle)
+			return b;
+	}
+	return NULL;
+}
+
+static int stability_level(uint32_t w)
+{
+	if (w == BC_STABILITY_UNDECLARED || w == BC_STABILITY_VENDOR || w == BC_STABILITY_SYSTEM ||
+	    w == BC_STABILITY_VINTF)
+		return (int)w;
+	if ((w & 0x00ffffffu) == 1)
+		return (int)(w >> 24);
+	return (int)w;
+}
+
+/* Common part of strong and weak binder reads.  On success the position is
+ * past the object (and stability word), obj and stab are filled and is_null
+ * tells a null binder. */
+static int read_binder_object(bc_parcel *p, bool weak_ok, struct flat_binder_object *obj, int *stab, bool *is_null)
+{
+	size_t start = p->pos;
+	bool listed;
+	int r;
+
+	r = peek_object(p, obj, &listed);
+	if (r < 0)
+		return r;
+	switch (obj->hdr.type) {
+	case BINDER_TYPE_BINDER:
+	case BINDER_TYPE_HANDLE:
+		break;
+	case BINDER_TYPE_WEAK_BINDER:
+	case BINDER_TYPE_WEAK_HANDLE:
+		if (!weak_ok)
+			return -EBADMSG;
+		break;
+	default:
+		return -EBADMSG;
+	}
+	*is_null = (obj->hdr.type == BINDER_TYPE_BINDER || obj->hdr.type == BINDER_TYPE_WEAK_BINDER) &&
+		   obj->binder == 0 && obj->cookie == 0;
+	if (!listed && !*is_null)
+		return -EBADMSG;
+	p->pos += BC_OBJ_SIZE;
+	*stab = 0;
+	if (p->wire >= BC_WIRE_ANDROID_11) {
+		uint32_t w;
+
+		r = bc_parcel_read_uint32(p, &w);
+		if (r < 0) {
+			p->pos = start;
+			return r;
+		}
+		*stab = stability_level(w);
+	}
+	return 0;
+}
+
+static int resolve(bc_parcel *p, const struct flat_binder_object *obj, bool strong, bc_binder **ret)
+{
+	bool local = obj->hdr.type == BINDER_TYPE_BINDER || obj->hdr.type == BINDER_TYPE_WEAK_BINDER;
+
+	if (!(p->flags & BC_PARCEL_KERNEL)) {
+		bc_binder *b = find_held(p, obj);
+
+		if (!b)
+			return p->n_binders || local ? -EBADMSG : -ENODEV;
+		*ret = b;
+		return 1; /* caller takes its own reference */
+	}
+	if (local)
+		return bc__local_from_cookie(p->proc, (uintptr_t)obj->binder, (uintptr_t)obj->cookie, strong, ret);
+	return bc__proxy_get(p->proc, obj->handle, strong, ret);
+}
+
+int bc_parcel_read_binder(bc_parcel *p, bc_binder **ret)
+{
+	struct flat_binder_object obj;
+	size_t start;
+	bc_binder *b = NULL;
+	bool is_null;
+	int stab, r;
+
+	if (!p)
+		return -EINVAL;
+	start = p->pos;
+	r = read_binder_object(p, false, &obj, &stab, &is_null);
+	if (r < 0)
+		return r;
+	if (!is_null) {
+		r = resolve(p, &obj, true, &b);
+		if (r < 0) {
+			p->pos = start;
+			return r;
+		}
+		if (r == 1) {
+			if (!bc__binder_strong_inc(b)) {
+				p->pos = start;
+				return -ESRCH;
+			}
+		}
+		if (b->remote && (p->flags & BC_PARCEL_KERNEL))
+			bc__binder_set_stability_raw(b, stab);
+	}
+	if (ret)
+		*ret = b;
+	else
+		bc_binder_unref(b);
+	return 0;
+}
+
+int bc_parcel_read_weak_binder(bc_parcel *p, bc_weak **ret)
+{
+	struct flat_binder_object obj;
+	size_t start;
+	bc_binder *b = NULL;
+	bc_weak *w = NULL;
+	bool is_null, weak_type;
+	int stab, r;
+
+	if (!p)
+		return -EINVAL;
+	start = p->pos;
+	r = read_binder_object(p, true, &obj, &stab, &is_null);
+	if (r < 0)
+		return r;
+	if (!is_null) {
+		weak_type = obj.hdr.type == BINDER_TYPE_WEAK_BINDER || obj.hdr.type == BINDER_TYPE_WEAK_HANDLE;
+		r = resolve(p, &obj, !weak_type, &b);
+		if (r < 0) {
+			p->pos = start;
+			return r;
+		}
+		if (r == 1) {
+			/* borrowed from the parcel */
+			r = bc_weak_new(b, &w);
+		} else if (!weak_type) {
+			/* a strong reference: turn it into a weak one */
+			r = bc_weak_new(b, &w);
+			bc_binder_unref(b);
+		} else {
+			/* resolve() gave us one weak count on b: wrap it */
+			r = bc__binder_weak_take(b, &w);
+			if (r < 0)
+				bc__binder_weak_dec(b);
+		}
+		if (r < 0) {
+			p->pos = start;
+			return r;
+		}
+	}
+	if (ret)
+		*ret = w;
+	else
+		bc_weak_unref(w);
+	return 0;
+}
+
+static int read_fd_object(bc_parcel *p, int *ret)
+{
+	struct binder_fd_object obj;
+	bool listed;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	r = peek_object(p, (struct flat_binder_object *)(void *)&obj, &listed);
+	if (r < 0)
+		return r;
+	if (!listed || obj.hdr.type != BINDER_TYPE_FD)
+		return -EBADMSG;
+	p->pos += BC_OBJ_SIZE;
+	*ret = (int)obj.fd;
+	return 0;
+}
+
+int bc_parcel_read_fd(bc_parcel *p, int *ret)
+{
+	int fd, r = read_fd_object(p, &fd);
+
+	if (r == 0 && ret)
+		*ret = fd;
+	return r;
+}
+
+int bc_parcel_read_dup_fd(bc_parcel *p, int *ret)
+{
+	size_t start = p ? p->pos : 0;
+	int fd, nfd, r = read_fd_object(p, &fd);
+
+	if (r < 0)
+		return r;
+	nfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (nfd < 0) {
+		p->pos = start;
+		return -errno;
+	}
+	if (ret)
+		*ret = nfd;
+	else
+		close(nfd);
+	return 0;
+}
+
+int bc_parcel_enter_parcelable(bc_parcel *p, size_t *ret_end)
+{
+	size_t start;
+	int32_t size;
+	int r;
+
+	if (!p || !ret_end)
+		return -EINVAL;
+	start = p->pos;
+	r = bc_parcel_read_int32(p, &size);
+	if (r < 0)
+		return r;
+	if (size < 4 || (size & 3) || (size_t)size > p->size - start) {
+		p->pos = start;
+		return size >= 4 && !(size & 3) ? -ENODATA : -EBADMSG;
+	}
+	*ret_end = start + (size_t)size;
+	return 0;
+}
+
+int bc_parcel_exit_parcelable(bc_parcel *p, size_t end)
+{
+	if (!p || end > p->size || (end & 3))
+		return -EINVAL;
+	if (p->pos > end)
+		return -EBADMSG;
+	p->pos = end;
+	return 0;
+}
+
+int bc_parcel_read_interface_token(bc_parcel *p, char **ret_descriptor)
+{
+	size_t start;
+	uint32_t w;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	start = p->pos;
+	r = bc_parcel_read_uint32(p, NULL);
+	if (r == 0 && p->wire >= BC_WIRE_ANDROID_10)
+		r = bc_parcel_read_int32(p, NULL);
+	if (r == 0 && p->wire >= BC_WIRE_ANDROID_11) {
+		r = bc_parcel_read_uint32(p, &w);
+		if (r == 0 && w != (p->partition == BC_PARTITION_VENDOR ? BC_HEADER_VNDR : BC_HEADER_SYST))
+			r = -EPROTO;
+	}
+	if (r == 0) {
+		char *d = NULL;
+
+		r = bc_parcel_read_string16(p, &d, NULL);
+		if (r == 0 && !d)
+			r = -EBADMSG;
+		if (r == 0 && ret_descriptor)
+			*ret_descriptor = d;
+		else
+			free(d);
+	}
+	if (r < 0)
+		p->pos = start;
+	return r;
+}
+
+int bc_parcel_enforce_interface(bc_parcel *p, const char *descriptor)
+{
+	char *d = NULL;
+	int r;
+
+	if (!descriptor)
+		return -EINVAL;
+	r = bc_parcel_read_interface_token(p, &d);
+	if (r < 0)
+		return r;
+	if (strcmp(d, descriptor) != 0)
+		r = -EPERM;
+	free(d);
+	return r;
+}
+
+/* Skip a size-prefixed blob whose size counts itself. */
+static int skip_sized(bc_parcel *p)
+{
+	size_t start = p->pos;
+	int32_t size;
+	int r = bc_parcel_read_int32(p, &size);
+
+	if (r < 0)
+		return r;
+	if (size < 4 || (size_t)size > p->size - start) {
+		p->pos = start;
+		return -EBADMSG;
+	}
+	p->pos = start + PAD4((size_t)size);
+	if (p->pos > p->size)
+		p->pos = p->size;
+	return 0;
+}
+
+int bc_parcel_read_status(bc_parcel *p, bc_status *ret)
+{
+	bc_status st = BC_STATUS_INIT;
+	size_t start;
+	int32_t ex, trace;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	start = p->pos;
+	r = bc_parcel_read_int32(p, &ex);
+	if (r < 0)
+		return r;
+	if (ex == BC_EX_HAS_REPLY_HEADER) {
+		r = skip_sized(p);
+		if (r < 0)
+			goto fail;
+		ex = BC_EX_NONE;
+	}
+	st.exception = ex;
+	if (ex != BC_EX_NONE) {
+		r = bc_parcel_read_string16(p, &st.message, NULL);
+		if (r < 0)
+			goto fail;
+		r = bc_parcel_read_int32(p, &trace);
+		if (r < 0)
+			goto fail;
+		if (trace < 0 || (size_t)trace > bc_parcel_remaining(p)) {
+			r = -EBADMSG;
+			goto fail;
+		}
+		if (PAD4((size_t)trace) <= bc_parcel_remaining(p))
+			p->pos += PAD4((size_t)trace);
+		else
+			p->pos = p->size;
+		if (ex == BC_EX_SERVICE_SPECIFIC) {
+			r = bc_parcel_read_int32(p, &st.service_error);
+			if (r < 0)
+				goto fail;
+		} else if (ex == BC_EX_PARCELABLE) {
+			r = skip_sized(p);
+			if (r < 0)
+				goto fail;
+		}
+	}
+	if (ret)
+		*ret = st;
+	else
+		bc_status_clear(&st);
+	return 0;
+fail:
+	bc_status_clear(&st);
+	p->pos = start;
+	return r;
+}

@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: MIT */
+/* Process state: the opened device, its mapping, threads and the pool. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static void thread_free(struct bc_thread *t, bool unlink)
+{
+	bc_process *proc = t->proc;
+
+	ioctl(proc->fd, BINDER_THREAD_EXIT, 0);
+	if (unlink) {
+		pthread_mutex_lock(&proc->mu);
+		for (struct bc_thread **pp = &proc->threads; *pp; pp = &(*pp)->next) {
+			if (*pp == t) {
+				*pp = t->next;
+				break;
+			}
+		}
+		pthread_mutex_unlock(&proc->mu);
+	}
+	free(t);
+}
+
+static void thread_exit_cb(void *arg)
+{
+	thread_free(arg, true);
+}
+
+struct bc_thread *bc__thread(bc_process *proc)
+{
+	struct bc_thread *t = pthread_getspecific(proc->key);
+
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->proc = proc;
+	if (pthread_setspecific(proc->key, t) != 0) {
+		free(t);
+		return NULL;
+	}
+	pthread_mutex_lock(&proc->mu);
+	t->next = proc->threads;
+	proc->threads = t;
+	pthread_mutex_unlock(&proc->mu);
+	return t;
+}
+
+static const char *default_device(void)
+{
+	const char *env = getenv("BINDER_DEVICE");
+
+	if (env && *env)
+		return env;
+	if (access("/dev/binderc", F_OK) == 0)
+		return "/dev/binderc";
+	return "/dev/binder";
+}
+
+int bc_process_open(const char *device, bc_process **ret)
+{
+	struct binder_version ver;
+	bc_process *p;
+	long page;
+	int r;
+
+	if (!ret)
+		return -EINVAL;
+	if (!device)
+		device = default_device();
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	atomic_init(&p->refs, 1);
+	atomic_init(&p->stopping, false);
+	p->fd = -1;
+	p->map = MAP_FAILED;
+	p->wire = BC_WIRE_DEFAULT;
+	p->partition = BC_PARTITION_SYSTEM;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	if (pthread_key_create(&p->key, thread_exit_cb) != 0) {
+		r = -EAGAIN;
+		goto fail_key;
+	}
+	p->device = strdup(device);
+	if (!p->device) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	p->fd = open(device, O_RDWR | O_CLOEXEC);
+	if (p->fd < 0) {
+		r = -errno;
+		goto fail;
+	}
+	if (ioctl(p->fd, BINDER_VERSION, &ver) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	if (ver.protocol_version != BINDER_CURRENT_PROTOCOL_VERSION) {
+		r = -EPROTO;
+		goto fail;
+	}
+	page = sysconf(_SC_PAGESIZE);
+	p->map_size = BC_PROCESS_MAP_SIZE(page > 0 ? page : 4096);
+	p->map = mmap(NULL, p->map_size, PROT_READ, MAP_PRIVATE | MAP_NORESERVE, p->fd, 0);
+	if (p->map == MAP_FAILED) {
+		r = -errno;
+		goto fail;
+	}
+	r = bc_process_set_max_threads(p, BC_PROCESS_DEFAULT_MAX_THREADS);
+	if (r < 0)
+		goto fail;
+	*ret = p;
+	return 0;
+fail:
+	pthread_key_delete(p->key);
+fail_key:
+	if (p->map != MAP_FAILED)
+		munmap(p->map, p->map_size);
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->device);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	free(p);
+	return r;
+}
+
+bc_process *bc_process_ref(bc_process *p)
+{
+	if (p)
+		atomic_fetch_add(&p->refs, 1);
+	return p;
+}
+
+static bool on_pool_thread(bc_process *p)
+{
+	struct bc_thread *t = pthread_getspecific(p->key);
+
+	return t && t->is_pool;
+}
+
+bc_process *bc_process_unref(bc_process *p)
+{
+	if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
+		return NULL;
+	if (on_pool_thread(p)) {
+		/* The pool thread destroys the process once its loop ends. */
+		pthread_mutex_lock(&p->mu);
+		p->destroy_pending = true;
+		atomic_store(&p->stopping, true);
+		pthread_mutex_unlock(&p->mu);
+		return NULL;
+	}
+	bc__process_destroy(p);
+	return NULL;
+}
+
+const char *bc_process_get_device(const bc_process *p)
+{
+	return p ? p->device : NULL;
+}
+
+int bc_process_get_fd(const bc_process *p)
+{
+	return p ? p->fd : -EINVAL;
+}
+
+int bc_process_set_wire(bc_process *p, int wire, int partition)
+{
+	if (!p || wire < BC_WIRE_ANDROID_9 || wire > BC_WIRE_ANDROID_13 ||
+	    (partition != BC_PARTITION_SYSTEM && partition != BC_PARTITION_VENDOR))
+		return -EINVAL;
+	p->wire = wire;
+	p->partition = partition;
+	return 0;
+}
+
+int bc_process_new_parcel(bc_process *p, bc_parcel **ret)
+{
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	r = bc_parcel_new(ret);
+	if (r == 0)
+		bc_parcel_set_wire(*ret, p->wire, p->partition);
+	return r;
+}
+
+int bc_process_set_max_threads(bc_process *p, uint32_t n)
+{
+	if (!p)
+		return -EINVAL;
+	if (ioctl(p->fd, BINDER_SET_MAX_THREADS, &n) < 0)
+		return -errno;
+	p->max_threads = n;
+	return 0;
+}
+
+struct spawn_arg {
+	bc_process *proc;
+	bool registered;
+};
+
+static void *pool_main(void *arg)
+{
+	struct spawn_arg *s = arg;
+	bc_process *proc = s->proc;
+	bool registered = s->registered, destroy;
+	struct bc_thread *t;
+
+	free(s);
+	t = bc__thread(proc);
+	if (t) {
+		t->is_pool = true;
+		bc__looper(proc, registered);
+		pthread_setspecific(proc->key, NULL);
+		thread_free(t, true);
+	}
+	pthread_mutex_lock(&proc->mu);
+	proc->pool_running--;
+	destroy = proc->destroy_pending;
+	proc->destroy_pending = false;
+	pthread_cond_broadcast(&proc->cv);
+	pthread_mutex_unlock(&proc->mu);
+	if (destroy)
+		bc__process_destroy(proc);
+	return NULL;
+}
+
+int bc__spawn(bc_process *proc, bool registered)
+{
+	struct spawn_arg *s;
+	pthread_t th;
+	int r;
+
+	pthread_mutex_lock(&proc->mu);
+	if (atomic_load(&proc->stopping) || proc->n_pool > proc->max_threads + 8) {
+		pthread_mutex_unlock(&proc->mu);
+		return -EAGAIN;
+	}
+	if (proc->n_pool == proc->cap_pool) {
+		size_t c = proc->cap_pool ? proc->cap_pool * 2 : 8;
+		pthread_t *np = realloc(proc->pool, c * sizeof(*np));
+
+		if (!np) {
+			pthread_mutex_unlock(&proc->mu);
+			return -ENOMEM;
+		}
+		proc->pool = np;
+		proc->cap_pool = c;
+	}
+	s = malloc(sizeof(*s));
+	if (!s) {
+		pthread_mutex_unlock(&proc->mu);
+		return -ENOMEM;
+	}
+	s->proc = proc;
+	s->registered = registered;
+	r = pthread_create(&th, NULL, pool_main, s);
+	if (r != 0) {
+		free(s);
+		pthread_mutex_unlock(&proc->mu);
+		return -r;
+	}
+	proc->pool[proc->n_pool++] = th;
+	proc->pool_running++;
+	pthread_mutex_unlock(&proc->mu);
+	return 0;
+}
+
+int bc_process_start_thread_pool(bc_process *p)
+{
+	if (!p)
+		return -EINVAL;
+	pthread_mutex_lock(&p->mu);
+	if (p->pool_started || atomic_load(&p->stopping)) {
+		pthread_mutex_unlock(&p->mu);
+		return -EALREADY;
+	}
+	p->pool_started = true;
+	pthread_mutex_unlock(&p->mu);
+	return bc__spawn(p, false);
+}
+
+int bc_process_join(bc_process *p)
+{
+	struct bc_thread *t;
+
+	if (!p)
+		return -EINVAL;
+	t = bc__thread(p);
+	if (!t)
+		return -ENOMEM;
+	bc__looper(p, false);
+	return 0;
+}
+
+/* Wake every thread blocked in the driver: closing a duplicate of the fd
+ * makes the driver flush, which returns waiting loopers to userspace. */
+static void kick(bc_process *p)
+{
+	int fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 0);
+
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Stop and join the pool threads.  false if some would not stop. */
+static bool stop_pool(bc_process *p)
+{
+	pthread_t self = pthread_self();
+	bool all = true;
+
+	atomic_store(&p->stopping, true);
+	pthread_mutex_lock(&p->mu);
+	for (int round = 0; round < 100; round++) {
+		struct timespec ts;
+
+		if (p->pool_running == 0)
+			break;
+		pthread_mutex_unlock(&p->mu);
+		kick(p);
+		pthread_mutex_lock(&p->mu);
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		while (p->pool_running > 0 && pthread_cond_timedwait(&p->cv, &p->mu, &ts) == 0)
+			;
+	}
+	if (p->pool_running > 0)
+		all = false;
+	for (size_t i = 0; i < p->n_pool; i++) {
+		if (pthread_equal(p->pool[i], self))
+			pthread_detach(self);
+		else if (all)
+			pthread_join(p->pool[i], NULL);
+		else
+			pthread_detach(p->pool[i]);
+	}
+	p->n_pool = 0;
+	pthread_mutex_unlock(&p->mu);
+	/* Wake joined user threads too. */
+	kick(p);
+	return all;
+}
+
+int bc_process_stop(bc_process *p)
+{
+	if (!p)
+		return -EINVAL;
+	if (on_pool_thread(p)) {
+		atomic_store(&p->stopping, true);
+		return 0;
+	}
+	return stop_pool(p) ? 0 : -ETIMEDOUT;
+}
+
+int bc_process_setup_polling(bc_process *p, int *ret_fd)
+{
+	struct bc_thread *t;
+	int r;
+
+	if (!p || !ret_fd)
+		return -EINVAL;
+	t = bc__thread(p);
+	if (!t)
+		return -ENOMEM;
+	r = bc__cmd(p, BC_ENTER_LOOPER, NULL, 0);
+	if (r < 0)
+		return r;
+	*ret_fd = p->fd;
+	return 0;
+}
+
+int bc_process_get_handle(bc_process *p, uint32_t handle, bc_binder **ret)
+{
+	if (!p || !ret)
+		return -EINVAL;
+	return bc__proxy_get(p, handle, true, ret);
+}
+
+int bc_process_become_context_manager(bc_process *p, bc_binder *obj)
+{
+	struct flat_binder_object fo;
+	int32_t zero = 0;
+
+	if (!p || !obj || obj->remote)
+		return -EINVAL;
+	if (p->ctx_obj)
+		return -EBUSY;
+	pthread_mutex_lock(&bc__lock);
+	if (obj->proc && obj->proc != p) {
+		pthread_mutex_unlock(&bc__lock);
+		return -EXDEV;
+	}
+	obj->proc = p;
+	pthread_mutex_unlock(&bc__lock);
+	memset(&fo, 0, sizeof(fo));
+	fo.hdr.type = BINDER_TYPE_BINDER;
+	fo.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS;
+	fo.binder = (uintptr_t)obj;
+	fo.cookie = (uintptr_t)obj;
+	if (ioctl(p->fd, BINDER_SET_CONTEXT_MGR_EXT, &fo) < 0) {
+		if (errno == EBUSY || errno == EPERM)
+			return -errno;
+		if (ioctl(p->fd, BINDER_SET_CONTEXT_MGR, &zero) < 0)
+			return -errno;
+	}
+	p->ctx_obj = bc_binder_ref(obj);
+	return 0;
+}
+
+void bc__process_destroy(bc_process *p)
+{
+	if (!stop_pool(p)) {
+		/* Threads still inside the driver would use freed memory. */
+		bc__log("pool threads did not stop; leaking process state");
+		return;
+	}
+	p->ctx_obj = bc_binder_unref(p->ctx_obj);
+	bc__process_release_objects(p);
+	pthread_key_delete(p->key);
+	pthread_mutex_lock(&p->mu);
+	while (p->threads) {
+		struct bc_thread *t = p->threads;
+
+		p->threads = t->next;
+		free(t);
+	}
+	pthread_mutex_unlock(&p->mu);
+	free(p->pool);
+	munmap(p->map, p->map_size);
+	close(p->fd);
+	free(p->device);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	free(p);
+}
