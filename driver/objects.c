@@ -597,10 +597,14 @@ static int binderc_xlate_object(struct binderc_txn_build *b,
 	case BINDER_TYPE_HANDLE:
 	case BINDER_TYPE_WEAK_HANDLE:
 		return binderc_translate_handle(b, &object->fbo);
-	case BINDER_TYPE_FD:
+	case BINDER_TYPE_FD: {
+		u32 fd = object->fdo.fd;
+
+		/* fd shares a union with pad_binder: read it first. */
 		object->fdo.pad_binder = 0;
-		return binderc_translate_fd(b, object->fdo.fd, object_offset +
+		return binderc_translate_fd(b, fd, object_offset +
 				offsetof(struct binder_fd_object, fd));
+	}
 	case BINDER_TYPE_FDA:
 		return binderc_xlate_fda(b, x, buffer_offset, object);
 	case BINDER_TYPE_PTR:
