@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+# tests/unit/build.mk: host Criterion tests of libbinder-c (no kernel),
+# built with the sanitizers against the sanitizer build of the library.
+
+LBCUT_SRC := $(TOP)/tests/unit
+LBCUT_BIN := $(B)/tests/unit
+LBCUT_NAMES := parcel golden malformed fuzz local
+LBCUT_BINS := $(patsubst %,$(LBCUT_BIN)/test_%,$(LBCUT_NAMES))
+
+HOST_TESTS += $(LBCUT_BINS)
+
+$(LBCUT_BINS): $(LBCUT_BIN)/test_%: $(LBCUT_SRC)/test_%.c $(LBCUT_SRC)/ut.h $(LBC_SAN_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -I$(TOP)/libbinder-c -o $@ $< $(LBC_SAN_A) $(CRITERION_LIBS) -lpthread
+
+.PHONY: libbinder-c-unit
+libbinder-c-unit: $(LBCUT_BINS)

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the libbinder-c host unit tests. */
+#ifndef BINDERC_UT_H
+#define BINDERC_UT_H
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <binderc/binderc.h>
+
+/* A fresh parcel in a given dialect. */
+static inline bc_parcel *ut_parcel(int wire)
+{
+	bc_parcel *p = NULL;
+
+	cr_assert_eq(bc_parcel_new(&p), 0);
+	cr_assert_eq(bc_parcel_set_wire(p, wire, BC_PARTITION_SYSTEM), 0);
+	return p;
+}
+
+/* Compare a parcel's data with expected bytes, printing both on mismatch. */
+static inline void ut_expect_bytes(const bc_parcel *p, const void *exp, size_t n)
+{
+	const unsigned char *d = bc_parcel_data(p);
+	size_t size = bc_parcel_size(p);
+
+	if (size != n || memcmp(d, exp, n) != 0) {
+		char got[1024] = "", want[1024] = "";
+		for (size_t i = 0; i < size && i < 300; i++)
+			snprintf(got + strlen(got), sizeof(got) - strlen(got), "%02x ", d[i]);
+		for (size_t i = 0; i < n && i < 300; i++)
+			snprintf(want + strlen(want), sizeof(want) - strlen(want), "%02x ",
+				 ((const unsigned char *)exp)[i]);
+		cr_assert_fail("bytes differ\n got:  %s\n want: %s", got, want);
+	}
+}
+
+/* Reopen the written data as a read-only parcel (a "received" copy). */
+static inline bc_parcel *ut_reopen(const bc_parcel *p)
+{
+	size_t n;
+	const uint64_t *o = bc_parcel_offsets(p, &n);
+	bc_parcel *q = NULL;
+
+	cr_assert_eq(bc_parcel_new_from_data(bc_parcel_data(p), bc_parcel_size(p), o, n, &q), 0);
+	bc_parcel_set_wire(q, bc_parcel_get_wire(p), BC_PARTITION_SYSTEM);
+	return q;
+}
+
+
+#endif
