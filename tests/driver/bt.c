@@ -369,14 +369,31 @@ int bt_next(struct bt_conn *c, struct bt_br *br, int timeout_ms)
 
 bool bt_read_empty(struct bt_conn *c)
 {
-	uint8_t buf[128];
 	binder_size_t rc = 1234;
 	int ret;
 
 	if (c->rpos < c->rlen)
 		return false;
-	ret = bt_write_read(c->fd, NULL, 0, NULL, buf, sizeof(buf), &rc);
-	return ret == -EAGAIN && rc == 0;
+	c->rpos = c->rlen = 0;
+	ret = bt_write_read(c->fd, NULL, 0, NULL, c->rbuf, 128, &rc);
+	if (ret == -EAGAIN && rc == 0)
+		return true;
+	if (ret == 0) {
+		uint32_t first = 0, second = 0;
+
+		/* keep what was read for bt_next */
+		c->rlen = rc;
+		if (rc >= 4)
+			memcpy(&first, c->rbuf, 4);
+		if (rc >= 8)
+			memcpy(&second, c->rbuf + 4, 4);
+		fprintf(stderr, "bt_read_empty: not empty: %llu bytes: %s, %s\n",
+			(unsigned long long)rc, bt_br_name(first), bt_br_name(second));
+	} else {
+		fprintf(stderr, "bt_read_empty: read gave %d, read_consumed %llu\n", ret,
+			(unsigned long long)rc);
+	}
+	return false;
 }
 
 static void ack_node(struct bt_conn *c, const struct bt_br *br)
@@ -674,6 +691,7 @@ int bt_recv_u64(int fd, uint64_t *v, int timeout_ms)
 
 struct cm_state {
 	uint32_t slots[BT_SM_SLOTS];
+	bool weak[BT_SM_SLOTS];
 };
 
 static void cm_handler(struct bt_conn *c, const struct binder_transaction_data *tr, void *arg)
@@ -694,17 +712,20 @@ static void cm_handler(struct bt_conn *c, const struct binder_transaction_data *
 			   tr->offsets_size == sizeof(binder_size_t) && offs[0] == 8,
 			   "bad SM_ADD");
 		memcpy(&o, data + 8, sizeof(o));
-		bt_require(o.hdr.type == BINDER_TYPE_HANDLE, "SM_ADD type %x", o.hdr.type);
-		bt_put_ref(&w, BC_ACQUIRE, o.handle);
+		bt_require(o.hdr.type == BINDER_TYPE_HANDLE || o.hdr.type == BINDER_TYPE_WEAK_HANDLE,
+			   "SM_ADD type %x", o.hdr.type);
+		/* hold our own ref: the one the buffer holds goes with the buffer */
+		bt_put_ref(&w, o.hdr.type == BINDER_TYPE_HANDLE ? BC_ACQUIRE : BC_INCREFS, o.handle);
 		if (s->slots[slot])
-			bt_put_ref(&w, BC_RELEASE, s->slots[slot]);
+			bt_put_ref(&w, s->weak[slot] ? BC_DECREFS : BC_RELEASE, s->slots[slot]);
 		s->slots[slot] = o.handle;
+		s->weak[slot] = o.hdr.type == BINDER_TYPE_WEAK_HANDLE;
 		bt_require(bt_write(c, w.data, w.len) == 0, "SM_ADD acquire");
 		bt_reply_empty(c, tr);
 		break;
 	}
 	case BT_SM_GET: {
-		if (slot < BT_SM_SLOTS && s->slots[slot]) {
+		if (slot < BT_SM_SLOTS && s->slots[slot] && !s->weak[slot]) {
 			struct flat_binder_object o = bt_fbo_handle(BINDER_TYPE_HANDLE, s->slots[slot]);
 			binder_size_t off = 0;
 
@@ -718,7 +739,7 @@ static void cm_handler(struct bt_conn *c, const struct binder_transaction_data *
 	}
 	case BT_SM_DEL:
 		if (slot < BT_SM_SLOTS && s->slots[slot]) {
-			bt_put_ref(&w, BC_RELEASE, s->slots[slot]);
+			bt_put_ref(&w, s->weak[slot] ? BC_DECREFS : BC_RELEASE, s->slots[slot]);
 			s->slots[slot] = 0;
 			bt_require(bt_write(c, w.data, w.len) == 0, "SM_DEL release");
 		}
@@ -728,6 +749,14 @@ static void cm_handler(struct bt_conn *c, const struct binder_transaction_data *
 		uint32_t who[2] = { (uint32_t)tr->sender_pid, tr->sender_euid };
 
 		bt_reply(c, tr, who, sizeof(who), NULL, 0);
+		break;
+	}
+	case BT_SM_ECHO: {
+		static uint8_t copy[BT_VM_SIZE_LIBBINDER];
+		size_t n = tr->data_size < sizeof(copy) ? tr->data_size : sizeof(copy);
+
+		memcpy(copy, data, n);
+		bt_reply(c, tr, copy, n, NULL, 0);
 		break;
 	}
 	default: /* PING and anything else: an empty reply */

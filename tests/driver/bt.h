@@ -33,6 +33,7 @@
 #define BT_SM_GET   2u  /* u32 slot -> reply: flat_binder_object or u32 ~0 */
 #define BT_SM_DEL   3u  /* u32 slot -> releases the stored handle */
 #define BT_SM_WHO   4u  /* reply: s32 sender_pid, u32 sender_euid */
+#define BT_SM_ECHO  5u  /* reply: the same bytes (objects not copied) */
 #define BT_SM_SLOTS 8
 
 /* Which driver is under test. */
@@ -194,7 +195,9 @@ typedef void (*bt_handler_fn)(struct bt_conn *c, const struct binder_transaction
  * is acked; BR_DEAD_BINDER gets BC_DEAD_BINDER_DONE. Returns count handled. */
 int bt_serve(struct bt_conn *c, bt_handler_fn fn, void *arg, int n, int timeout_ms);
 
-/* debugfs counters of binderc (see test_counters.c) */
+/* The differences table (differences.h): the value to expect for `key` in
+ * the current test on the driver under test; mainline_value where no row. */
+long bt_expected(const char *key, long mainline_value);
 
 /* monotonic milliseconds */
 int64_t bt_now_ms(void);

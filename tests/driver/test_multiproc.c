@@ -1,2 +1,967 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Multi-process behaviour: refcount handshakes, handle numbering, nested
+ * and recursive calls, oneway ordering and async space, death notices,
+ * fds / fd arrays / scatter-gather buffers, the thread pool, big payloads.
+ *
+ * Each test forks its own test context manager (bt_cm_start) and node
+ * servers (srv_start); they die with the test.
+ */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bt.h"
+#include "srv.h"
+
+static struct bt_child cm, s1;
+static struct bt_conn c;
+
+static void mp_setup(void)
+{
+	cr_assert_eq(bt_cm_start(&cm), 0, "test context manager did not start");
+	cr_assert_eq(bt_open(&c, BT_VM_SIZE_DEFAULT), 0);
+}
+
+static void mp_teardown(void)
+{
+	srv_stop(&s1);
+	bt_close(&c);
+	bt_cm_stop(&cm);
+}
+
+static struct binder_node_debug_info node_info(struct bt_conn *conn, binder_uintptr_t after)
+{
+	struct binder_node_debug_info i;
+
+	memset(&i, 0, sizeof(i));
+	i.ptr = after;
+	cr_assert_eq(bt_ioctl(conn->fd, BINDER_GET_NODE_DEBUG_INFO, &i), 0);
+	return i;
+}
+
+/* SM_ADD of one of our own nodes, returning the full result for inspection. */
+static void publish(struct bt_result *r, uint32_t slot, uint32_t type, binder_uintptr_t ptr,
+		    binder_uintptr_t cookie)
+{
+	struct {
+		uint32_t slot, pad;
+		struct flat_binder_object o;
+	} d = { .slot = slot, .pad = 0, .o = bt_fbo_binder(type, ptr, cookie) };
+	binder_size_t off = 8;
+	struct binder_transaction_data tr =
+		bt_tr(0, BT_SM_ADD, TF_ACCEPT_FDS, &d, sizeof(d), &off, sizeof(off));
+
+	cr_assert_eq(bt_call(&c, &tr, r), 0);
+	cr_assert_eq(r->final, BR_REPLY, "publish: %s", bt_br_name(r->final));
+	cr_assert_eq(bt_free(&c, r->reply.data.ptr.buffer), 0);
+}
+
+TestSuite(refs, .init = mp_setup, .fini = mp_teardown, .timeout = 60);
+
+Test(refs, strong_binder_handshake)
+{
+	struct bt_result r;
+	struct bt_br br;
+	struct binder_node_debug_info ni;
+	struct bt_buf w = { .len = 0 };
+
+	c.autoack = false;
+	cr_assert_eq(bt_enter_looper(&c), 0);
+	publish(&r, 0, BINDER_TYPE_BINDER, 0x1000, 0x2000);
+	/* the node work rides back with the reply: INCREFS, ACQUIRE first */
+	cr_assert_eq(r.nseen, 4, "saw %u BRs", r.nseen);
+	cr_assert_eq(r.seen[0], BR_INCREFS, "%s", bt_br_name(r.seen[0]));
+	cr_assert_eq(r.seen[1], BR_ACQUIRE, "%s", bt_br_name(r.seen[1]));
+	cr_assert_eq(r.seen[2], BR_TRANSACTION_COMPLETE);
+	cr_assert_eq(r.seen[3], BR_REPLY);
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(r.refs[i].pc.ptr, 0x1000);
+		cr_assert_eq(r.refs[i].pc.cookie, 0x2000);
+	}
+	ni = node_info(&c, 0);
+	cr_assert_eq(ni.ptr, 0x1000);
+	cr_assert_eq(ni.cookie, 0x2000);
+	cr_assert_eq(ni.has_strong_ref, 1);
+	cr_assert_eq(ni.has_weak_ref, 1);
+	cr_assert_eq(node_info(&c, 0x1000).ptr, 0, "only one node");
+	bt_put_ptr_cookie(&w, BC_INCREFS_DONE, 0x1000, 0x2000);
+	bt_put_ptr_cookie(&w, BC_ACQUIRE_DONE, 0x1000, 0x2000);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert(bt_read_empty(&c));
+	/* the manager drops its handle: the owner is told to release */
+	cr_assert_eq(bt_sm_del(&c, 0), BR_REPLY);
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_RELEASE, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(br.pc.ptr, 0x1000);
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_DECREFS, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(br.pc.cookie, 0x2000);
+	cr_assert(bt_read_empty(&c));
+	cr_assert_eq(node_info(&c, 0).ptr, 0, "node freed after BR_DECREFS");
+}
+
+Test(refs, weak_binder_handshake)
+{
+	struct bt_result r;
+	struct bt_br br;
+	struct binder_node_debug_info ni;
+	struct bt_buf w = { .len = 0 };
+
+	c.autoack = false;
+	cr_assert_eq(bt_enter_looper(&c), 0);
+	publish(&r, 1, BINDER_TYPE_WEAK_BINDER, 0x3000, 0x4000);
+	cr_assert_eq(r.nseen, 3, "saw %u BRs", r.nseen);
+	cr_assert_eq(r.seen[0], BR_INCREFS, "%s", bt_br_name(r.seen[0]));
+	cr_assert_eq(r.seen[1], BR_TRANSACTION_COMPLETE);
+	cr_assert_eq(r.seen[2], BR_REPLY);
+	ni = node_info(&c, 0);
+	cr_assert_eq(ni.ptr, 0x3000);
+	cr_assert_eq(ni.has_strong_ref, 0);
+	cr_assert_eq(ni.has_weak_ref, 1);
+	bt_put_ptr_cookie(&w, BC_INCREFS_DONE, 0x3000, 0x4000);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert(bt_read_empty(&c));
+	cr_assert_eq(bt_sm_del(&c, 1), BR_REPLY);
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_DECREFS, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(br.pc.ptr, 0x3000);
+	cr_assert(bt_read_empty(&c));
+	cr_assert_eq(node_info(&c, 0).ptr, 0);
+}
+
+Test(refs, no_release_before_acquire_done)
+{
+	struct bt_result r;
+	struct bt_buf w = { .len = 0 };
+	struct bt_br br;
+
+	/* an unacked BR_ACQUIRE keeps a local strong ref on the node */
+	c.autoack = false;
+	cr_assert_eq(bt_enter_looper(&c), 0);
+	publish(&r, 0, BINDER_TYPE_BINDER, 0x5000, 0x6000);
+	cr_assert_eq(bt_sm_del(&c, 0), BR_REPLY);
+	cr_assert(bt_read_empty(&c), "BR_RELEASE before BC_ACQUIRE_DONE");
+	bt_put_ptr_cookie(&w, BC_INCREFS_DONE, 0x5000, 0x6000);
+	bt_put_ptr_cookie(&w, BC_ACQUIRE_DONE, 0x5000, 0x6000);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_RELEASE, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_DECREFS, "%s", bt_br_name(br.cmd));
+}
+
+Test(refs, handles_lowest_free_from_one)
+{
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 3 };
+	struct bt_buf w = { .len = 0 };
+	uint32_t h[3];
+
+	cr_assert_eq(srv_start(&s1, &cfg), 0);
+	for (int i = 0; i < 3; i++)
+		h[i] = get_handle(&c, i);
+	cr_assert_eq(h[0], 1);
+	cr_assert_eq(h[1], 2);
+	cr_assert_eq(h[2], 3);
+	/* the same node again: the same handle */
+	cr_assert_eq(get_handle(&c, 1), 2);
+	/* drop handle 2 entirely (two strong refs taken above) */
+	bt_put_ref(&w, BC_RELEASE, 2);
+	bt_put_ref(&w, BC_RELEASE, 2);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_ping(&c, 2), BR_FAILED_REPLY, "handle 2 must be gone");
+	/* handle 0 names the manager even without a ref */
+	cr_assert_eq(bt_ping(&c, 0), BR_REPLY);
+	cr_assert_eq(get_handle(&c, 1), 2, "lowest free handle is reused");
+	cr_assert_eq(bt_ping(&c, 1), BR_REPLY);
+	cr_assert_eq(bt_ping(&c, 2), BR_REPLY);
+	cr_assert_eq(bt_ping(&c, 3), BR_REPLY);
+}
+
+static int holder_main(void *arg, int rd, int wr)
+{
+	struct bt_conn q;
+	uint32_t h = 0;
+	uint64_t cmd;
+	struct bt_buf w = { .len = 0 };
+
+	(void)arg;
+	bt_require(bt_open(&q, BT_VM_SIZE_DEFAULT) == 0, "open");
+	bt_require(bt_sm_get(&q, 0, &h) == 0 && h, "get");
+	bt_send_u64(wr, h);
+	bt_require(bt_recv_u64(rd, &cmd, 20000) == 0 && cmd == 1, "cmd ping");
+	bt_send_u64(wr, bt_ping(&q, h));
+	bt_require(bt_recv_u64(rd, &cmd, 20000) == 0 && cmd == 2, "cmd release");
+	bt_put_ref(&w, BC_RELEASE, h);
+	bt_require(bt_write(&q, w.data, w.len) == 0, "release");
+	bt_send_u64(wr, 0);
+	bt_recv_u64(rd, &cmd, 20000);
+	return 0;
+}
+
+static void serve_ping(struct bt_conn *conn, const struct binder_transaction_data *tr, void *arg)
+{
+	(void)arg;
+	bt_reply_empty(conn, tr);
+}
+
+Test(refs, node_lives_while_any_handle_holds_it)
+{
+	struct bt_result r;
+	struct bt_child q;
+	uint64_t v;
+	struct bt_br br;
+
+	cr_assert_eq(bt_enter_looper(&c), 0);
+	publish(&r, 0, BINDER_TYPE_BINDER, 0x7000, 0x8000);
+	cr_assert_eq(bt_spawn(&q, holder_main, NULL), 0);
+	cr_assert_eq(bt_recv_u64(q.from_child, &v, 10000), 0);
+	cr_assert_neq(v, 0);
+	/* the manager lets go; the holder still has it */
+	cr_assert_eq(bt_sm_del(&c, 0), BR_REPLY);
+	cr_assert(bt_read_empty(&c), "released while a handle still holds the node");
+	cr_assert_eq(node_info(&c, 0).ptr, 0x7000);
+	bt_send_u64(q.to_child, 1);
+	cr_assert_eq(bt_serve(&c, serve_ping, NULL, 1, BT_TIMEOUT_MS), 1);
+	cr_assert_eq(bt_recv_u64(q.from_child, &v, 10000), 0);
+	cr_assert_eq(v, BR_REPLY, "holder's ping: %s", bt_br_name((uint32_t)v));
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_TRANSACTION_COMPLETE, "%s", bt_br_name(br.cmd));
+	bt_send_u64(q.to_child, 2);
+	cr_assert_eq(bt_recv_u64(q.from_child, &v, 10000), 0);
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_RELEASE, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(br.pc.ptr, 0x7000);
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_DECREFS, "%s", bt_br_name(br.cmd));
+	bt_send_u64(q.to_child, 3);
+	cr_assert_eq(bt_join(&q, 5000), 0);
+	cr_assert_eq(node_info(&c, 0).ptr, 0);
+}
+
+Test(refs, released_when_holder_dies)
+{
+	struct bt_result r;
+	struct bt_child q;
+	uint64_t v;
+	struct bt_br br;
+
+	cr_assert_eq(bt_enter_looper(&c), 0);
+	publish(&r, 0, BINDER_TYPE_BINDER, 0x9000, 0xa000);
+	cr_assert_eq(bt_spawn(&q, holder_main, NULL), 0);
+	cr_assert_eq(bt_recv_u64(q.from_child, &v, 10000), 0);
+	cr_assert_eq(bt_sm_del(&c, 0), BR_REPLY);
+	bt_kill(&q);
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_RELEASE, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_DECREFS, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(node_info(&c, 0).ptr, 0);
+}
+
+/* ---- calls ---------------------------------------------------------------- */
+
+TestSuite(calls, .init = mp_setup, .fini = mp_teardown, .timeout = 60);
+
+struct rec_state {
+	uint32_t peer;
+	int nested_seen;
+	pthread_t caller;
+	bool on_caller_thread;
+};
+
+static void rec_handler(struct bt_conn *conn, const struct binder_transaction_data *tr, void *arg)
+{
+	struct rec_state *st = arg;
+	uint32_t depth = 0, hops = 1;
+
+	st->nested_seen++;
+	st->on_caller_thread = pthread_equal(pthread_self(), st->caller);
+	bt_require(tr->code == C_RECURSE, "code %x", tr->code);
+	memcpy(&depth, (void *)(uintptr_t)tr->data.ptr.buffer, 4);
+	bt_require(bt_free(conn, tr->data.ptr.buffer) == 0, "free");
+	if (depth > 0) {
+		uint32_t d = depth - 1;
+		struct binder_transaction_data t = bt_tr(st->peer, C_RECURSE, 0, &d, 4, NULL, 0);
+		struct bt_result r;
+
+		bt_require(bt_call(conn, &t, &r) == 0 && r.final == BR_REPLY, "inner call");
+		memcpy(&hops, (void *)(uintptr_t)r.reply.data.ptr.buffer, 4);
+		bt_free(conn, r.reply.data.ptr.buffer);
+		hops++;
+	}
+	{
+		struct binder_transaction_data rt = bt_tr(0, 0, 0, &hops, 4, NULL, 0);
+		struct bt_buf w = { .len = 0 };
+
+		bt_put_tr(&w, BC_REPLY, &rt);
+		bt_require(bt_write(conn, w.data, w.len) == 0, "reply");
+	}
+}
+
+static void recursion(uint32_t depth)
+{
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
+	struct rec_state st = { .peer = 0, .nested_seen = 0, .caller = pthread_self() };
+	struct bt_result r;
+	struct binder_transaction_data t;
+	uint32_t hops = 0;
+
+	/* a single-threaded caller: a nested call can only reach us if the
+	 * driver routes it to the thread waiting for the reply */
+	cr_assert_eq(bt_enter_looper(&c), 0);
+	publish(&r, 4, BINDER_TYPE_BINDER, 0xb000, 0xc000);
+	cr_assert_eq(srv_start(&s1, &cfg), 0);
+	st.peer = get_handle(&c, 0);
+	c.nested = rec_handler;
+	c.nested_arg = &st;
+	t = bt_tr(st.peer, C_RECURSE, 0, &depth, 4, NULL, 0);
+	cr_assert_eq(bt_call(&c, &t, &r), 0);
+	cr_assert_eq(r.final, BR_REPLY, "%s", bt_br_name(r.final));
+	memcpy(&hops, (void *)(uintptr_t)r.reply.data.ptr.buffer, 4);
+	cr_assert_eq(bt_free(&c, r.reply.data.ptr.buffer), 0);
+	cr_assert_eq(hops, depth + 1);
+	cr_assert_eq(st.nested_seen, (int)(depth / 2));
+	if (depth >= 2)
+		cr_assert(st.on_caller_thread);
+	cr_assert_eq(bt_ping(&c, st.peer), BR_REPLY);
+}
+
+Test(calls, nested_reuses_waiting_thread) { recursion(2); }
+Test(calls, recursive_depth_8) { recursion(8); }
+
+Test(calls, sender_pid_and_euid)
+{
+	struct binder_transaction_data t = bt_tr(0, BT_SM_WHO, 0, NULL, 0, NULL, 0);
+	struct bt_result r;
+	uint32_t who[2];
+
+	cr_assert_eq(bt_call(&c, &t, &r), 0);
+	cr_assert_eq(r.final, BR_REPLY);
+	cr_assert_eq(r.reply.data_size, sizeof(who));
+	memcpy(who, (void *)(uintptr_t)r.reply.data.ptr.buffer, sizeof(who));
+	cr_assert_eq((pid_t)who[0], getpid());
+	cr_assert_eq(who[1], geteuid());
+	/* replies carry no sender */
+	cr_assert_eq(r.reply.sender_pid, 0);
+	cr_assert_eq(bt_free(&c, r.reply.data.ptr.buffer), 0);
+}
+
+Test(calls, dead_reply_when_server_killed)
+{
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
+	struct binder_transaction_data t;
+	struct bt_buf w = { .len = 0 };
+	struct bt_result r;
+	struct binder_extended_error ee;
+	uint64_t v = 0;
+	uint32_t h;
+
+	cr_assert_eq(srv_start(&s1, &cfg), 0);
+	h = get_handle(&c, 0);
+	t = bt_tr(h, C_HANG, 0, NULL, 0, NULL, 0);
+	bt_put_tr(&w, BC_TRANSACTION, &t);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_recv_u64(s1.from_child, &v, 10000), 0);
+	cr_assert_eq(v, C_HANG);
+	bt_kill(&s1);
+	memset(&r, 0, sizeof(r));
+	cr_assert_eq(bt_wait_result(&c, &r, true, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(r.final, BR_DEAD_REPLY, "%s", bt_br_name(r.final));
+	cr_assert(r.complete, "BR_TRANSACTION_COMPLETE is still delivered");
+	cr_assert_eq(bt_get_ee(&c, &ee), 0);
+	cr_assert_eq(bt_ping(&c, h), BR_DEAD_REPLY);
+	cr_assert_eq(bt_ping(&c, 0), BR_REPLY);
+}
+
+static int dead_caller_main(void *arg, int rd, int wr)
+{
+	struct bt_conn q;
+	struct binder_transaction_data t;
+	struct bt_buf w = { .len = 0 };
+	uint32_t h = 0;
+
+	(void)arg;
+	(void)rd;
+	bt_require(bt_open(&q, BT_VM_SIZE_DEFAULT) == 0, "open");
+	bt_require(bt_sm_get(&q, 4, &h) == 0 && h, "get");
+	t = bt_tr(h, BT_PING_TRANSACTION, 0, NULL, 0, NULL, 0);
+	bt_put_tr(&w, BC_TRANSACTION, &t);
+	bt_require(bt_write(&q, w.data, w.len) == 0, "call");
+	bt_send_u64(wr, 1);
+	for (;;)
+		pause();
+}
+
+Test(calls, reply_to_dead_caller)
+{
+	struct bt_result r;
+	struct bt_child q;
+	struct bt_br br;
+	uint64_t v;
+	struct binder_transaction_data rt = bt_tr(0, 0, 0, NULL, 0, NULL, 0);
+	struct bt_buf w = { .len = 0 };
+	struct binder_extended_error ee;
+
+	cr_assert_eq(bt_enter_looper(&c), 0);
+	publish(&r, 4, BINDER_TYPE_BINDER, 0xd000, 0xe000);
+	cr_assert_eq(bt_spawn(&q, dead_caller_main, NULL), 0);
+	cr_assert_eq(bt_recv_u64(q.from_child, &v, 10000), 0);
+	cr_assert_eq(bt_expect(&c, BR_TRANSACTION, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.tr.sender_pid, q.pid);
+	bt_kill(&q);
+	usleep(100 * 1000); /* let the deferred release run */
+	bt_put_free(&w, br.tr.data.ptr.buffer);
+	bt_put_tr(&w, BC_REPLY, &rt);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	/* the replier just sees its reply completed */
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_TRANSACTION_COMPLETE, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(bt_get_ee(&c, &ee), 0);
+	cr_assert_eq(ee.command, BR_OK);
+	cr_assert_eq(bt_ping(&c, 0), BR_REPLY);
+}
+
+Test(calls, second_open_is_another_process)
+{
+	struct bt_conn c2;
+	struct bt_result r;
+	struct bt_br br;
+	uint32_t h;
+	struct binder_transaction_data t;
+	struct bt_buf w = { .len = 0 };
+
+	/* one process, two opens: two binder processes that can call each other */
+	cr_assert_eq(bt_open(&c2, BT_VM_SIZE_DEFAULT), 0);
+	cr_assert_eq(bt_enter_looper(&c2), 0);
+	{
+		struct {
+			uint32_t slot, pad;
+			struct flat_binder_object o;
+		} d = { 3, 0, bt_fbo_binder(BINDER_TYPE_BINDER, 0x4242, 0x4343) };
+		binder_size_t off = 8;
+		struct binder_transaction_data tr = bt_tr(0, BT_SM_ADD, 0, &d, sizeof(d), &off, 8);
+
+		cr_assert_eq(bt_call(&c2, &tr, &r), 0);
+		cr_assert_eq(r.final, BR_REPLY);
+		bt_free(&c2, r.reply.data.ptr.buffer);
+	}
+	h = get_handle(&c, 3);
+	t = bt_tr(h, BT_PING_TRANSACTION, 0, NULL, 0, NULL, 0);
+	bt_put_tr(&w, BC_TRANSACTION, &t);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_expect(&c2, BR_TRANSACTION, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.tr.target.ptr, 0x4242);
+	cr_assert_eq(br.tr.cookie, 0x4343);
+	cr_assert_eq(br.tr.sender_pid, getpid());
+	cr_assert_eq(bt_reply_empty(&c2, &br.tr), 0);
+	memset(&r, 0, sizeof(r));
+	cr_assert_eq(bt_wait_result(&c, &r, true, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(r.final, BR_REPLY);
+	bt_free(&c, r.reply.data.ptr.buffer);
+	bt_close(&c2);
+}
+
+/* ---- oneway --------------------------------------------------------------- */
+
+TestSuite(oneway, .init = mp_setup, .fini = mp_teardown, .timeout = 120);
+
+static struct srv_report report(uint32_t h)
+{
+	struct binder_transaction_data t = bt_tr(h, C_REPORT, 0, NULL, 0, NULL, 0);
+	struct bt_result r;
+	struct srv_report rep;
+
+	cr_assert_eq(bt_call(&c, &t, &r), 0);
+	cr_assert_eq(r.final, BR_REPLY, "%s", bt_br_name(r.final));
+	cr_assert_eq(r.reply.data_size, sizeof(rep));
+	memcpy(&rep, (void *)(uintptr_t)r.reply.data.ptr.buffer, sizeof(rep));
+	bt_free(&c, r.reply.data.ptr.buffer);
+	return rep;
+}
+
+Test(oneway, thousand_arrive_in_order)
+{
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
+	struct srv_report rep;
+	uint32_t h;
+
+	cr_assert_eq(srv_start(&s1, &cfg), 0);
+	h = get_handle(&c, 0);
+	for (uint32_t i = 0; i < 1000; i++) {
+		struct binder_transaction_data t = bt_tr(h, C_SEQ, TF_ONE_WAY, &i, 4, NULL, 0);
+		struct bt_result r;
+
+		cr_assert_eq(bt_call(&c, &t, &r), 0);
+		cr_assert_eq(r.final, BR_TRANSACTION_COMPLETE, "oneway %u: %s", i,
+			     bt_br_name(r.final));
+	}
+	/* a sync call on the same node queues behind them? no: it goes to the
+	 * proc todo; poll the report until all arrived */
+	for (int tries = 0; tries < 200; tries++) {
+		rep = report(h);
+		if (rep.seq_next == 1000)
+			break;
+		usleep(20 * 1000);
+	}
+	cr_assert_eq(rep.seq_next, 1000, "received up to %u", rep.seq_next);
+	cr_assert_eq(rep.seq_errors, 0, "%u out of order", rep.seq_errors);
+	cr_assert_eq(rep.sender_pid_nonzero_oneway, 0, "oneway sender_pid must be 0");
+}
+
+Test(oneway, async_space_exhaustion_recovers)
+{
+	/* 128 KiB mapping: 64 KiB of async space = sixteen 4 KiB oneways */
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1, .wait_go = true };
+	static uint8_t payload[4096];
+	struct binder_extended_error ee;
+	struct srv_report rep;
+	uint32_t h, sent = 0;
+	struct bt_result r;
+
+	cr_assert_eq(srv_start(&s1, &cfg), 0);
+	h = get_handle(&c, 0);
+	for (uint32_t i = 0; i < 40; i++) {
+		struct binder_transaction_data t;
+
+		memcpy(payload, &i, 4);
+		t = bt_tr(h, C_SEQ, TF_ONE_WAY, payload, sizeof(payload), NULL, 0);
+		cr_assert_eq(bt_call(&c, &t, &r), 0);
+		if (r.final != BR_TRANSACTION_COMPLETE)
+			break;
+		sent++;
+	}
+	cr_assert_eq(sent, 16, "oneways accepted before the async space ran out");
+	cr_assert_eq(r.final, BR_FAILED_REPLY, "%s", bt_br_name(r.final));
+	cr_assert_eq(bt_get_ee(&c, &ee), 0);
+	cr_assert_eq(ee.command, BR_FAILED_REPLY);
+	cr_assert_eq(ee.param, -ENOSPC);
+	/* a sync call still fits in the other half */
+	cr_assert_eq(bt_ping(&c, 0), BR_REPLY);
+	bt_send_u64(s1.to_child, SRV_CMD_SERVE);
+	for (int tries = 0; tries < 200; tries++) {
+		rep = report(h);
+		if (rep.seq_next == 16)
+			break;
+		usleep(20 * 1000);
+	}
+	cr_assert_eq(rep.seq_next, 16);
+	cr_assert_eq(rep.seq_errors, 0);
+	/* recovered: the space is back */
+	for (uint32_t i = 16; i < 32; i++) {
+		struct binder_transaction_data t;
+
+		memcpy(payload, &i, 4);
+		t = bt_tr(h, C_SEQ, TF_ONE_WAY, payload, sizeof(payload), NULL, 0);
+		cr_assert_eq(bt_call(&c, &t, &r), 0);
+		cr_assert_eq(r.final, BR_TRANSACTION_COMPLETE, "after recovery %u: %s", i,
+			     bt_br_name(r.final));
+	}
+	for (int tries = 0; tries < 200; tries++) {
+		rep = report(h);
+		if (rep.seq_next == 32)
+			break;
+		usleep(20 * 1000);
+	}
+	cr_assert_eq(rep.seq_next, 32);
+	cr_assert_eq(rep.seq_errors, 0);
+}
+
+/* ---- death ---------------------------------------------------------------- */
+
+TestSuite(death, .init = mp_setup, .fini = mp_teardown, .timeout = 60);
+
+Test(death, notice_when_owner_sigkilled)
+{
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
+	struct bt_buf w = { .len = 0 };
+	struct bt_br br;
+	struct binder_extended_error ee;
+	uint32_t h;
+
+	c.autoack = false;
+	cr_assert_eq(bt_enter_looper(&c), 0);
+	cr_assert_eq(srv_start(&s1, &cfg), 0);
+	h = get_handle(&c, 0);
+	bt_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, h, 0xdead);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert(bt_read_empty(&c));
+	bt_kill(&s1);
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_DEAD_BINDER, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(br.cookie, 0xdead);
+	cr_assert(bt_read_empty(&c), "one notice only");
+	w.len = 0;
+	bt_put32(&w, BC_DEAD_BINDER_DONE);
+	bt_put64(&w, 0xdead);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_ping(&c, h), BR_DEAD_REPLY);
+	cr_assert_eq(bt_get_ee(&c, &ee), 0);
+	cr_assert_eq(ee.command, BR_DEAD_REPLY);
+	cr_assert_eq(ee.param, -EINVAL);
+	w.len = 0;
+	bt_put_death(&w, BC_CLEAR_DEATH_NOTIFICATION, h, 0xdead);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_CLEAR_DEATH_NOTIFICATION_DONE, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(br.cookie, 0xdead);
+	cr_assert(bt_read_empty(&c));
+}
+
+Test(death, request_on_dead_node_fires_at_once)
+{
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
+	struct bt_buf w = { .len = 0 };
+	struct bt_br br;
+	uint32_t h;
+
+	c.autoack = false;
+	cr_assert_eq(bt_enter_looper(&c), 0);
+	cr_assert_eq(srv_start(&s1, &cfg), 0);
+	h = get_handle(&c, 0);
+	bt_kill(&s1);
+	for (int i = 0; i < 250 && bt_ping(&c, h) != BR_DEAD_REPLY; i++)
+		usleep(20 * 1000);
+	cr_assert_eq(bt_ping(&c, h), BR_DEAD_REPLY);
+	bt_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, h, 0xbeef);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_DEAD_BINDER, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(br.cookie, 0xbeef);
+	/* clear while delivered: done comes after BC_DEAD_BINDER_DONE */
+	w.len = 0;
+	bt_put_death(&w, BC_CLEAR_DEATH_NOTIFICATION, h, 0xbeef);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert(bt_read_empty(&c));
+	w.len = 0;
+	bt_put32(&w, BC_DEAD_BINDER_DONE);
+	bt_put64(&w, 0xbeef);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_CLEAR_DEATH_NOTIFICATION_DONE, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(br.cookie, 0xbeef);
+}
+
+Test(death, notice_reaches_idle_thread_without_looper)
+{
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
+	struct bt_buf w = { .len = 0 };
+	struct bt_br br;
+	uint32_t h;
+
+	/* 6.1 hands process work to any idle thread, looper or not (it only
+	 * logs a user error for the missing BC_ENTER_LOOPER) */
+	c.autoack = false;
+	cr_assert_eq(srv_start(&s1, &cfg), 0);
+	h = get_handle(&c, 0);
+	bt_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, h, 0xd1e);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	bt_kill(&s1);
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_DEAD_BINDER, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(br.cookie, 0xd1e);
+}
+
+struct blocked_call {
+	struct bt_conn t;
+	uint32_t handle;
+	struct bt_result r;
+	int ret;
+};
+
+static void *blocked_caller(void *arg)
+{
+	struct blocked_call *b = arg;
+	struct binder_transaction_data t = bt_tr(b->handle, C_HANG, 0, NULL, 0, NULL, 0);
+
+	b->ret = bt_call(&b->t, &t, &b->r);
+	return NULL;
+}
+
+Test(death, notice_goes_to_process_not_blocked_thread)
+{
+	struct srv_cfg cfg1 = { .first_slot = 0, .nslots = 1 };
+	struct srv_cfg cfg2 = { .first_slot = 1, .nslots = 1 };
+	struct bt_buf w = { .len = 0 };
+	struct blocked_call b;
+	struct bt_child s2;
+	struct bt_br br;
+	pthread_t th;
+	uint64_t v = 0;
+	uint32_t h1;
+
+	c.autoack = false;
+	cr_assert_eq(srv_start(&s1, &cfg1), 0);
+	cr_assert_eq(srv_start(&s2, &cfg2), 0);
+	h1 = get_handle(&c, 0);
+	memset(&b, 0, sizeof(b));
+	bt_thread_conn(&b.t, &c);
+	b.handle = get_handle(&c, 1);
+	bt_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, h1, 0xd1e);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	/* a second thread blocks in a call that never gets a reply */
+	cr_assert_eq(pthread_create(&th, NULL, blocked_caller, &b), 0);
+	cr_assert_eq(bt_recv_u64(s2.from_child, &v, 10000), 0);
+	cr_assert_eq(v, C_HANG);
+	bt_kill(&s1);
+	/* the idle main thread gets the notice, not the blocked caller */
+	cr_assert_eq(bt_next(&c, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cmd, BR_DEAD_BINDER, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(br.cookie, 0xd1e);
+	bt_kill(&s2);
+	cr_assert_eq(pthread_join(th, NULL), 0);
+	cr_assert_eq(b.ret, 0);
+	cr_assert_eq(b.r.final, BR_DEAD_REPLY, "%s", bt_br_name(b.r.final));
+	for (unsigned i = 0; i < b.r.nseen; i++)
+		cr_assert_neq(b.r.seen[i], BR_DEAD_BINDER, "blocked thread got the death notice");
+}
+
+/* ---- objects -------------------------------------------------------------- */
+
+TestSuite(objects, .init = mp_setup, .fini = mp_teardown, .timeout = 60);
+
+static int make_file(const char *tag, struct stat *st)
+{
+	int fd = memfd_create(tag, MFD_CLOEXEC);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, tag, strlen(tag)), (ssize_t)strlen(tag));
+	cr_assert_eq(fstat(fd, st), 0);
+	return fd;
+}
+
+Test(objects, fd_installed_cloexec_in_receiver)
+{
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
+	struct stat st;
+	int fd = make_file("fd-object", &st);
+	struct binder_fd_object fo;
+	binder_size_t off = 0;
+	struct binder_transaction_data t;
+	struct bt_result r;
+	struct srv_fdinfo fi;
+	uint32_t h;
+
+	cr_assert_eq(srv_start(&s1, &cfg), 0);
+	h = get_handle(&c, 0);
+	memset(&fo, 0, sizeof(fo));
+	fo.hdr.type = BINDER_TYPE_FD;
+	fo.fd = fd;
+	fo.cookie = 0;
+	t = bt_tr(h, C_FDINFO, TF_ACCEPT_FDS, &fo, sizeof(fo), &off, sizeof(off));
+	cr_assert_eq(bt_call(&c, &t, &r), 0);
+	cr_assert_eq(r.final, BR_REPLY, "%s", bt_br_name(r.final));
+	cr_assert_eq(r.reply.data_size, sizeof(fi));
+	memcpy(&fi, (void *)(uintptr_t)r.reply.data.ptr.buffer, sizeof(fi));
+	bt_free(&c, r.reply.data.ptr.buffer);
+	cr_assert_geq(fi.fd, 0);
+	cr_assert_eq(fi.cloexec, 1);
+	cr_assert_eq(fi.ino, st.st_ino);
+	cr_assert_eq(fi.dev, st.st_dev);
+	/* the sender's fd is untouched */
+	cr_assert_geq(fcntl(fd, F_GETFD), 0);
+	close(fd);
+}
+
+Test(objects, fd_array_in_parent_buffer)
+{
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
+	struct stat st[2];
+	int fds[2] = { make_file("fda-0", &st[0]), make_file("fda-1", &st[1]) };
+	uint32_t arr[2] = { (uint32_t)fds[0], (uint32_t)fds[1] };
+	/* a parent at data offset 0 can't be fixed up in (mainline treats
+	 * offset 0 as "no parent yet"): start with a header word */
+	struct {
+		uint64_t header;
+		struct binder_buffer_object p;
+		struct binder_fd_array_object a;
+	} d;
+	binder_size_t offs[2] = { 8, 8 + sizeof(d.p) };
+	struct binder_transaction_data t;
+	struct bt_result r;
+	struct srv_fdinfo fi[2];
+	uint32_t h;
+
+	cr_assert_eq(srv_start(&s1, &cfg), 0);
+	h = get_handle(&c, 0);
+	memset(&d, 0, sizeof(d));
+	d.p.hdr.type = BINDER_TYPE_PTR;
+	d.p.buffer = (binder_uintptr_t)(uintptr_t)arr;
+	d.p.length = sizeof(arr);
+	d.a.hdr.type = BINDER_TYPE_FDA;
+	d.a.num_fds = 2;
+	d.a.parent = 0;
+	d.a.parent_offset = 0;
+	t = bt_tr(h, C_FDINFO, TF_ACCEPT_FDS, &d, sizeof(d), offs, sizeof(offs));
+	cr_assert_eq(bt_call_sg(&c, &t, sizeof(arr), &r), 0);
+	cr_assert_eq(r.final, BR_REPLY, "%s", bt_br_name(r.final));
+	cr_assert_eq(r.reply.data_size, sizeof(fi));
+	memcpy(fi, (void *)(uintptr_t)r.reply.data.ptr.buffer, sizeof(fi));
+	bt_free(&c, r.reply.data.ptr.buffer);
+	for (int i = 0; i < 2; i++) {
+		cr_assert_geq(fi[i].fd, 0);
+		cr_assert_eq(fi[i].cloexec, 1);
+		cr_assert_eq(fi[i].ino, st[i].st_ino, "fd %d refers to the wrong file", i);
+		cr_assert_eq(fi[i].closed_after_free, 1,
+			     "the driver closes fd-array fds when the buffer is freed");
+	}
+	cr_assert_neq(fi[0].fd, fi[1].fd);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+Test(objects, ptr_with_parent_fixup)
+{
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
+	static const char child[8] = "payload";
+	struct {
+		uint64_t x;
+		uint64_t ptr;
+	} parent = { 0x1122334455667788ull, (uint64_t)(uintptr_t)child };
+	struct {
+		uint64_t header;
+		struct binder_buffer_object a, b;
+	} d;
+	binder_size_t offs[2] = { 8, 8 + sizeof(d.a) };
+	struct binder_transaction_data t;
+	struct bt_result r;
+	struct srv_sginfo si;
+	uint32_t h;
+
+	cr_assert_eq(srv_start(&s1, &cfg), 0);
+	h = get_handle(&c, 0);
+	memset(&d, 0, sizeof(d));
+	d.a.hdr.type = BINDER_TYPE_PTR;
+	d.a.buffer = (binder_uintptr_t)(uintptr_t)&parent;
+	d.a.length = sizeof(parent);
+	d.b.hdr.type = BINDER_TYPE_PTR;
+	d.b.flags = BINDER_BUFFER_FLAG_HAS_PARENT;
+	d.b.buffer = (binder_uintptr_t)(uintptr_t)child;
+	d.b.length = sizeof(child);
+	d.b.parent = 0;
+	d.b.parent_offset = 8;
+	t = bt_tr(h, C_SGINFO, 0, &d, sizeof(d), offs, sizeof(offs));
+	cr_assert_eq(bt_call_sg(&c, &t, sizeof(parent) + sizeof(child), &r), 0);
+	cr_assert_eq(r.final, BR_REPLY, "%s", bt_br_name(r.final));
+	memcpy(&si, (void *)(uintptr_t)r.reply.data.ptr.buffer, sizeof(si));
+	bt_free(&c, r.reply.data.ptr.buffer);
+	cr_assert_eq(si.nobj, 2);
+	cr_assert_eq(si.buf0_in_map, 1, "PTR buffer not rewritten into the receiver's mapping");
+	cr_assert_eq(si.ok, 1, "parent's pointer not fixed up to the child copy");
+	cr_assert_str_eq(si.child, "payload");
+}
+
+/* ---- thread pool ---------------------------------------------------------- */
+
+TestSuite(pool, .init = mp_setup, .fini = mp_teardown, .timeout = 60);
+
+static unsigned count_spawn(struct bt_result *r)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->nseen; i++)
+		n += r->seen[i] == BR_SPAWN_LOOPER;
+	return n;
+}
+
+static unsigned ping_spawns(void)
+{
+	struct binder_transaction_data t = bt_tr(0, BT_PING_TRANSACTION, 0, NULL, 0, NULL, 0);
+	struct bt_result r;
+
+	cr_assert_eq(bt_call(&c, &t, &r), 0);
+	cr_assert_eq(r.final, BR_REPLY);
+	bt_free(&c, r.reply.data.ptr.buffer);
+	/* a BR_SPAWN_LOOPER may also ride in front of the next read */
+	{
+		struct bt_br br;
+
+		while (c.rpos < c.rlen && bt_next(&c, &br, 0) == 0)
+			if (br.cmd == BR_SPAWN_LOOPER)
+				r.seen[r.nseen++] = br.cmd;
+	}
+	return count_spawn(&r);
+}
+
+static void *register_looper(void *arg)
+{
+	struct bt_conn t;
+	uint32_t cmd = BC_REGISTER_LOOPER;
+
+	bt_thread_conn(&t, arg);
+	bt_require(bt_write(&t, &cmd, 4) == 0, "register");
+	return NULL;
+}
+
+static void run_thread(void *(*fn)(void *), void *arg)
+{
+	pthread_t th;
+
+	cr_assert_eq(pthread_create(&th, NULL, fn, arg), 0);
+	cr_assert_eq(pthread_join(th, NULL), 0);
+}
+
+Test(pool, spawn_looper_counting)
+{
+	uint32_t max = 2;
+
+	cr_assert_eq(ping_spawns(), 0, "no spawn requests with max_threads 0");
+	cr_assert_eq(bt_ioctl(c.fd, BINDER_SET_MAX_THREADS, &max), 0);
+	cr_assert_eq(ping_spawns(), 0, "no spawn request for a thread that is not a looper");
+	cr_assert_eq(bt_enter_looper(&c), 0);
+	cr_assert_eq(ping_spawns(), 1, "one request");
+	cr_assert_eq(ping_spawns(), 0, "one request outstanding at a time");
+	run_thread(register_looper, &c);
+	cr_assert_eq(ping_spawns(), 1, "second request after the first thread registered");
+	run_thread(register_looper, &c);
+	cr_assert_eq(ping_spawns(), 0, "max_threads reached");
+	cr_assert_eq(ping_spawns(), 0);
+}
+
+/* ---- payload -------------------------------------------------------------- */
+
+TestSuite(payload, .init = mp_setup, .fini = mp_teardown, .timeout = 120);
+
+static uint32_t send_bytes(size_t n, struct binder_extended_error *ee)
+{
+	uint8_t *p = malloc(n);
+	struct binder_transaction_data t;
+	struct bt_result r;
+
+	cr_assert_not_null(p);
+	memset(p, 0x5a, n);
+	t = bt_tr(0, BT_PING_TRANSACTION, 0, p, n, NULL, 0);
+	cr_assert_eq(bt_call(&c, &t, &r), 0);
+	if (r.final == BR_REPLY)
+		bt_free(&c, r.reply.data.ptr.buffer);
+	cr_assert_eq(bt_get_ee(&c, ee), 0);
+	free(p);
+	return r.final;
+}
+
+Test(payload, gargantuan_950k_ok)
+{
+	struct binder_extended_error ee;
+
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(send_bytes(950 * 1024, &ee), BR_REPLY, "round %d", i);
+	cr_assert_eq(ee.command, BR_OK);
+}
+
+Test(payload, limit_exceeded_1050k_fails)
+{
+	struct binder_extended_error ee;
+
+	cr_assert_eq(send_bytes((size_t)(1.05 * 1024 * 1024), &ee),
+		     BR_FAILED_REPLY);
+	cr_assert_eq(ee.command, BR_FAILED_REPLY);
+	cr_assert_eq(ee.param, -ENOSPC);
+	cr_assert_eq(send_bytes(950 * 1024, &ee), BR_REPLY, "usable afterwards");
+}

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/* srv: the node server helper (see srv.h). */
+#include "srv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct srv_state {
+	struct srv_report rep;
+	uint32_t peer;
+	int wr;
+};
+
+static void fill_fdinfo(struct srv_fdinfo *fi, int fd)
+{
+	struct stat st;
+
+	memset(fi, 0, sizeof(*fi));
+	fi->fd = fd;
+	fi->cloexec = (fcntl(fd, F_GETFD) & FD_CLOEXEC) ? 1 : 0;
+	if (fstat(fd, &st) == 0) {
+		fi->ino = st.st_ino;
+		fi->dev = st.st_dev;
+	}
+}
+
+static void do_fdinfo(struct bt_conn *c, const struct binder_transaction_data *tr)
+{
+	const uint8_t *data = (const uint8_t *)(uintptr_t)tr->data.ptr.buffer;
+	const binder_size_t *offs = (const binder_size_t *)(uintptr_t)tr->data.ptr.offsets;
+	size_t n = tr->offsets_size / sizeof(binder_size_t);
+	struct srv_fdinfo out[16];
+	int fda_fds[16];
+	size_t nout = 0, nfda = 0;
+
+	for (size_t i = 0; i < n && nout < 16; i++) {
+		const struct binder_object_header *h = (const void *)(data + offs[i]);
+
+		if (h->type == BINDER_TYPE_FD) {
+			const struct binder_fd_object *f = (const void *)h;
+
+			fill_fdinfo(&out[nout++], (int)f->fd);
+		} else if (h->type == BINDER_TYPE_FDA) {
+			const struct binder_fd_array_object *a = (const void *)h;
+			const struct binder_buffer_object *p =
+				(const void *)(data + offs[a->parent]);
+			const uint32_t *fds = (const uint32_t *)(uintptr_t)(p->buffer + a->parent_offset);
+
+			for (size_t k = 0; k < a->num_fds && nout < 16; k++) {
+				fill_fdinfo(&out[nout++], (int)fds[k]);
+				if (nfda < 16)
+					fda_fds[nfda++] = (int)fds[k];
+			}
+		}
+	}
+	/* free first: the kernel closes fd-array fds when the buffer goes */
+	bt_require(bt_free(c, tr->data.ptr.buffer) == 0, "free");
+	for (size_t i = 0; i < nout; i++) {
+		for (size_t k = 0; k < nfda; k++)
+			if (out[i].fd == fda_fds[k])
+				out[i].closed_after_free =
+					fcntl(out[i].fd, F_GETFD) < 0 && errno == EBADF;
+	}
+	/* single FD objects stay open: the receiver owns them */
+	for (size_t i = 0; i < nout; i++) {
+		bool in_fda = false;
+
+		for (size_t k = 0; k < nfda; k++)
+			in_fda |= out[i].fd == fda_fds[k];
+		if (!in_fda)
+			close(out[i].fd);
+	}
+	{
+		struct binder_transaction_data r = bt_tr(0, 0, 0, out, nout * sizeof(out[0]), NULL, 0);
+		struct bt_buf w = { .len = 0 };
+
+		bt_put_tr(&w, BC_REPLY, &r);
+		bt_require(bt_write(c, w.data, w.len) == 0, "reply");
+	}
+}
+
+static void do_sginfo(struct bt_conn *c, const struct binder_transaction_data *tr)
+{
+	const uint8_t *data = (const uint8_t *)(uintptr_t)tr->data.ptr.buffer;
+	const binder_size_t *offs = (const binder_size_t *)(uintptr_t)tr->data.ptr.offsets;
+	uintptr_t lo = (uintptr_t)c->map, hi = lo + c->map_size;
+	struct srv_sginfo si;
+
+	memset(&si, 0, sizeof(si));
+	si.nobj = tr->offsets_size / sizeof(binder_size_t);
+	si.ok = 1;
+	if (si.nobj >= 1 && tr->offsets_size >= 8) {
+		const struct binder_buffer_object *p0 = (const void *)(data + offs[0]);
+
+		si.buf0_in_map = p0->hdr.type == BINDER_TYPE_PTR && p0->buffer >= lo &&
+				 p0->buffer + p0->length <= hi;
+		if (si.nobj >= 2 && si.buf0_in_map) {
+			const struct binder_buffer_object *p1 = (const void *)(data + offs[1]);
+			uint64_t fixed;
+
+			if (p1->hdr.type != BINDER_TYPE_PTR || p1->parent_offset + 8 > p0->length) {
+				si.ok = 0;
+			} else {
+				memcpy(&fixed, (const void *)(uintptr_t)(p0->buffer + p1->parent_offset), 8);
+				/* the parent's pointer slot now points at the child copy */
+				si.ok = fixed == p1->buffer && p1->buffer >= lo && p1->buffer < hi;
+				if (si.ok)
+					memcpy(si.child, (const void *)(uintptr_t)p1->buffer,
+					       p1->length < sizeof(si.child) ? p1->length : sizeof(si.child));
+			}
+		}
+	}
+	bt_reply(c, tr, &si, sizeof(si), NULL, 0);
+}
+
+static void srv_handler(struct bt_conn *c, const struct binder_transaction_data *tr, void *arg)
+{
+	struct srv_state *st = arg;
+	const uint8_t *data = (const uint8_t *)(uintptr_t)tr->data.ptr.buffer;
+	uint32_t v = 0;
+
+	st->rep.received++;
+	if (tr->data_size >= 4)
+		memcpy(&v, data, 4);
+	switch (tr->code) {
+	case C_ECHO: {
+		static uint8_t copy[4096];
+		size_t n = tr->data_size < sizeof(copy) ? tr->data_size : sizeof(copy);
+
+		memcpy(copy, data, n);
+		bt_reply(c, tr, copy, n, NULL, 0);
+		break;
+	}
+	case C_SEQ:
+		if (v != st->rep.seq_next)
+			st->rep.seq_errors++;
+		if (tr->sender_pid != 0)
+			st->rep.sender_pid_nonzero_oneway++;
+		st->rep.seq_next = v + 1;
+		bt_reply_empty(c, tr);
+		break;
+	case C_RECURSE: {
+		uint32_t hops = 1;
+
+		bt_require(bt_free(c, tr->data.ptr.buffer) == 0, "free");
+		if (v > 0) {
+			uint32_t d = v - 1;
+			struct binder_transaction_data t;
+			struct bt_result r;
+
+			if (!st->peer)
+				bt_require(bt_sm_get(c, 4, &st->peer) == 0 && st->peer, "peer");
+			t = bt_tr(st->peer, C_RECURSE, 0, &d, sizeof(d), NULL, 0);
+			bt_require(bt_call(c, &t, &r) == 0 && r.final == BR_REPLY, "recurse call");
+			memcpy(&hops, (void *)(uintptr_t)r.reply.data.ptr.buffer, 4);
+			bt_free(c, r.reply.data.ptr.buffer);
+			hops++;
+		}
+		{
+			struct binder_transaction_data rt = bt_tr(0, 0, 0, &hops, sizeof(hops), NULL, 0);
+			struct bt_buf w = { .len = 0 };
+
+			bt_put_tr(&w, BC_REPLY, &rt);
+			bt_require(bt_write(c, w.data, w.len) == 0, "reply");
+		}
+		break;
+	}
+	case C_FDINFO:
+		do_fdinfo(c, tr);
+		break;
+	case C_SGINFO:
+		do_sginfo(c, tr);
+		break;
+	case C_REPORT:
+		bt_reply(c, tr, &st->rep, sizeof(st->rep), NULL, 0);
+		break;
+	case C_HANG:
+		bt_send_u64(st->wr, C_HANG);
+		for (;;)
+			pause();
+	case C_NOFREE: {
+		struct binder_transaction_data rt = bt_tr(0, 0, 0, NULL, 0, NULL, 0);
+		struct bt_buf w = { .len = 0 };
+
+		bt_put_tr(&w, BC_REPLY, &rt);
+		bt_require(bt_write(c, w.data, w.len) == 0, "reply");
+		break;
+	}
+	default:
+		bt_reply_empty(c, tr);
+		break;
+	}
+}
+
+int srv_main(void *arg, int rd, int wr)
+{
+	struct srv_cfg *cfg = arg;
+	struct srv_state st;
+	struct bt_conn c;
+
+	memset(&st, 0, sizeof(st));
+	st.wr = wr;
+	bt_require(bt_open(&c, cfg->map_size ? cfg->map_size : BT_VM_SIZE_DEFAULT) == 0, "open");
+	if (cfg->max_threads)
+		bt_require(bt_ioctl(c.fd, BINDER_SET_MAX_THREADS, &cfg->max_threads) == 0, "max");
+	bt_require(bt_enter_looper(&c) == 0, "looper");
+	for (uint32_t i = 0; i < cfg->nslots; i++) {
+		struct flat_binder_object o =
+			bt_fbo_binder(BINDER_TYPE_BINDER, SRV_PTR(i), SRV_COOKIE(i));
+
+		if (cfg->node_no_fds)
+			o.flags &= ~FLAT_BINDER_FLAG_ACCEPTS_FDS;
+		bt_require(bt_sm_add(&c, cfg->first_slot + i, &o) == BR_REPLY, "publish");
+	}
+	c.nested = srv_handler;
+	c.nested_arg = &st;
+	bt_send_u64(wr, 0);
+	if (cfg->wait_go) {
+		uint64_t v = 0;
+
+		if (bt_recv_u64(rd, &v, 30000) || v != SRV_CMD_SERVE)
+			return 0;
+	}
+	for (;;) {
+		struct pollfd p = { .fd = rd, .events = POLLIN };
+
+		bt_serve(&c, srv_handler, &st, 1 << 30, 100);
+		if (poll(&p, 1, 0) > 0) {
+			uint64_t v = 0;
+
+			if (read(rd, &v, sizeof(v)) != sizeof(v) || v == SRV_CMD_EXIT)
+				return 0;
+		}
+	}
+}
+
+int srv_start(struct bt_child *ch, struct srv_cfg *cfg)
+{
+	uint64_t v = ~0ull;
+	int ret = bt_spawn(ch, srv_main, cfg);
+
+	if (ret)
+		return ret;
+	ret = bt_recv_u64(ch->from_child, &v, 10000);
+	if (ret || v) {
+		bt_kill(ch);
+		return ret ? ret : -EPROTO;
+	}
+	return 0;
+}
+
+void srv_stop(struct bt_child *ch)
+{
+	if (ch->pid > 0) {
+		bt_send_u64(ch->to_child, SRV_CMD_EXIT);
+		if (bt_join(ch, 3000) == -ETIMEDOUT)
+			bt_kill(ch);
+	}
+}
+
+uint32_t get_handle(struct bt_conn *c, uint32_t slot)
+{
+	uint32_t h = 0;
+	int ret = bt_sm_get(c, slot, &h);
+
+	bt_require(ret == 0 && h != 0, "no handle in slot %u (%d)", slot, ret);
+	return h;
+}
