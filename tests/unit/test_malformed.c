@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/* Malformed and truncated parcels are rejected, and the position stays. */
+#include <stdlib.h>
+
+#include "ut.h"
+
+#define BYTES(...) ((const unsigned char[]){ __VA_ARGS__ }), sizeof((const unsigned char[]){ __VA_ARGS__ })
+#define T_BINDER 0x85, 0x2a, 0x62, 0x73
+#define T_HANDLE 0x85, 0x2a, 0x68, 0x73
+#define T_FD 0x85, 0x2a, 0x64, 0x66
+#define Z8 0, 0, 0, 0, 0, 0, 0, 0
+
+static bc_parcel *from(const unsigned char *b, size_t n)
+{
+	bc_parcel *p = NULL;
+
+	cr_assert_eq(bc_parcel_new_from_data(b, n, NULL, 0, &p), 0);
+	bc_parcel_set_wire(p, BC_WIRE_ANDROID_9, BC_PARTITION_SYSTEM);
+	return p;
+}
+
+static bc_parcel *from_objs(const unsigned char *b, size_t n, const uint64_t *o, size_t no, int wire)
+{
+	bc_parcel *p = NULL;
+
+	cr_assert_eq(bc_parcel_new_from_data(b, n, o, no, &p), 0);
+	bc_parcel_set_wire(p, wire, BC_PARTITION_SYSTEM);
+	return p;
+}
+
+Test(malformed, truncated_scalars)
+{
+	bc_parcel *p = from(BYTES(1, 2, 3));
+	int32_t i;
+	int64_t l;
+	double d;
+
+	cr_assert_eq(bc_parcel_read_int32(p, &i), -ENODATA);
+	cr_assert_eq(bc_parcel_read_int64(p, &l), -ENODATA);
+	cr_assert_eq(bc_parcel_read_double(p, &d), -ENODATA);
+	cr_assert_eq(bc_parcel_get_position(p), 0);
+	bc_parcel_unref(p);
+	p = from(BYTES(1, 2, 3, 4, 5, 6, 7));
+	cr_assert_eq(bc_parcel_read_int64(p, &l), -ENODATA);
+	cr_assert_eq(bc_parcel_read_int32(p, &i), 0);
+	cr_assert_eq(bc_parcel_read_int32(p, &i), -ENODATA);
+	bc_parcel_unref(p);
+}
+
+Test(malformed, every_truncation_of_a_valid_parcel)
+{
+	bc_parcel *w = ut_parcel(BC_WIRE_DEFAULT);
+
+	bc_parcel_write_string16(w, "hello world");
+	bc_parcel_write_string8(w, "eight");
+	bc_parcel_write_byte_array(w, "abcdef", 6);
+	bc_parcel_write_int64_array(w, (const int64_t[]){ 1, 2, 3 }, 3);
+	bc_parcel_write_interface_token(w, "x.Y");
+	for (size_t cut = 0; cut < bc_parcel_size(w); cut++) {
+		bc_parcel *p = NULL;
+		char *s = NULL;
+		const char *s8;
+		const void *ba;
+		int64_t *la = NULL;
+		size_t n;
+		int r;
+
+		cr_assert_eq(bc_parcel_new_from_data(bc_parcel_data(w), cut, NULL, 0, &p), 0);
+		r = bc_parcel_read_string16(p, &s, NULL);
+		free(s);
+		if (r == 0)
+			r = bc_parcel_read_string8(p, &s8, &n);
+		if (r == 0)
+			r = bc_parcel_read_byte_array(p, &ba, &n);
+		if (r == 0)
+			r = bc_parcel_read_int64_array(p, &la, &n);
+		free(la);
+		if (r == 0)
+			r = bc_parcel_enforce_interface(p, "x.Y");
+		cr_assert_eq(r, -ENODATA, "cut at %zu gave %d", cut, r);
+		bc_parcel_unref(p);
+	}
+	bc_parcel_unref(w);
+}
+
+Test(malformed, strings)
+{
+	char *s;
+	const char *s8;
+	size_t n;
+	bc_parcel *p;
+
+	/* negative length other than -1 */
+	p = from(BYTES(0xfe, 0xff, 0xff, 0xff, 0, 0, 0, 0));
+	cr_assert_eq(bc_parcel_read_string16(p, &s, NULL), -EBADMSG);
+	cr_assert_eq(bc_parcel_read_string8(p, &s8, &n), -EBADMSG);
+	cr_assert_eq(bc_parcel_get_position(p), 0);
+	bc_parcel_unref(p);
+	/* huge length */
+	p = from(BYTES(0xff, 0xff, 0xff, 0x7f, 'a', 0, 0, 0));
+	cr_assert_eq(bc_parcel_read_string16(p, &s, NULL), -ENODATA);
+	cr_assert_eq(bc_parcel_read_string8(p, &s8, &n), -ENODATA);
+	bc_parcel_unref(p);
+	/* missing NUL terminator */
+	p = from(BYTES(1, 0, 0, 0, 'a', 0, 'b', 0));
+	cr_assert_eq(bc_parcel_read_string16(p, &s, NULL), -EBADMSG);
+	bc_parcel_unref(p);
+	p = from(BYTES(3, 0, 0, 0, 'a', 'b', 'c', 'd'));
+	cr_assert_eq(bc_parcel_read_string8(p, &s8, &n), -EBADMSG);
+	bc_parcel_unref(p);
+	/* unpaired surrogate */
+	p = from(BYTES(1, 0, 0, 0, 0x00, 0xd8, 0, 0));
+	cr_assert_eq(bc_parcel_read_string16(p, &s, NULL), -EILSEQ);
+	bc_parcel_unref(p);
+	/* bad UTF-8 is refused on write */
+	p = ut_parcel(BC_WIRE_DEFAULT);
+	cr_assert_eq(bc_parcel_write_string16(p, "\xc3\x28"), -EILSEQ);
+	cr_assert_eq(bc_parcel_write_string16(p, "\xed\xa0\x80"), -EILSEQ); /* encoded surrogate */
+	cr_assert_eq(bc_parcel_write_string16(p, "\xe0\x80\xaf"), -EILSEQ); /* overlong */
+	cr_assert_eq(bc_parcel_write_string16(p, "\xf0\x9f\x98"), -EILSEQ); /* truncated */
+	cr_assert_eq(bc_parcel_size(p), 0);
+	bc_parcel_unref(p);
+}
+
+Test(malformed, arrays)
+{
+	int32_t *a;
+	char **sv;
+	size_t n;
+	bc_parcel *p = from(BYTES(0x00, 0x00, 0x00, 0x40, 1, 0, 0, 0));
+
+	cr_assert_eq(bc_parcel_read_int32_array(p, &a, &n), -ENODATA);
+	cr_assert_eq(bc_parcel_read_string16_array(p, &sv, &n), -ENODATA);
+	cr_assert_eq(bc_parcel_get_position(p), 0);
+	bc_parcel_unref(p);
+	p = from(BYTES(0xfd, 0xff, 0xff, 0xff));
+	cr_assert_eq(bc_parcel_read_int32_array(p, &a, &n), -EBADMSG);
+	bc_parcel_unref(p);
+}
+
+Test(malformed, bad_offsets_rejected)
+{
+	unsigned char d[56] = { T_BINDER };
+	bc_parcel *p;
+
+	memcpy(d + 24, (unsigned char[]){ T_FD }, 4);
+	cr_assert_eq(bc_parcel_new_from_data(d, 56, (const uint64_t[]){ 0, 24 }, 2, &p), 0);
+	bc_parcel_unref(p);
+	cr_assert_eq(bc_parcel_new_from_data(d, 56, (const uint64_t[]){ 24, 0 }, 2, &p), -EINVAL, "unsorted");
+	cr_assert_eq(bc_parcel_new_from_data(d, 56, (const uint64_t[]){ 0, 20 }, 2, &p), -EINVAL, "overlap");
+	cr_assert_eq(bc_parcel_new_from_data(d, 56, (const uint64_t[]){ 40 }, 1, &p), -EINVAL, "past end");
+	cr_assert_eq(bc_parcel_new_from_data(d, 56, (const uint64_t[]){ 2 }, 1, &p), -EINVAL, "unaligned");
+	cr_assert_eq(bc_parcel_new_from_data(d, 56, (const uint64_t[]){ 4 }, 1, &p), -EINVAL, "bad type");
+	cr_assert_eq(bc_parcel_new_from_data(d, 56, (const uint64_t[]){ UINT64_MAX - 3 }, 1, &p), -EINVAL);
+}
+
+Test(malformed, plain_read_over_object)
+{
+	unsigned char d[32] = { 1, 0, 0, 0, T_FD, 0x7f, 1, 0, 0, 5 };
+	bc_parcel *p = from_objs(d, sizeof(d), (const uint64_t[]){ 4 }, 1, BC_WIRE_ANDROID_9);
+	int64_t l;
+	int32_t i;
+	const void *raw;
+	int fd;
+
+	cr_assert_eq(bc_parcel_read_int64(p, &l), -EBADMSG, "int64 overlapping an object");
+	cr_assert_eq(bc_parcel_read_int32(p, &i), 0);
+	cr_assert_eq(bc_parcel_read_int32(p, &i), -EBADMSG, "reading an object as data");
+	cr_assert_eq(bc_parcel_read_raw(p, 8, &raw), -EBADMSG);
+	cr_assert_eq(bc_parcel_read_binder(p, NULL), -EBADMSG, "fd read as binder");
+	cr_assert_eq(bc_parcel_read_fd(p, &fd), 0);
+	cr_assert_eq(fd, 5, "fd %d", fd);
+	bc_parcel_unref(p);
+}
+
+Test(malformed, objects_only_where_offsets_say)
+{
+	/* A non-null binder and an fd object with no offsets entry. */
+	bc_parcel *p = from(BYTES(T_BINDER, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0));
+	int fd;
+
+	cr_assert_eq(bc_parcel_read_binder(p, NULL), -EBADMSG);
+	cr_assert_eq(bc_parcel_read_weak_binder(p, NULL), -EBADMSG);
+	bc_parcel_unref(p);
+	p = from(BYTES(T_FD, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, Z8));
+	cr_assert_eq(bc_parcel_read_fd(p, &fd), -EBADMSG);
+	bc_parcel_unref(p);
+	/* A "null binder" overlapping a listed object is refused too. */
+	unsigned char d[52] = { 0 };
+	memcpy(d, (unsigned char[]){ T_BINDER }, 4);
+	memcpy(d + 28, (unsigned char[]){ T_FD }, 4);
+	p = from_objs(d, sizeof(d), (const uint64_t[]){ 28 }, 1, BC_WIRE_ANDROID_9);
+	cr_assert_eq(bc_parcel_set_position(p, 12), 0);
+	cr_assert_eq(bc_parcel_read_binder(p, NULL), -EBADMSG);
+	bc_parcel_unref(p);
+}
+
+Test(malformed, unresolvable_objects)
+{
+	/* A listed local object pointing nowhere must not be dereferenced. */
+	unsigned char d[28] = { T_BINDER, 0x13, 1, 0, 0, 0xef, 0xbe, 0xad, 0xde, 0, 0, 0, 0, 0xef, 0xbe, 0xad, 0xde };
+	bc_parcel *p = from_objs(d, sizeof(d), (const uint64_t[]){ 0 }, 1, BC_WIRE_ANDROID_13);
+	bc_binder *b;
+
+	cr_assert_eq(bc_parcel_read_binder(p, &b), -EBADMSG);
+	bc_parcel_unref(p);
+	/* A handle with no process to resolve it. */
+	unsigned char h[28] = { T_HANDLE, 0, 0, 0, 0, 7 };
+	p = from_objs(h, sizeof(h), (const uint64_t[]){ 0 }, 1, BC_WIRE_ANDROID_13);
+	cr_assert_eq(bc_parcel_read_binder(p, &b), -ENODEV);
+	cr_assert_eq(bc_parcel_get_position(p), 0);
+	bc_parcel_unref(p);
+	/* Binder without its stability word (Android 11+) is truncated. */
+	unsigned char n[24] = { T_BINDER };
+	p = from_objs(n, sizeof(n), NULL, 0, BC_WIRE_ANDROID_11);
+	cr_assert_eq(bc_parcel_read_binder(p, &b), -ENODATA);
+	bc_parcel_unref(p);
+}
+
+Test(malformed, parcelables)
+{
+	size_t end;
+	bc_parcel *p = from(BYTES(0x40, 0, 0, 0, 1, 0, 0, 0));
+
+	cr_assert_eq(bc_parcel_enter_parcelable(p, &end), -ENODATA);
+	bc_parcel_unref(p);
+	p = from(BYTES(2, 0, 0, 0, 1, 0, 0, 0));
+	cr_assert_eq(bc_parcel_enter_parcelable(p, &end), -EBADMSG);
+	bc_parcel_unref(p);
+	p = from(BYTES(0xf0, 0xff, 0xff, 0xff));
+	cr_assert_eq(bc_parcel_enter_parcelable(p, &end), -EBADMSG);
+	bc_parcel_unref(p);
+	p = from(BYTES(4, 0, 0, 0, 1, 0, 0, 0));
+	cr_assert_eq(bc_parcel_enter_parcelable(p, &end), 0);
+	cr_assert_eq(end, 4);
+	cr_assert_eq(bc_parcel_read_int32(p, NULL), 0);
+	cr_assert_eq(bc_parcel_exit_parcelable(p, end), -EBADMSG, "read past the parcelable");
+	bc_parcel_unref(p);
+}
+
+Test(malformed, interface_tokens)
+{
+	bc_parcel *p = from_objs((const unsigned char[]){ 0, 0, 0, 0x80, 0xff, 0xff, 0xff, 0xff, 'X', 'X', 'X', 'X',
+							   0, 0, 0, 0, 0, 0, 0, 0 },
+				 20, NULL, 0, BC_WIRE_ANDROID_11);
+	char *d;
+
+	cr_assert_eq(bc_parcel_read_interface_token(p, &d), -EPROTO, "unknown header word");
+	cr_assert_eq(bc_parcel_get_position(p), 0);
+	bc_parcel_unref(p);
+	p = from(BYTES(0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff));
+	cr_assert_eq(bc_parcel_read_interface_token(p, &d), -EBADMSG, "null descriptor");
+	bc_parcel_unref(p);
+}
+
+Test(malformed, statuses)
+{
+	bc_status st = BC_STATUS_INIT;
+	bc_parcel *p;
+
+	p = from(BYTES(0xfd, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff));
+	cr_assert_eq(bc_parcel_read_status(p, &st), -EBADMSG, "negative stack trace size");
+	cr_assert_eq(bc_parcel_get_position(p), 0);
+	bc_parcel_unref(p);
+	p = from(BYTES(0xfd, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0));
+	cr_assert_eq(bc_parcel_read_status(p, &st), -EBADMSG, "stack trace past the end");
+	bc_parcel_unref(p);
+	p = from(BYTES(0x80, 0xff, 0xff, 0xff, 0x40, 0, 0, 0));
+	cr_assert_eq(bc_parcel_read_status(p, &st), -EBADMSG, "reply header past the end");
+	bc_parcel_unref(p);
+	p = from(BYTES(0xf8, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+	cr_assert_eq(bc_parcel_read_status(p, &st), -ENODATA, "service error missing");
+	bc_parcel_unref(p);
+	cr_assert_null(st.message);
+}
