@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: MIT
+# servicemanager/build.mk: the context-manager daemon, its policy file and
+# systemd unit.  Included by the top-level Makefile (TOP, B, CC,
+# CFLAGS_BASE, SAN_FLAGS, PREFIX, DESTDIR come from there).
+#
+# Programs here, in tools/ and in examples/ link libbinder-c statically
+# (so the guest needs no library path) plus SMC_OBJ, the service-manager
+# client (libbinder-c/servicemanager.c) compiled here until the library
+# build lists it; an object given on the command line wins over the
+# archive member, so both can coexist.
+
+SMD_SRC := $(TOP)/servicemanager
+SMD_OBJ := $(B)/obj/servicemanager
+SMD_NAMES := policy proto registry handler
+SMD_CORE := $(patsubst %,$(SMD_OBJ)/%.o,$(SMD_NAMES))
+SMD_BIN := $(B)/guest/bin/servicemanager
+
+# Shared by tools/ and examples/ (whose build.mk may be read before
+# libbinder-c's, so the archive is named by path, not by LBC_A).
+SM_LIBBC_A := $(B)/lib/libbinder-c.a
+SM_LIBBC_SAN_A := $(B)/obj/libbinder-c/libbinder-c-san.a
+SMC_OBJ := $(B)/obj/sm-client/servicemanager.o
+SMC_SAN_OBJ := $(B)/obj/sm-client/servicemanager-san.o
+SM_LINK := $(SMC_OBJ) $(SM_LIBBC_A) -lpthread
+
+ALL_TARGETS += $(SMD_BIN)
+INSTALL_TARGETS += install-servicemanager
+
+$(SMD_OBJ)/%.o: $(SMD_SRC)/%.c $(SMD_SRC)/sm.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+
+$(SMD_OBJ)/san/%.o: $(SMD_SRC)/%.c $(SMD_SRC)/sm.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(SMC_OBJ): $(TOP)/libbinder-c/servicemanager.c $(TOP)/include/binderc/servicemanager.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+
+$(SMC_SAN_OBJ): $(TOP)/libbinder-c/servicemanager.c $(TOP)/include/binderc/servicemanager.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(SMD_BIN): $(SMD_OBJ)/main.o $(SMD_CORE) $(SM_LIBBC_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $(SMD_OBJ)/main.o $(SMD_CORE) $(SM_LIBBC_A) -lpthread
+
+.PHONY: install-servicemanager
+install-servicemanager: $(SMD_BIN)
+	install -D -m 0755 $(SMD_BIN) $(DESTDIR)$(PREFIX)/sbin/servicemanager
+	install -D -m 0644 $(SMD_SRC)/servicemanager.conf $(DESTDIR)/etc/binderc/servicemanager.conf.example
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' $(SMD_SRC)/binderc-servicemanager.service > $(SMD_OBJ)/binderc-servicemanager.service
+	install -D -m 0644 $(SMD_OBJ)/binderc-servicemanager.service \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/binderc-servicemanager.service
+
+-include $(wildcard $(SMD_OBJ)/*.d $(SMD_OBJ)/san/*.d $(B)/obj/sm-client/*.d)

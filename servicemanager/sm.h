@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+/*
+ * servicemanager/sm.h - the service manager's internal interfaces.
+ *
+ *   policy.c    the policy file: who may add or find which names, which
+ *               names are declared, resource limits
+ *   proto.c     the two wire dialects: header detection, request
+ *               decoding, reply encoding (no state)
+ *   registry.c  the state: services, notification callbacks, limits
+ *   handler.c   one transaction: decode, check, act, answer
+ *   main.c      the daemon: options, logging, poll loop, signals
+ *
+ * Everything but main.c is free of the binder device and runs in host
+ * unit tests on parcels built in memory.
+ */
+#ifndef BINDERC_SM_H
+#define BINDERC_SM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <binderc/binderc.h>
+
+/* ---- logging (main.c in the daemon; tests provide their own) ----------- */
+
+enum sm_log_level { SM_LOG_ERR = 3, SM_LOG_WARNING = 4, SM_LOG_NOTICE = 5, SM_LOG_INFO = 6, SM_LOG_DEBUG = 7 };
+void sm_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- names --------------------------------------------------------------- */
+
+/** Longest service name (Android's limit). */
+#define SM_NAME_MAX 127
+/** 1..127 characters of [A-Za-z0-9_.-/]. */
+bool sm_name_is_valid(const char *name);
+
+/* ---- policy.c ------------------------------------------------------------ */
+
+#define SM_DEFAULT_POLICY "/etc/binderc/servicemanager.conf"
+
+enum sm_action {
+	SM_ACT_ADD = 1u << 0,
+	SM_ACT_FIND = 1u << 1,
+};
+
+struct sm_limits {
+	unsigned max_services;		/* in total */
+	unsigned max_services_per_uid;	/* registered by one uid */
+	unsigned max_callbacks;		/* notification callbacks, in total */
+	unsigned max_callbacks_per_uid; /* held for one uid */
+	uid_t isolated_first, isolated_last; /* isolated uids (as Android's) */
+};
+
+struct sm_policy;
+
+/** Who is calling: the euid the driver reports and the groups it is in. */
+struct sm_caller {
+	uid_t uid;
+	pid_t pid;
+	size_t n_gids;
+	gid_t gids[64];
+};
+
+/** Fill @c for @uid (primary and supplementary groups from the user
+ * database; none when the uid has no entry). */
+void sm_caller_init(struct sm_caller *c, uid_t uid, pid_t pid);
+
+/** The built-in policy: root may add anything, anyone may find anything. */
+int sm_policy_new_default(struct sm_policy **ret);
+/**
+ * Parse the policy file @path.  -ENOENT when it does not exist (the caller
+ * decides whether the defaults apply); on a syntax error -EINVAL with
+ * "LINE: message" in @err.
+ */
+int sm_policy_load(const char *path, struct sm_policy **ret, char *err, size_t errlen);
+/** Parse policy text (for tests and for sm_policy_load). */
+int sm_policy_parse(const char *text, const char *origin, struct sm_policy **ret, char *err, size_t errlen);
+void sm_policy_free(struct sm_policy *p);
+/** Whether @c may do @action (one enum sm_action) on @name. */
+bool sm_policy_allows(const struct sm_policy *p, unsigned action, const char *name, const struct sm_caller *c);
+/** Whether @name is declared ("declare" lines). */
+bool sm_policy_is_declared(const struct sm_policy *p, const char *name);
+/** Declared names that start with "@iface/": the instance parts, in file
+ * order, newly allocated (free with bc_strv_free). */
+int sm_policy_declared_instances(const struct sm_policy *p, const char *iface, char ***ret, size_t *ret_n);
+const struct sm_limits *sm_policy_limits(const struct sm_policy *p);
+/** Whether @uid is an isolated uid (it finds only allow-isolated services). */
+bool sm_policy_is_isolated(const struct sm_policy *p, uid_t uid);
+
+/* ---- proto.c ------------------------------------------------------------- */
+
+#define SM_DESCRIPTOR "android.os.IServiceManager"
+#define SM_CALLBACK_DESCRIPTOR "android.os.IServiceCallback"
+
+enum sm_dialect {
+	SM_DIALECT_LEGACY = 1, /* C servicemanager, Android <= 10 */
+	SM_DIALECT_AIDL = 2,   /* AIDL IServiceManager, Android 11+ */
+};
+
+/** Legacy codes. */
+enum {
+	SM_LEGACY_GET = 1,
+	SM_LEGACY_CHECK = 2,
+	SM_LEGACY_ADD = 3,
+	SM_LEGACY_LIST = 4,
+};
+
+/** AIDL codes: Android 14 order (1..7 are the same in 11, 12, 13 and 14). */
+enum {
+	SM_AIDL_GET_SERVICE = 1,
+	SM_AIDL_CHECK_SERVICE = 2,
+	SM_AIDL_ADD_SERVICE = 3,
+	SM_AIDL_LIST_SERVICES = 4,
+	SM_AIDL_REGISTER_FOR_NOTIFICATIONS = 5,
+	SM_AIDL_UNREGISTER_FOR_NOTIFICATIONS = 6,
+	SM_AIDL_IS_DECLARED = 7,
+	SM_AIDL_GET_DECLARED_INSTANCES = 8,
+	SM_AIDL_UPDATABLE_VIA_APEX = 9,
+	SM_AIDL_GET_UPDATABLE_NAMES = 10,
+	SM_AIDL_GET_CONNECTION_INFO = 11,
+	SM_AIDL_REGISTER_CLIENT_CALLBACK = 12,
+	SM_AIDL_TRY_UNREGISTER_SERVICE = 13,
+	SM_AIDL_GET_SERVICE_DEBUG_INFO = 14,
+};
+
+/** IServiceCallback.onRegistration (oneway). */
+#define SM_CALLBACK_ON_REGISTRATION 1u
+
+/** Dump priority flags. */
+#define SM_DUMP_CRITICAL 1
+#define SM_DUMP_HIGH 2
+#define SM_DUMP_NORMAL 4
+#define SM_DUMP_DEFAULT 8
+#define SM_DUMP_ALL 15
+
+/** What the request header said. */
+struct sm_header {
+	int dialect;   /* enum sm_dialect */
+	int wire;      /* enum bc_wire to read the rest and write the reply */
+	int partition; /* enum bc_partition ('SYST' or 'VNDR') */
+};
+
+/**
+ * Detect the dialect from the interface token at the start of @in and
+ * leave the position after it, with @in switched to the detected wire.
+ * Accepted: policy + String16 (Android <= 9), policy + work source +
+ * String16 (Android 10), policy + work source + 'SYST'/'VNDR' + String16
+ * (Android 11+).  -EBADMSG when no form parses, -EPERM when the
+ * descriptor is not android.os.IServiceManager.
+ */
+int sm_read_header(bc_parcel *in, struct sm_header *ret);
+
+/** Read a String16 that must be present, as UTF-8 (-EBADMSG when null). */
+int sm_read_name(bc_parcel *in, char **ret);
+
+/* ---- registry.c ---------------------------------------------------------- */
+
+struct sm_service {
+	char *name;
+	bc_binder *binder; /* strong reference: the service lives while registered */
+	uid_t owner;
+	pid_t pid;
+	bool allow_isolated;
+	int32_t dump_flags;
+	bool death_linked;
+	struct sm *sm;
+};
+
+struct sm_callback {
+	char *name;
+	bc_binder *cb;
+	uid_t owner;
+	int wire, partition;
+	bool death_linked;
+	struct sm *sm;
+};
+
+struct sm {
+	struct sm_policy *policy;
+	struct sm_service **svc; /* sorted by name */
+	size_t n_svc, cap_svc;
+	struct sm_callback **cbs;
+	size_t n_cbs, cap_cbs;
+	bc_binder *self; /* our own object ("manager") */
+};
+
+int sm_init(struct sm *sm, struct sm_policy *policy);
+/** Drop every service and callback (unlinking deaths) and the policy. */
+void sm_fini(struct sm *sm);
+/** Replace the policy (takes ownership; existing entries stay). */
+void sm_set_policy(struct sm *sm, struct sm_policy *policy);
+
+struct sm_service *sm_find(struct sm *sm, const char *name);
+/**
+ * Register (or replace) @name.  Takes its own reference on @binder and
+ * links to its death when it is a proxy; notifies callbacks for @name.
+ * -ENOSPC when a limit is reached, -ENOMEM.
+ */
+int sm_add(struct sm *sm, const char *name, bc_binder *binder, const struct sm_caller *c, bool allow_isolated,
+	   int32_t dump_flags);
+/** Remove @name (no-op if absent). */
+void sm_remove(struct sm *sm, const char *name);
+/** Register @cb for @name; notifies at once if @name is there.  -ENOSPC. */
+int sm_watch(struct sm *sm, const char *name, bc_binder *cb, const struct sm_caller *c, int wire, int partition);
+/** Remove @cb's registration for @name; -ENOENT when there is none. */
+int sm_unwatch(struct sm *sm, const char *name, bc_binder *cb);
+/** Whether @a and @b are the same object (same proxy or same local). */
+bool sm_same_binder(bc_binder *a, bc_binder *b);
+
+/* ---- handler.c ----------------------------------------------------------- */
+
+/** Serve one transaction to the service manager object (the library's
+ * bc_transact_fn shape with the struct sm as user data). */
+int sm_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *userdata);
+/** The same with the caller given explicitly (tests). */
+int sm_handle(struct sm *sm, const struct sm_caller *c, uint32_t code, bc_parcel *in, bc_parcel *reply);
+
+#endif
