@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: MIT
+# tests/lib/build.mk: guest tests of libbinder-c (Criterion, run in the
+# QEMU guest once per device), linked statically against the library.
+
+LBCGT_SRC := $(TOP)/tests/lib
+LBCGT_OBJ := $(B)/obj/tests/lib
+LBCGT_BIN := $(B)/guest/bin
+LBCGT_BINS := $(LBCGT_BIN)/libbinder-c-test
+
+GUEST_TESTS += $(LBCGT_BINS)
+
+$(LBCGT_OBJ)/%.o: $(LBCGT_SRC)/%.c $(LBCGT_SRC)/lt.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+
+$(LBCGT_BIN)/libbinder-c-test: $(LBCGT_OBJ)/test_lib.o $(LBCGT_OBJ)/lt.o $(LBC_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $(LBCGT_OBJ)/test_lib.o $(LBCGT_OBJ)/lt.o $(LBC_A) $(CRITERION_LIBS) -lpthread
+
+.PHONY: libbinder-c-guest-tests
+libbinder-c-guest-tests: $(LBCGT_BINS)

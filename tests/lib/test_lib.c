@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libbinder-c across processes, on the device named by $BINDER_DEVICE:
+ * a registry (context manager), a service process and client processes.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lt.h"
+
+static pid_t registry, service;
+
+static void start_polling_service(void);
+
+static void setup(void)
+{
+	registry = lt_registry_start();
+	cr_assert_gt(registry, 0);
+	service = lt_spawn(lt_service_main, NULL);
+	cr_assert_gt(service, 0);
+}
+
+static void setup_polling(void)
+{
+	registry = lt_registry_start();
+	cr_assert_gt(registry, 0);
+	start_polling_service();
+}
+
+static void start_polling_service(void)
+{
+	service = lt_spawn(lt_service_main, (void *)1);
+	cr_assert_gt(service, 0);
+}
+
+static void teardown(void)
+{
+	lt_kill(service);
+	lt_kill(registry);
+}
+
+static void run_client(int (*fn)(void *), void *arg)
+{
+	pid_t pid = lt_spawn(fn, arg);
+
+	cr_assert_gt(pid, 0);
+	cr_assert_eq(lt_wait(pid), 0, "client failed (see its output)");
+}
+
+TestSuite(lib, .init = setup, .fini = teardown, .timeout = 120);
+
+/* ---- basic calls ------------------------------------------------------- */
+
+static int basic_client(void *arg)
+{
+	bc_process *p;
+	bc_binder *svc;
+	bc_parcel *rep = NULL;
+	char *desc;
+	int32_t v, pid, euid;
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, false));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	CHECK(bc_binder_is_remote(svc));
+	CHECK_OK(bc_binder_ping(svc));
+	CHECK_OK(bc_binder_get_interface(svc, &desc));
+	CHECK(strcmp(desc, SVC_DESC) == 0);
+	free(desc);
+	CHECK_OK(lt_call_add(svc, 40, 2, &v));
+	CHECK(v == 42);
+	CHECK_OK(bc_binder_transact(svc, SVC_WHO, NULL, &rep, 0));
+	CHECK_OK(bc_parcel_read_int32(rep, &pid));
+	CHECK_OK(bc_parcel_read_int32(rep, &euid));
+	CHECK(pid == getpid());
+	CHECK(euid == (int32_t)geteuid());
+	rep = bc_parcel_unref(rep);
+	CHECK(bc_binder_transact(svc, 0x1234, NULL, NULL, 0) == -EBADMSG);
+	/* The same handle gives the same proxy. */
+	bc_binder *again;
+	CHECK_OK(lt_lookup(p, "svc", &again));
+	CHECK(again == svc);
+	bc_binder_unref(again);
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, basic_calls) { run_client(basic_client, NULL); }
+
+/* ---- nested and recursive calls ---------------------------------------- */
+
+static int nested_client(void *arg)
+{
+	bc_process *p;
+	bc_binder *svc, *me;
+	int32_t depth;
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, false)); /* no pool: callbacks come on this thread */
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	CHECK((me = lt_callback_new()) != NULL);
+	CHECK_OK(lt_call_pingpong(svc, 1, me, &depth));
+	CHECK(depth == 1);
+	CHECK_OK(lt_call_pingpong(svc, 16, me, &depth));
+	CHECK(depth == 16);
+	bc_binder_unref(me);
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, nested_recursive_callbacks) { run_client(nested_client, NULL); }
+
+/* ---- a callback object called back later -------------------------------- */
+
+static int callback_client(void *arg)
+{
+	bc_process *p;
+	bc_binder *svc, *cb;
+	bc_parcel *req;
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, true));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	CHECK((cb = lt_callback_new()) != NULL);
+	for (int i = 0; i < 3; i++) {
+		CHECK_OK(bc_binder_new_parcel(svc, &req));
+		CHECK_OK(bc_parcel_write_binder(req, cb));
+		CHECK_OK(bc_binder_transact(svc, SVC_REGISTER_CB, req, NULL, 0));
+		bc_parcel_unref(req);
+	}
+	CHECK(lt_callback_wait(3, 10000) == 3);
+	bc_binder_unref(cb);
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, callback_object_called_back) { run_client(callback_client, NULL); }
+
+/* ---- 8 threads x 1000 calls ---------------------------------------------- */
+
+struct worker {
+	bc_binder *svc;
+	int id, bad;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	for (int i = 0; i < 1000; i++) {
+		int32_t v = -1;
+
+		if (lt_call_add(w->svc, w->id * 100000, i, &v) < 0 || v != w->id * 100000 + i)
+			w->bad++;
+	}
+	return NULL;
+}
+
+static int threads_client(void *arg)
+{
+	struct worker w[8];
+	pthread_t th[8];
+	bc_process *p;
+	bc_binder *svc;
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, false));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	for (int i = 0; i < 8; i++) {
+		w[i] = (struct worker){ .svc = svc, .id = i };
+		CHECK(pthread_create(&th[i], NULL, worker_main, &w[i]) == 0);
+	}
+	for (int i = 0; i < 8; i++) {
+		pthread_join(th[i], NULL);
+		CHECK(w[i].bad == 0);
+	}
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, eight_threads_thousand_calls, .timeout = 300) { run_client(threads_client, NULL); }
+
+/* ---- oneway ordering ----------------------------------------------------- */
+
+static int oneway_client(void *arg)
+{
+	bc_process *p;
+	bc_binder *svc;
+	bc_parcel *req, *rep = NULL;
+	int32_t count, inorder;
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, false));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	for (int i = 0; i < 500; i++) {
+		CHECK_OK(bc_binder_new_parcel(svc, &req));
+		CHECK_OK(bc_parcel_write_int32(req, i));
+		CHECK_OK(bc_binder_transact(svc, SVC_SEQ, req, NULL, BC_FLAG_ONEWAY));
+		bc_parcel_unref(req);
+	}
+	for (int tries = 0; tries < 200; tries++) {
+		CHECK_OK(bc_binder_transact(svc, SVC_GET_SEQ, NULL, &rep, 0));
+		CHECK_OK(bc_parcel_read_int32(rep, &count));
+		CHECK_OK(bc_parcel_read_int32(rep, &inorder));
+		rep = bc_parcel_unref(rep);
+		if (count == 500)
+			break;
+		usleep(20000);
+	}
+	CHECK(count == 500);
+	CHECK(inorder == 500);
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, oneway_ordering) { run_client(oneway_client, NULL); }
+
+/* ---- file descriptors ----------------------------------------------------- */
+
+static int fd_client(void *arg)
+{
+	bc_process *p;
+	bc_binder *svc;
+	bc_parcel *req, *rep = NULL;
+	int pfd[2], fd;
+	char buf[32] = "";
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, false));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	CHECK(pipe(pfd) == 0);
+	CHECK_OK(bc_binder_new_parcel(svc, &req));
+	CHECK_OK(bc_parcel_write_fd(req, pfd[1], true));
+	CHECK_OK(bc_parcel_write_string8(req, "to-service"));
+	CHECK_OK(bc_binder_transact(svc, SVC_WRITE_FD, req, NULL, 0));
+	bc_parcel_unref(req); /* closes our write end */
+	CHECK(read(pfd[0], buf, sizeof(buf) - 1) == 10);
+	CHECK(strcmp(buf, "to-service") == 0);
+	close(pfd[0]);
+	/* An fd in the reply. */
+	CHECK_OK(bc_binder_transact(svc, SVC_GET_FD, NULL, &rep, 0));
+	CHECK_OK(bc_parcel_read_dup_fd(rep, &fd));
+	rep = bc_parcel_unref(rep);
+	memset(buf, 0, sizeof(buf));
+	CHECK(read(fd, buf, sizeof(buf) - 1) == 12);
+	CHECK(strcmp(buf, "from-service") == 0);
+	close(fd);
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, fd_passing) { run_client(fd_client, NULL); }
+
+/* ---- deferred replies ------------------------------------------------------ */
+
+static int defer_client(void *arg)
+{
+	bc_process *p;
+	bc_binder *svc;
+	bc_parcel *req, *rep = NULL;
+	int32_t v;
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, false));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	for (int i = 1; i <= 3; i++) {
+		CHECK_OK(bc_binder_new_parcel(svc, &req));
+		CHECK_OK(bc_parcel_write_int32(req, 21 * i));
+		CHECK_OK(bc_binder_transact(svc, SVC_DEFER, req, &rep, 0));
+		CHECK_OK(bc_parcel_read_int32(rep, &v));
+		CHECK(v == 42 * i);
+		rep = bc_parcel_unref(rep);
+		bc_parcel_unref(req);
+	}
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, deferred_reply) { run_client(defer_client, NULL); }
+
+/* ---- death recipients -------------------------------------------------------- */
+
+static pthread_mutex_t death_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t death_cv = PTHREAD_COND_INITIALIZER;
+static int deaths;
+
+static void on_death(void *cookie)
+{
+	pthread_mutex_lock(&death_mu);
+	deaths += cookie == &deaths ? 1 : 100;
+	pthread_cond_broadcast(&death_cv);
+	pthread_mutex_unlock(&death_mu);
+}
+
+static void on_death_unlinked(void *cookie)
+{
+	(void)cookie;
+	on_death(NULL);
+}
+
+static int death_client(void *arg)
+{
+	bc_process *p;
+	bc_binder *svc;
+	struct timespec ts;
+	int32_t v;
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, true));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	CHECK_OK(bc_binder_link_to_death(svc, on_death, &deaths));
+	CHECK_OK(bc_binder_link_to_death(svc, on_death_unlinked, NULL));
+	CHECK_OK(bc_binder_unlink_to_death(svc, on_death_unlinked, NULL));
+	CHECK(bc_binder_unlink_to_death(svc, on_death_unlinked, NULL) == -ENOENT);
+	CHECK_OK(lt_call_add(svc, 1, 1, &v));
+	lt_ready(); /* the parent kills the service now */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 10;
+	pthread_mutex_lock(&death_mu);
+	while (deaths == 0 && pthread_cond_timedwait(&death_cv, &death_mu, &ts) == 0)
+		;
+	pthread_mutex_unlock(&death_mu);
+	CHECK(deaths == 1);
+	CHECK(!bc_binder_is_alive(svc));
+	CHECK(lt_call_add(svc, 1, 1, &v) == -EPIPE);
+	CHECK(bc_binder_link_to_death(svc, on_death, &deaths) == -EPIPE);
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, death_recipient_on_sigkill)
+{
+	pid_t c = lt_spawn(death_client, NULL);
+
+	cr_assert_gt(c, 0);
+	kill(service, SIGKILL);
+	lt_wait(service);
+	service = 0;
+	cr_assert_eq(lt_wait(c), 0);
+}
+
+/* ---- object lifetime ---------------------------------------------------------- */
+
+static int create_client(void *arg)
+{
+	bc_process *p;
+	bc_binder *svc, *obj;
+	bc_parcel *rep = NULL;
+	int32_t v;
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, false));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	CHECK_OK(bc_binder_transact(svc, SVC_CREATE, NULL, &rep, 0));
+	CHECK_OK(bc_parcel_read_binder(rep, &obj));
+	CHECK(obj != NULL);
+	rep = bc_parcel_unref(rep);
+	CHECK_OK(lt_call_add(obj, 3, 4, &v));
+	CHECK(v == 7);
+	/* Exit without dropping anything: the kernel does it for us. */
+	if (arg)
+		_exit(0);
+	bc_binder_unref(obj);
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+static int stats_client(void *arg)
+{
+	bc_process *p;
+	bc_binder *svc;
+	bc_parcel *rep = NULL;
+	int32_t created = 0, destroyed = 0;
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, false));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	for (int i = 0; i < 250; i++) {
+		CHECK_OK(bc_binder_transact(svc, SVC_STATS, NULL, &rep, 0));
+		CHECK_OK(bc_parcel_read_int32(rep, &created));
+		CHECK_OK(bc_parcel_read_int32(rep, &destroyed));
+		rep = bc_parcel_unref(rep);
+		if (created == 3 && destroyed == 3)
+			break;
+		usleep(20000);
+	}
+	fprintf(stderr, "objects created %d, destroyed %d\n", created, destroyed);
+	CHECK(created == 3);
+	CHECK(destroyed == 3);
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, objects_released_after_clients_exit)
+{
+	run_client(create_client, NULL);
+	run_client(create_client, (void *)1);
+	run_client(create_client, (void *)1);
+	run_client(stats_client, NULL);
+}
+
+/* ---- polling mode service --------------------------------------------------------- */
+
+Test(lib_polling, basic_and_nested, .init = setup_polling, .fini = teardown, .timeout = 120)
+{
+	run_client(basic_client, NULL);
+	run_client(nested_client, NULL);
+	run_client(fd_client, NULL);
+}
+
+int main(int argc, char *argv[])
+{
+	struct criterion_test_set *tests = criterion_initialize();
+	int result = 0;
+
+	if (criterion_handle_args(argc, argv, true)) {
+		criterion_options.jobs = 1; /* one context manager per device */
+		fprintf(stderr, "libbinder-c guest tests on %s\n",
+			getenv("BINDER_DEVICE") ? getenv("BINDER_DEVICE") : "(default device)");
+		result = !criterion_run_all_tests(tests);
+	}
+	criterion_finalize(tests);
+	return result;
+}
