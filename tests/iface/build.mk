@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: MIT
+# tests/iface/build.mk: signature interfaces (libffi stubs and proxies).
+#
+# libbinder-c/build.mk lists its sources explicitly, so the iface*.c files
+# are built here into a library of their own that sits on top of
+# libbinder-c:
+#   $(B)/lib/libbinder-c-iface.so / .a     (link: -lbinder-c-iface -lbinder-c -lffi)
+#   $(B)/obj/iface/libbinder-c-iface-san.a (sanitizer build, host tests)
+# plus the host tests, the guest tests and the examples (calc, kv).
+# Included by the top-level Makefile (TOP, B, CC, CFLAGS_BASE, SAN_FLAGS,
+# CRITERION_LIBS, LBC_* come from there and from libbinder-c/build.mk).
+
+IFC_SRC := $(TOP)/libbinder-c
+IFC_OBJ := $(B)/obj/iface
+IFC_NAMES := iface iface_sig iface_stub iface_proxy
+IFC_DEPS := $(IFC_SRC)/iface_internal.h $(TOP)/include/binderc/iface.h
+FFI_CFLAGS := $(shell pkg-config --cflags libffi 2>/dev/null)
+FFI_LIBS := $(or $(shell pkg-config --libs libffi 2>/dev/null),-lffi)
+
+IFC_SO := $(B)/lib/libbinder-c-iface.so
+IFC_A := $(B)/lib/libbinder-c-iface.a
+IFC_SAN_A := $(IFC_OBJ)/libbinder-c-iface-san.a
+
+ALL_TARGETS += $(IFC_SO) $(IFC_A)
+
+$(IFC_OBJ)/pic/%.o: $(IFC_SRC)/%.c $(IFC_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(FFI_CFLAGS) -fPIC -c $< -o $@
+
+$(IFC_OBJ)/static/%.o: $(IFC_SRC)/%.c $(IFC_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(FFI_CFLAGS) -c $< -o $@
+
+$(IFC_OBJ)/san/%.o: $(IFC_SRC)/%.c $(IFC_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(FFI_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+
+$(IFC_SO): $(patsubst %,$(IFC_OBJ)/pic/%.o,$(IFC_NAMES)) $(LBC_SO)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libbinder-c-iface.so.0 -Wl,--version-script=$(IFC_SRC)/libbinder-c.map \
+		-o $@.0 $(filter %.o,$^) -L$(B)/lib -lbinder-c $(FFI_LIBS) -lpthread
+	ln -sf libbinder-c-iface.so.0 $@
+
+$(IFC_A): $(patsubst %,$(IFC_OBJ)/static/%.o,$(IFC_NAMES))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(IFC_SAN_A): $(patsubst %,$(IFC_OBJ)/san/%.o,$(IFC_NAMES))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# --- host tests: parcel API and in-process objects only, no driver ---------
+IFCT_SRC := $(TOP)/tests/iface
+IFCT_HOST := $(B)/tests/iface
+IFCT_HOST_NAMES := sig loopback
+IFCT_HOST_BINS := $(patsubst %,$(IFCT_HOST)/test_%,$(IFCT_HOST_NAMES))
+
+HOST_TESTS += $(IFCT_HOST_BINS)
+
+$(IFCT_HOST_BINS): $(IFCT_HOST)/test_%: $(IFCT_SRC)/host_%.c $(IFCT_SRC)/testiface.h $(IFC_SAN_A) $(LBC_SAN_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -I$(IFCT_SRC) -o $@ $< $(IFC_SAN_A) $(LBC_SAN_A) \
+		$(FFI_LIBS) $(CRITERION_LIBS) -lpthread
+
+.PHONY: iface iface-host-tests
+iface: $(IFC_SO) $(IFC_A) $(IFCT_HOST_BINS)
+iface-host-tests: $(IFCT_HOST_BINS)
