@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * binderc/servicemanager.h - client of the service manager (handle 0):
+ * find services by name, register them, list them, wait for them and be
+ * told when they appear.
+ *
+ * It speaks either dialect of Android's service-manager protocol:
+ *   BC_SM_DIALECT_AIDL    Android 11-14 IServiceManager (header with work
+ *                         source and 'SYST', status-prefixed replies);
+ *                         everything below works.
+ *   BC_SM_DIALECT_LEGACY  the C servicemanager of Android <= 10 (codes 1-4,
+ *                         Android 9 header): get, check, add, list only;
+ *                         is_declared and notifications give -EOPNOTSUPP.
+ * binder-c's servicemanager answers both.
+ *
+ * Errors (besides transport errors, see binderc/status.h):
+ *   -ENOENT     no such service (check) / none registered (unregister)
+ *   -ETIMEDOUT  get/wait gave up
+ *   -EPERM      the policy denied it (EX_SECURITY, or status -EPERM)
+ *   -EINVAL     bad name or null binder (EX_ILLEGAL_ARGUMENT/NULL_POINTER)
+ *   -ENOSPC     the service manager's limits are reached
+ *   -EBADMSG    the reply could not be decoded
+ *   -EPROTO     another exception; -EOPNOTSUPP not in this dialect
+ */
+#ifndef BINDERC_SERVICEMANAGER_H
+#define BINDERC_SERVICEMANAGER_H
+
+#include <binderc/common.h>
+#include <binderc/binder.h>
+#include <binderc/process.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A connection to the service manager of one device. */
+typedef struct bc_sm bc_sm;
+/** One registration for notifications. */
+typedef struct bc_sm_watcher bc_sm_watcher;
+
+enum bc_sm_dialect {
+	/** $BINDERC_SM_DIALECT ("aidl" or "legacy") if set, else AIDL. */
+	BC_SM_DIALECT_DEFAULT = 0,
+	BC_SM_DIALECT_AIDL = 1,
+	BC_SM_DIALECT_LEGACY = 2,
+};
+
+/** bc_sm_add() flag: isolated uids may find the service. */
+#define BC_SM_ADD_ALLOW_ISOLATED 0x1u
+
+/** Dump priorities (the add argument and the list filter). */
+#define BC_SM_DUMP_CRITICAL 1
+#define BC_SM_DUMP_HIGH 2
+#define BC_SM_DUMP_NORMAL 4
+#define BC_SM_DUMP_DEFAULT 8
+#define BC_SM_DUMP_ALL 15
+
+/** How long bc_sm_get() waits for a service that is not there yet (as
+ * Android's getService). */
+#define BC_SM_GET_TIMEOUT_MS 5000
+
+/** Open the service manager of @proc (takes a reference on @proc). */
+int bc_sm_new(bc_process *proc, int dialect, bc_sm **ret);
+/** Take a reference. */
+bc_sm *bc_sm_ref(bc_sm *sm);
+/** Drop a reference.  Returns NULL. */
+bc_sm *bc_sm_unref(bc_sm *sm);
+/** The dialect in use (enum bc_sm_dialect, never DEFAULT). */
+int bc_sm_get_dialect(const bc_sm *sm);
+/** The proxy for handle 0 (no reference taken). */
+bc_binder *bc_sm_get_binder(const bc_sm *sm);
+
+/** Ping the service manager: 0 when one serves the device. */
+int bc_sm_ping(bc_sm *sm);
+/** Look @name up without waiting; *@ret gets a new reference.  -ENOENT. */
+int bc_sm_check(bc_sm *sm, const char *name, bc_binder **ret);
+/** Look @name up, waiting up to BC_SM_GET_TIMEOUT_MS for it.  -ETIMEDOUT. */
+int bc_sm_get(bc_sm *sm, const char *name, bc_binder **ret);
+/** Wait up to @timeout_ms (negative: forever) for @name.  -ETIMEDOUT.
+ * (Polls with back-off, so it needs no thread serving this process.) */
+int bc_sm_wait(bc_sm *sm, const char *name, int timeout_ms, bc_binder **ret);
+/**
+ * Register @b (normally a local object) under @name.  @flags:
+ * BC_SM_ADD_ALLOW_ISOLATED; @dump_priority: BC_SM_DUMP_* (0 means
+ * DEFAULT).  The service manager keeps a strong reference while the name
+ * is registered; this process must serve transactions (thread pool or
+ * polling) for anyone to call @b.
+ */
+int bc_sm_add(bc_sm *sm, const char *name, bc_binder *b, unsigned flags, int dump_priority);
+/** Names of the services whose dump priority matches @dump_priority
+ * (0: all), as newly allocated UTF-8 strings (free with bc_strv_free()). */
+int bc_sm_list(bc_sm *sm, int dump_priority, char ***ret, size_t *ret_n);
+/** Whether @name is declared in the service manager's configuration. */
+int bc_sm_is_declared(bc_sm *sm, const char *name, bool *ret);
+
+/**
+ * Called when a service named @name is registered (also at once if it
+ * already is).  @binder is borrowed: take a reference to keep it.  Runs on
+ * a thread serving this process: start a thread pool (or poll) first.
+ */
+typedef void (*bc_sm_notify_fn)(const char *name, bc_binder *binder, void *userdata);
+
+/** Ask to be called whenever @name is registered.  *@ret identifies the
+ * registration. */
+int bc_sm_watch(bc_sm *sm, const char *name, bc_sm_notify_fn fn, void *userdata, bc_sm_watcher **ret);
+/** Cancel a registration and free @w.  When it returns, @fn is not running
+ * and will not be called again (it may be called from @fn itself). */
+int bc_sm_unwatch(bc_sm_watcher *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: MIT
+/* Client of the service manager (binderc/servicemanager.h). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <binderc/binderc.h>
+#include <binderc/servicemanager.h>
+
+#define SM_DESCRIPTOR "android.os.IServiceManager"
+#define CB_DESCRIPTOR "android.os.IServiceCallback"
+
+/* Codes: legacy 1..4 and AIDL (Android 11-14) 1..7 agree where both exist. */
+enum {
+	CODE_GET = 1,
+	CODE_CHECK = 2,
+	CODE_ADD = 3,
+	CODE_LIST = 4,
+	CODE_REGISTER = 5,
+	CODE_UNREGISTER = 6,
+	CODE_IS_DECLARED = 7,
+};
+#define CB_ON_REGISTRATION 1u
+
+struct bc_sm {
+	atomic_int refs;
+	bc_process *proc;
+	bc_binder *b;
+	int dialect;
+};
+
+int bc_sm_new(bc_process *proc, int dialect, bc_sm **ret)
+{
+	bc_sm *sm;
+	int r;
+
+	if (!proc || !ret)
+		return -EINVAL;
+	if (dialect == BC_SM_DIALECT_DEFAULT) {
+		const char *e = getenv("BINDERC_SM_DIALECT");
+
+		dialect = e && strcmp(e, "legacy") == 0 ? BC_SM_DIALECT_LEGACY : BC_SM_DIALECT_AIDL;
+	}
+	if (dialect != BC_SM_DIALECT_AIDL && dialect != BC_SM_DIALECT_LEGACY)
+		return -EINVAL;
+	sm = calloc(1, sizeof(*sm));
+	if (!sm)
+		return -ENOMEM;
+	r = bc_process_get_handle(proc, 0, &sm->b);
+	if (r < 0) {
+		free(sm);
+		return r;
+	}
+	atomic_init(&sm->refs, 1);
+	sm->proc = bc_process_ref(proc);
+	sm->dialect = dialect;
+	*ret = sm;
+	return 0;
+}
+
+bc_sm *bc_sm_ref(bc_sm *sm)
+{
+	if (sm)
+		atomic_fetch_add(&sm->refs, 1);
+	return sm;
+}
+
+bc_sm *bc_sm_unref(bc_sm *sm)
+{
+	if (sm && atomic_fetch_sub(&sm->refs, 1) == 1) {
+		bc_binder_unref(sm->b);
+		bc_process_unref(sm->proc);
+		free(sm);
+	}
+	return NULL;
+}
+
+int bc_sm_get_dialect(const bc_sm *sm)
+{
+	return sm ? sm->dialect : -EINVAL;
+}
+
+bc_binder *bc_sm_get_binder(const bc_sm *sm)
+{
+	return sm ? sm->b : NULL;
+}
+
+int bc_sm_ping(bc_sm *sm)
+{
+	return sm ? bc_binder_ping(sm->b) : -EINVAL;
+}
+
+/* ---- requests and replies --------------------------------------------- */
+
+static bool aidl(const bc_sm *sm)
+{
+	return sm->dialect == BC_SM_DIALECT_AIDL;
+}
+
+/* A request parcel with the interface token in the dialect's header. */
+static int request(bc_sm *sm, bc_parcel **ret)
+{
+	bc_parcel *p;
+	int r = bc_process_new_parcel(sm->proc, &p);
+
+	if (r < 0)
+		return r;
+	r = bc_parcel_set_wire(p, aidl(sm) ? BC_WIRE_ANDROID_13 : BC_WIRE_ANDROID_9, BC_PARTITION_SYSTEM);
+	if (r == 0)
+		r = bc_parcel_write_interface_token(p, SM_DESCRIPTOR);
+	if (r < 0) {
+		bc_parcel_unref(p);
+		return r;
+	}
+	*ret = p;
+	return 0;
+}
+
+static int exception_to_errno(const bc_status *st)
+{
+	switch (st->exception) {
+	case BC_EX_NONE:
+		return 0;
+	case BC_EX_SECURITY:
+		return -EPERM;
+	case BC_EX_ILLEGAL_ARGUMENT:
+	case BC_EX_NULL_POINTER:
+		return -EINVAL;
+	case BC_EX_UNSUPPORTED_OPERATION:
+		return -EOPNOTSUPP;
+	case BC_EX_ILLEGAL_STATE:
+		return -EBUSY;
+	case BC_EX_SERVICE_SPECIFIC:
+		return st->service_error > 0 && st->service_error < 4096 ? -st->service_error : -EPROTO;
+	}
+	return -EPROTO;
+}
+
+/* Send @req (consumed) as @code; on success *@ret_reply is positioned
+ * after the AIDL status (which must be EX_NONE) or at 0 (legacy). */
+static int call(bc_sm *sm, uint32_t code, bc_parcel *req, bc_parcel **ret_reply)
+{
+	bc_parcel *reply = NULL;
+	int r = bc_binder_transact(sm->b, code, req, &reply, 0);
+
+	bc_parcel_unref(req);
+	if (r < 0)
+		return r;
+	if (!reply)
+		return -EBADMSG;
+	bc_parcel_set_wire(reply, aidl(sm) ? BC_WIRE_ANDROID_13 : BC_WIRE_ANDROID_9, BC_PARTITION_SYSTEM);
+	if (aidl(sm)) {
+		bc_status st = BC_STATUS_INIT;
+
+		r = bc_parcel_read_status(reply, &st);
+		if (r < 0)
+			r = -EBADMSG;
+		else
+			r = exception_to_errno(&st);
+		bc_status_clear(&st);
+		if (r < 0) {
+			bc_parcel_unref(reply);
+			return r;
+		}
+	}
+	*ret_reply = reply;
+	return 0;
+}
+
+static int lookup(bc_sm *sm, uint32_t code, const char *name, bc_binder **ret)
+{
+	bc_parcel *req, *reply;
+	bc_binder *b = NULL;
+	int r;
+
+	if (!sm || !name || !ret)
+		return -EINVAL;
+	r = request(sm, &req);
+	if (r < 0)
+		return r;
+	r = bc_parcel_write_string16(req, name);
+	if (r < 0) {
+		bc_parcel_unref(req);
+		return r;
+	}
+	r = call(sm, code, req, &reply);
+	if (r < 0)
+		return r;
+	/* The C servicemanager answers a miss with a bare int32 0. */
+	if (!aidl(sm) && bc_parcel_remaining(reply) < 24)
+		r = 0;
+	else
+		r = bc_parcel_read_binder(reply, &b);
+	bc_parcel_unref(reply);
+	if (r < 0)
+		return r == -ENODATA ? -EBADMSG : r;
+	if (!b)
+		return -ENOENT;
+	*ret = b;
+	return 0;
+}
+
+int bc_sm_check(bc_sm *sm, const char *name, bc_binder **ret)
+{
+	return lookup(sm, CODE_CHECK, name, ret);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static int wait_for(bc_sm *sm, uint32_t first_code, const char *name, int timeout_ms, bc_binder **ret)
+{
+	int64_t deadline = timeout_ms < 0 ? INT64_MAX : now_ms() + timeout_ms;
+	int delay = 5, r;
+
+	r = lookup(sm, first_code, name, ret);
+	while (r == -ENOENT) {
+		int64_t left = deadline - now_ms();
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		sleep_ms(left < delay ? (int)left : delay);
+		if (delay < 100)
+			delay *= 2;
+		r = lookup(sm, CODE_CHECK, name, ret);
+	}
+	return r;
+}
+
+int bc_sm_get(bc_sm *sm, const char *name, bc_binder **ret)
+{
+	return wait_for(sm, CODE_GET, name, BC_SM_GET_TIMEOUT_MS, ret);
+}
+
+int bc_sm_wait(bc_sm *sm, const char *name, int timeout_ms, bc_binder **ret)
+{
+	return wait_for(sm, CODE_CHECK, name, timeout_ms, ret);
+}
+
+int bc_sm_add(bc_sm *sm, const char *name, bc_binder *b, unsigned flags, int dump_priority)
+{
+	bc_parcel *req, *reply;
+	int r;
+
+	if (!sm || !name || !b || (flags & ~BC_SM_ADD_ALLOW_ISOLATED))
+		return -EINVAL;
+	r = request(sm, &req);
+	if (r < 0)
+		return r;
+	r = bc_parcel_write_string16(req, name);
+	if (r == 0)
+		r = bc_parcel_write_binder(req, b);
+	if (r == 0)
+		r = bc_parcel_write_int32(req, (flags & BC_SM_ADD_ALLOW_ISOLATED) ? 1 : 0);
+	if (r == 0)
+		r = bc_parcel_write_int32(req, dump_priority ? dump_priority : BC_SM_DUMP_DEFAULT);
+	if (r < 0) {
+		bc_parcel_unref(req);
+		return r;
+	}
+	r = call(sm, CODE_ADD, req, &reply);
+	if (r == 0)
+		bc_parcel_unref(reply);
+	return r;
+}
+
+static int list_legacy(bc_sm *sm, int prio, char ***ret, size_t *ret_n)
+{
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	int r = 0;
+
+	for (;;) {
+		bc_parcel *req, *reply;
+		char *name = NULL;
+
+		if (n > (1u << 20)) {
+			r = -E2BIG;
+			break;
+		}
+		r = request(sm, &req);
+		if (r < 0)
+			break;
+		r = bc_parcel_write_int32(req, (int32_t)n);
+		if (r == 0)
+			r = bc_parcel_write_int32(req, prio);
+		if (r < 0) {
+			bc_parcel_unref(req);
+			break;
+		}
+		r = call(sm, CODE_LIST, req, &reply);
+		if (r < 0) {
+			/* Past the end: the service manager answers with an error
+			 * status; transport failures are real errors. */
+			if (r != -EPIPE && r != -ECOMM && r != -ENOMEM)
+				r = 0;
+			break;
+		}
+		r = bc_parcel_read_string16(reply, &name, NULL);
+		bc_parcel_unref(reply);
+		if (r < 0 || !name) {
+			r = -EBADMSG;
+			break;
+		}
+		if (n + 1 >= cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			char **nv = realloc(v, nc * sizeof(*nv));
+
+			if (!nv) {
+				free(name);
+				r = -ENOMEM;
+				break;
+			}
+			v = nv;
+			cap = nc;
+		}
+		v[n++] = name;
+	}
+	if (r < 0) {
+		bc_strv_free(v, n);
+		return r;
+	}
+	if (!v && !(v = calloc(1, sizeof(*v))))
+		return -ENOMEM;
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+int bc_sm_list(bc_sm *sm, int dump_priority, char ***ret, size_t *ret_n)
+{
+	bc_parcel *req, *reply;
+	char **v = NULL;
+	size_t n = 0;
+	int r;
+
+	if (!sm || !ret || !ret_n)
+		return -EINVAL;
+	if (!dump_priority)
+		dump_priority = BC_SM_DUMP_ALL;
+	if (!aidl(sm))
+		return list_legacy(sm, dump_priority, ret, ret_n);
+	r = request(sm, &req);
+	if (r < 0)
+		return r;
+	r = bc_parcel_write_int32(req, dump_priority);
+	if (r < 0) {
+		bc_parcel_unref(req);
+		return r;
+	}
+	r = call(sm, CODE_LIST, req, &reply);
+	if (r < 0)
+		return r;
+	r = bc_parcel_read_string16_array(reply, &v, &n);
+	bc_parcel_unref(reply);
+	if (r < 0)
+		return -EBADMSG;
+	if (!v) /* a null array: nothing */
+		v = calloc(1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i]) {
+			bc_strv_free(v, n);
+			return -EBADMSG;
+		}
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
+int bc_sm_is_declared(bc_sm *sm, const char *name, bool *ret)
+{
+	bc_parcel *req, *reply;
+	int r;
+
+	if (!sm || !name || !ret)
+		return -EINVAL;
+	if (!aidl(sm))
+		return -EOPNOTSUPP;
+	r = request(sm, &req);
+	if (r < 0)
+		return r;
+	r = bc_parcel_write_string16(req, name);
+	if (r < 0) {
+		bc_parcel_unref(req);
+		return r;
+	}
+	r = call(sm, CODE_IS_DECLARED, req, &reply);
+	if (r < 0)
+		return r;
+	r = bc_parcel_read_bool(reply, ret);
+	bc_parcel_unref(reply);
+	return r < 0 ? -EBADMSG : 0;
+}
+
+/* ---- notifications ------------------------------------------------------ */
+
+/* What the callback object serves; lives as long as that object (the
+ * service manager may hold it a little after bc_sm_unwatch()). */
+struct watch_core {
+	pthread_mutex_t mu; /* recursive: fn may unwatch itself */
+	bool active;
+	bc_sm_notify_fn fn;
+	void *userdata;
+};
+
+struct bc_sm_watcher {
+	bc_sm *sm;
+	char *name;
+	bc_binder *obj;
+	struct watch_core *core;
+};
+
+static int cb_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *userdata)
+{
+	struct watch_core *core = userdata;
+	char *name = NULL;
+	bc_binder *b = NULL;
+	int r;
+
+	(void)self;
+	(void)txn;
+	(void)reply;
+	if (code != CB_ON_REGISTRATION)
+		return -EBADMSG;
+	/* Sent by an Android 11+ service manager, whatever this process's
+	 * own dialect. */
+	bc_parcel_set_wire(in, BC_WIRE_ANDROID_13, BC_PARTITION_SYSTEM);
+	r = bc_parcel_enforce_interface(in, CB_DESCRIPTOR);
+	if (r == -EPROTO) { /* 'VNDR' */
+		bc_parcel_set_position(in, 0);
+		bc_parcel_set_wire(in, BC_WIRE_ANDROID_13, BC_PARTITION_VENDOR);
+		r = bc_parcel_enforce_interface(in, CB_DESCRIPTOR);
+	}
+	if (r == 0)
+		r = bc_parcel_read_string16(in, &name, NULL);
+	if (r == 0 && !name)
+		r = -EBADMSG;
+	if (r == 0)
+		r = bc_parcel_read_binder(in, &b);
+	if (r == 0) {
+		pthread_mutex_lock(&core->mu);
+		if (core->active && b)
+			core->fn(name, b, core->userdata);
+		pthread_mutex_unlock(&core->mu);
+	}
+	bc_binder_unref(b);
+	free(name);
+	return r < 0 ? -EBADMSG : 0;
+}
+
+static void cb_destroy(void *userdata)
+{
+	struct watch_core *core = userdata;
+
+	pthread_mutex_destroy(&core->mu);
+	free(core);
+}
+
+static int watch_call(bc_sm *sm, uint32_t code, const char *name, bc_binder *obj)
+{
+	bc_parcel *req, *reply;
+	int r = request(sm, &req);
+
+	if (r < 0)
+		return r;
+	r = bc_parcel_write_string16(req, name);
+	if (r == 0)
+		r = bc_parcel_write_binder(req, obj);
+	if (r < 0) {
+		bc_parcel_unref(req);
+		return r;
+	}
+	r = call(sm, code, req, &reply);
+	if (r == 0)
+		bc_parcel_unref(reply);
+	return r;
+}
+
+int bc_sm_watch(bc_sm *sm, const char *name, bc_sm_notify_fn fn, void *userdata, bc_sm_watcher **ret)
+{
+	pthread_mutexattr_t ma;
+	struct watch_core *core;
+	bc_class *cls = NULL;
+	bc_sm_watcher *w;
+	int r;
+
+	if (!sm || !name || !fn || !ret)
+		return -EINVAL;
+	if (!aidl(sm))
+		return -EOPNOTSUPP;
+	w = calloc(1, sizeof(*w));
+	core = calloc(1, sizeof(*core));
+	if (!w || !core || !(w->name = strdup(name))) {
+		free(core);
+		if (w)
+			free(w->name);
+		free(w);
+		return -ENOMEM;
+	}
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&core->mu, &ma);
+	pthread_mutexattr_destroy(&ma);
+	core->fn = fn;
+	core->userdata = userdata;
+	core->active = true;
+	r = bc_class_new(CB_DESCRIPTOR, cb_transact, cb_destroy, 0, &cls);
+	if (r == 0)
+		r = bc_binder_new(cls, core, &w->obj);
+	bc_class_unref(cls);
+	if (r < 0) {
+		cb_destroy(core);
+		free(w->name);
+		free(w);
+		return r;
+	}
+	w->core = core; /* owned by w->obj from now on */
+	w->sm = bc_sm_ref(sm);
+	r = watch_call(sm, CODE_REGISTER, name, w->obj);
+	if (r < 0) {
+		bc_binder_unref(w->obj);
+		bc_sm_unref(w->sm);
+		free(w->name);
+		free(w);
+		return r;
+	}
+	*ret = w;
+	return 0;
+}
+
+int bc_sm_unwatch(bc_sm_watcher *w)
+{
+	int r;
+
+	if (!w)
+		return -EINVAL;
+	pthread_mutex_lock(&w->core->mu);
+	w->core->active = false;
+	pthread_mutex_unlock(&w->core->mu);
+	r = watch_call(w->sm, CODE_UNREGISTER, w->name, w->obj);
+	if (r == -EBUSY)
+		r = -ENOENT; /* EX_ILLEGAL_STATE: it was not registered (any more) */
+	bc_binder_unref(w->obj);
+	bc_sm_unref(w->sm);
+	free(w->name);
+	free(w);
+	return r;
+}

@@ -1,0 +1,893 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host unit tests of the service manager's core (no kernel): the policy
+ * parser, dialect detection and every method of both dialects, driven with
+ * parcels built in memory and local objects standing in for services and
+ * callbacks (calls to local objects run in-process).
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../servicemanager/sm.h"
+
+static char last_log[512];
+
+void sm_log(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)level;
+	va_start(ap, fmt);
+	vsnprintf(last_log, sizeof(last_log), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static bc_class *svc_class;
+
+static int echo_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *ud)
+{
+	(void)self, (void)txn, (void)in, (void)ud;
+	return bc_parcel_write_uint32(reply, code);
+}
+
+static bc_binder *new_service(void)
+{
+	bc_binder *b = NULL;
+
+	if (!svc_class)
+		cr_assert_eq(bc_class_new("org.binderc.test.IEcho", echo_transact, NULL, 0, &svc_class), 0);
+	cr_assert_eq(bc_binder_new(svc_class, NULL, &b), 0);
+	return b;
+}
+
+static struct sm *new_sm(const char *policy_text)
+{
+	static struct sm sm;
+	struct sm_policy *p = NULL;
+	char err[256];
+
+	if (policy_text)
+		cr_assert_eq(sm_policy_parse(policy_text, "test", &p, err, sizeof(err)), 0, "%s", err);
+	else
+		cr_assert_eq(sm_policy_new_default(&p), 0);
+	sm_init(&sm, p);
+	return &sm;
+}
+
+/* A request in a dialect: 9 and 10 are legacy headers, 13 the AIDL one. */
+static bc_parcel *req(int wire)
+{
+	bc_parcel *p = NULL;
+
+	cr_assert_eq(bc_parcel_new(&p), 0);
+	cr_assert_eq(bc_parcel_set_wire(p, wire, BC_PARTITION_SYSTEM), 0);
+	cr_assert_eq(bc_parcel_write_interface_token(p, SM_DESCRIPTOR), 0);
+	return p;
+}
+
+/* Run @code from @uid; returns the handler's result, *@reply positioned
+ * at 0 and in the request's wire. */
+static int call(struct sm *sm, uid_t uid, uint32_t code, bc_parcel *in, bc_parcel **reply)
+{
+	struct sm_caller c;
+	bc_parcel *r = NULL;
+	int ret;
+
+	cr_assert_eq(bc_parcel_new(&r), 0);
+	sm_caller_init(&c, uid, 1234);
+	ret = sm_handle(sm, &c, code, in, r);
+	bc_parcel_unref(in);
+	bc_parcel_set_position(r, 0);
+	*reply = r;
+	return ret;
+}
+
+static int32_t read_i32(bc_parcel *p)
+{
+	int32_t v = 0x7eadbeef;
+
+	cr_assert_eq(bc_parcel_read_int32(p, &v), 0);
+	return v;
+}
+
+static int legacy_add(struct sm *sm, int wire, uid_t uid, const char *name, bc_binder *b)
+{
+	bc_parcel *in = req(wire), *reply;
+	int r;
+
+	bc_parcel_write_string16(in, name);
+	bc_parcel_write_binder(in, b);
+	bc_parcel_write_int32(in, 0);
+	bc_parcel_write_int32(in, SM_DUMP_DEFAULT);
+	r = call(sm, uid, SM_LEGACY_ADD, in, &reply);
+	if (r == 0)
+		cr_expect_eq(read_i32(reply), 0);
+	bc_parcel_unref(reply);
+	return r;
+}
+
+/* AIDL add: returns the exception code (or the handler's error). */
+static int aidl_add(struct sm *sm, uid_t uid, const char *name, bc_binder *b, int32_t prio)
+{
+	bc_parcel *in = req(BC_WIRE_ANDROID_13), *reply;
+	int r;
+
+	bc_parcel_write_string16(in, name);
+	bc_parcel_write_binder(in, b);
+	bc_parcel_write_bool(in, false);
+	bc_parcel_write_int32(in, prio);
+	r = call(sm, uid, SM_AIDL_ADD_SERVICE, in, &reply);
+	if (r == 0)
+		r = read_i32(reply);
+	bc_parcel_unref(reply);
+	return r;
+}
+
+/* Lookup by @code in @wire's dialect; returns the binder (NULL if none). */
+static bc_binder *lookup(struct sm *sm, int wire, uid_t uid, uint32_t code, const char *name)
+{
+	bc_parcel *in = req(wire), *reply;
+	bc_binder *b = NULL;
+
+	bc_parcel_write_string16(in, name);
+	cr_assert_eq(call(sm, uid, code, in, &reply), 0);
+	if (wire == BC_WIRE_ANDROID_13)
+		cr_assert_eq(read_i32(reply), BC_EX_NONE);
+	cr_assert_eq(bc_parcel_read_binder(reply, &b), 0);
+	cr_expect_eq(bc_parcel_remaining(reply), 0);
+	bc_parcel_unref(reply);
+	if (b)
+		bc_binder_unref(b); /* the registry still holds it */
+	return b;
+}
+
+/* ---- names and policy ---------------------------------------------------- */
+
+Test(names, validity)
+{
+	char long_name[SM_NAME_MAX + 2];
+
+	cr_expect(sm_name_is_valid("a"));
+	cr_expect(sm_name_is_valid("android.hardware.foo.IFoo/default"));
+	cr_expect(sm_name_is_valid("a-b_c.d"));
+	cr_expect(!sm_name_is_valid(""));
+	cr_expect(!sm_name_is_valid(NULL));
+	cr_expect(!sm_name_is_valid("a b"));
+	cr_expect(!sm_name_is_valid("a\nb"));
+	cr_expect(!sm_name_is_valid("caf\xc3\xa9"));
+	memset(long_name, 'x', sizeof(long_name));
+	long_name[SM_NAME_MAX] = '\0';
+	cr_expect(sm_name_is_valid(long_name));
+	long_name[SM_NAME_MAX] = 'x';
+	long_name[SM_NAME_MAX + 1] = '\0';
+	cr_expect(!sm_name_is_valid(long_name));
+}
+
+static bool allows(const struct sm_policy *p, unsigned act, const char *name, uid_t uid)
+{
+	struct sm_caller c;
+
+	sm_caller_init(&c, uid, 1);
+	return sm_policy_allows(p, act, name, &c);
+}
+
+Test(policy, defaults)
+{
+	struct sm_policy *p;
+
+	cr_assert_eq(sm_policy_new_default(&p), 0);
+	cr_expect(allows(p, SM_ACT_ADD, "x", 0));
+	cr_expect(!allows(p, SM_ACT_ADD, "x", 1000));
+	cr_expect(allows(p, SM_ACT_FIND, "x", 1000));
+	cr_expect(allows(p, SM_ACT_FIND, "x", 65534));
+	cr_expect(!sm_policy_is_declared(p, "x"));
+	cr_expect(sm_policy_is_isolated(p, 99000));
+	cr_expect(!sm_policy_is_isolated(p, 1000));
+	cr_expect_eq(sm_policy_limits(p)->max_services, 4096);
+	sm_policy_free(p);
+}
+
+Test(policy, rules_first_match_wins)
+{
+	struct sm_policy *p;
+	char err[256];
+	const char *text = "# comment\n"
+			   "\n"
+			   "deny  find secret.*   *          # trailing comment\n"
+			   "allow add  user.*     uid:1000 uid:1001\n"
+			   "deny  add  user.x     uid:1000\n" /* shadowed by the rule above */
+			   "allow add,find app/*  gid:65534\n"
+			   "deny  add  *          root\n"
+			   "declare org.ex.IFoo/default\n"
+			   "declare org.ex.IFoo/other\n"
+			   "declare org.ex.IBar/default\n"
+			   "max-services-per-uid 3\n"
+			   "isolated-uids 5000-5999\n";
+
+	cr_assert_eq(sm_policy_parse(text, "t", &p, err, sizeof(err)), 0, "%s", err);
+	cr_expect(!allows(p, SM_ACT_FIND, "secret.key", 0));
+	cr_expect(allows(p, SM_ACT_FIND, "secretary", 0));
+	cr_expect(allows(p, SM_ACT_ADD, "user.x", 1000));
+	cr_expect(allows(p, SM_ACT_ADD, "user.y", 1001));
+	cr_expect(!allows(p, SM_ACT_ADD, "user.y", 1002));
+	cr_expect(allows(p, SM_ACT_ADD, "app/thing", 65534)); /* nobody is in nogroup (65534) */
+	cr_expect(!allows(p, SM_ACT_ADD, "anything", 0));     /* root denied explicitly */
+	cr_expect(sm_policy_is_declared(p, "org.ex.IFoo/default"));
+	cr_expect(!sm_policy_is_declared(p, "org.ex.IFoo"));
+	cr_expect_eq(sm_policy_limits(p)->max_services_per_uid, 3);
+	cr_expect(sm_policy_is_isolated(p, 5000) && sm_policy_is_isolated(p, 5999) && !sm_policy_is_isolated(p, 99000));
+	{
+		char **v = NULL;
+		size_t n = 0;
+
+		cr_assert_eq(sm_policy_declared_instances(p, "org.ex.IFoo", &v, &n), 0);
+		cr_assert_eq(n, 2);
+		cr_expect_str_eq(v[0], "default");
+		cr_expect_str_eq(v[1], "other");
+		bc_strv_free(v, n);
+		cr_assert_eq(sm_policy_declared_instances(p, "org.ex", &v, &n), 0);
+		cr_expect_eq(n, 0);
+		bc_strv_free(v, n);
+	}
+	sm_policy_free(p);
+}
+
+Test(policy, gid_from_user_database)
+{
+	struct sm_policy *p;
+	struct sm_caller c;
+	char err[256];
+
+	/* root's primary group is 0 everywhere. */
+	cr_assert_eq(sm_policy_parse("allow add only.gid0 gid:0\ndeny add * *\n", "t", &p, err, sizeof(err)), 0,
+		     "%s", err);
+	sm_caller_init(&c, 0, 1);
+	cr_expect(c.n_gids >= 1);
+	cr_expect(sm_policy_allows(p, SM_ACT_ADD, "only.gid0", &c));
+	cr_expect(!sm_policy_allows(p, SM_ACT_ADD, "other", &c));
+	/* A uid without an entry has no groups. */
+	sm_caller_init(&c, 4000000000u, 1);
+	cr_expect_eq(c.n_gids, 0);
+	cr_expect(!sm_policy_allows(p, SM_ACT_ADD, "only.gid0", &c));
+	sm_policy_free(p);
+}
+
+Test(policy, syntax_errors_name_the_line)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "allow add\n", "t:1: usage" },
+		{ "\nallow frob x *\n", "t:2: unknown action" },
+		{ "allow add x uid:abc\n", "t:1: bad id" },
+		{ "allow add x someone\n", "t:1: bad principal" },
+		{ "allow add x user:no-such-user-here\n", "t:1: unknown user" },
+		{ "allow add x group:no-such-group-here\n", "t:1: unknown group" },
+		{ "declare\n", "t:1: usage: declare" },
+		{ "declare bad name\n", "t:1: usage: declare" },
+		{ "max-services lots\n", "t:1: usage: max-services" },
+		{ "max-services 99999999\n", "t:1: usage: max-services" },
+		{ "isolated-uids 9-3\n", "t:1: bad uid range" },
+		{ "frobnicate\n", "t:1: unknown statement" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sm_policy *p = NULL;
+		char err[256];
+
+		cr_expect_eq(sm_policy_parse(bad[i].text, "t", &p, err, sizeof(err)), -EINVAL, "%s", bad[i].text);
+		cr_expect(strncmp(err, bad[i].msg, strlen(bad[i].msg)) == 0, "'%s' gave '%s'", bad[i].text, err);
+		cr_expect_null(p);
+	}
+}
+
+Test(policy, load_file)
+{
+	char path[] = "/tmp/sm-policy-XXXXXX";
+	struct sm_policy *p = NULL;
+	char err[256];
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fputs("allow add x.* uid:7\n", f);
+	fclose(f);
+	cr_assert_eq(sm_policy_load(path, &p, err, sizeof(err)), 0, "%s", err);
+	cr_expect(allows(p, SM_ACT_ADD, "x.y", 7));
+	sm_policy_free(p);
+	unlink(path);
+	cr_expect_eq(sm_policy_load(path, &p, err, sizeof(err)), -ENOENT);
+}
+
+/* ---- header detection ------------------------------------------------- */
+
+static int detect(const void *data, size_t n, struct sm_header *h)
+{
+	bc_parcel *p = NULL;
+	int r;
+
+	cr_assert_eq(bc_parcel_new_from_data(data, n, NULL, 0, &p), 0);
+	r = sm_read_header(p, h);
+	bc_parcel_unref(p);
+	return r;
+}
+
+Test(header, each_dialect)
+{
+	static const int wires[] = { BC_WIRE_ANDROID_9, BC_WIRE_ANDROID_10, BC_WIRE_ANDROID_11, BC_WIRE_ANDROID_12,
+				     BC_WIRE_ANDROID_13 };
+
+	for (size_t i = 0; i < sizeof(wires) / sizeof(wires[0]); i++) {
+		for (int part = BC_PARTITION_SYSTEM; part <= BC_PARTITION_VENDOR; part++) {
+			bc_parcel *p = NULL;
+			struct sm_header h;
+
+			cr_assert_eq(bc_parcel_new(&p), 0);
+			bc_parcel_set_wire(p, wires[i], part);
+			bc_parcel_write_interface_token(p, SM_DESCRIPTOR);
+			bc_parcel_write_int32(p, 42);
+			cr_assert_eq(detect(bc_parcel_data(p), bc_parcel_size(p), &h), 0, "wire %d", wires[i]);
+			cr_expect_eq(h.dialect, wires[i] >= BC_WIRE_ANDROID_11 ? SM_DIALECT_AIDL : SM_DIALECT_LEGACY);
+			if (wires[i] >= BC_WIRE_ANDROID_11)
+				cr_expect_eq(h.partition, part);
+			else
+				cr_expect_eq(h.wire, wires[i]);
+			bc_parcel_unref(p);
+		}
+	}
+}
+
+Test(header, worksource_26_is_not_android_9)
+{
+	/* Android 10 form whose work source happens to be 26, the length of
+	 * the descriptor. */
+	bc_parcel *p = NULL;
+	struct sm_header h;
+
+	cr_assert_eq(bc_parcel_new(&p), 0);
+	bc_parcel_write_int32(p, 0x400000);
+	bc_parcel_write_int32(p, 26);
+	bc_parcel_write_string16(p, SM_DESCRIPTOR);
+	cr_assert_eq(detect(bc_parcel_data(p), bc_parcel_size(p), &h), 0);
+	cr_expect_eq(h.wire, BC_WIRE_ANDROID_10);
+	bc_parcel_unref(p);
+}
+
+Test(header, malformed)
+{
+	static const uint8_t empty[1] = { 0 };
+	uint8_t buf[64];
+	bc_parcel *p = NULL;
+	struct sm_header h;
+
+	cr_expect_eq(detect(empty, 0, &h), -EBADMSG);
+	memset(buf, 0xff, sizeof(buf));
+	cr_expect_eq(detect(buf, sizeof(buf), &h), -EBADMSG);
+	memset(buf, 0, sizeof(buf));
+	cr_expect_eq(detect(buf, 4, &h), -EBADMSG);
+
+	/* Truncated descriptor, at every length. */
+	cr_assert_eq(bc_parcel_new(&p), 0);
+	bc_parcel_set_wire(p, BC_WIRE_ANDROID_13, BC_PARTITION_SYSTEM);
+	bc_parcel_write_interface_token(p, SM_DESCRIPTOR);
+	for (size_t n = 0; n + 4 <= bc_parcel_size(p); n += 4)
+		cr_expect_eq(detect(bc_parcel_data(p), n, &h), -EBADMSG, "length %zu", n);
+	bc_parcel_unref(p);
+
+	/* Another interface. */
+	cr_assert_eq(bc_parcel_new(&p), 0);
+	bc_parcel_write_interface_token(p, "android.os.IServiceManagerX");
+	cr_expect_eq(detect(bc_parcel_data(p), bc_parcel_size(p), &h), -EPERM);
+	bc_parcel_unref(p);
+	cr_assert_eq(bc_parcel_new(&p), 0);
+	bc_parcel_set_wire(p, BC_WIRE_ANDROID_9, BC_PARTITION_SYSTEM);
+	bc_parcel_write_interface_token(p, "android.os.IServiceManageR");
+	cr_expect_eq(detect(bc_parcel_data(p), bc_parcel_size(p), &h), -EPERM);
+	bc_parcel_unref(p);
+}
+
+/* ---- legacy dialect ------------------------------------------------------ */
+
+static void legacy_methods(const int *wire)
+{
+	struct sm *sm = new_sm(NULL);
+	bc_binder *a = new_service(), *b = new_service();
+	bc_parcel *in, *reply;
+	char *s = NULL;
+
+	cr_expect_eq(lookup(sm, *wire, 0, SM_LEGACY_GET, "a"), NULL);
+	cr_assert_eq(legacy_add(sm, *wire, 0, "a", a), 0);
+	cr_assert_eq(legacy_add(sm, *wire, 0, "b", b), 0);
+	cr_expect_eq(lookup(sm, *wire, 1000, SM_LEGACY_GET, "a"), a);
+	cr_expect_eq(lookup(sm, *wire, 1000, SM_LEGACY_CHECK, "b"), b);
+	cr_expect_eq(lookup(sm, *wire, 1000, SM_LEGACY_CHECK, "c"), NULL);
+
+	/* Android 8 clients send no dump priority. */
+	in = req(*wire);
+	bc_parcel_write_string16(in, "c");
+	bc_parcel_write_binder(in, a);
+	bc_parcel_write_int32(in, 1);
+	cr_expect_eq(call(sm, 0, SM_LEGACY_ADD, in, &reply), 0);
+	bc_parcel_unref(reply);
+	cr_expect_eq(lookup(sm, *wire, 1000, SM_LEGACY_CHECK, "c"), a);
+
+	/* list by index, with and without the priority filter */
+	for (int32_t i = 0; i < 4; i++) {
+		static const char *const names[] = { "a", "b", "c" };
+
+		in = req(*wire);
+		bc_parcel_write_int32(in, i);
+		if (i & 1)
+			bc_parcel_write_int32(in, SM_DUMP_ALL);
+		if (i < 3) {
+			cr_assert_eq(call(sm, 1000, SM_LEGACY_LIST, in, &reply), 0);
+			cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
+			cr_expect_str_eq(s, names[i]);
+			free(s);
+		} else {
+			cr_expect_eq(call(sm, 1000, SM_LEGACY_LIST, in, &reply), -ENOENT);
+		}
+		bc_parcel_unref(reply);
+	}
+	/* no service with CRITICAL priority */
+	in = req(*wire);
+	bc_parcel_write_int32(in, 0);
+	bc_parcel_write_int32(in, SM_DUMP_CRITICAL);
+	cr_expect_eq(call(sm, 1000, SM_LEGACY_LIST, in, &reply), -ENOENT);
+	bc_parcel_unref(reply);
+
+	/* errors: denied, bad name, null binder, unknown code */
+	cr_expect_eq(legacy_add(sm, *wire, 1000, "d", a), -EPERM);
+	cr_expect_eq(legacy_add(sm, *wire, 0, "bad name", a), -EINVAL);
+	cr_expect_eq(legacy_add(sm, *wire, 0, "d", NULL), -EINVAL);
+	in = req(*wire);
+	cr_expect_eq(call(sm, 0, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, in, &reply), -EBADMSG);
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_svc, 3);
+
+	sm_fini(sm);
+	bc_binder_unref(a);
+	bc_binder_unref(b);
+}
+
+Test(legacy, methods_android9_header)
+{
+	static const int w = BC_WIRE_ANDROID_9;
+
+	legacy_methods(&w);
+}
+
+Test(legacy, methods_android10_header)
+{
+	static const int w = BC_WIRE_ANDROID_10;
+
+	legacy_methods(&w);
+}
+
+/* ---- AIDL dialect ------------------------------------------------------- */
+
+Test(aidl, get_check_add_list)
+{
+	struct sm *sm = new_sm(NULL);
+	bc_binder *a = new_service(), *b = new_service();
+	bc_parcel *in, *reply;
+	char **v = NULL;
+	size_t n = 0;
+
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 0, SM_AIDL_GET_SERVICE, "a"), NULL);
+	cr_assert_eq(aidl_add(sm, 0, "a", a, SM_DUMP_DEFAULT), BC_EX_NONE);
+	cr_assert_eq(aidl_add(sm, 0, "b", b, SM_DUMP_CRITICAL), BC_EX_NONE);
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 1000, SM_AIDL_GET_SERVICE, "a"), a);
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 1000, SM_AIDL_CHECK_SERVICE, "b"), b);
+	/* what one dialect registered, the other finds */
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_9, 1000, SM_LEGACY_CHECK, "b"), b);
+
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_int32(in, SM_DUMP_ALL);
+	cr_assert_eq(call(sm, 1000, SM_AIDL_LIST_SERVICES, in, &reply), 0);
+	cr_assert_eq(read_i32(reply), 0);
+	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
+	cr_assert_eq(n, 2);
+	cr_expect_str_eq(v[0], "a");
+	cr_expect_str_eq(v[1], "b");
+	bc_strv_free(v, n);
+	bc_parcel_unref(reply);
+
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_int32(in, SM_DUMP_CRITICAL);
+	cr_assert_eq(call(sm, 1000, SM_AIDL_LIST_SERVICES, in, &reply), 0);
+	cr_assert_eq(read_i32(reply), 0);
+	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
+	cr_assert_eq(n, 1);
+	cr_expect_str_eq(v[0], "b");
+	bc_strv_free(v, n);
+	bc_parcel_unref(reply);
+
+	/* replacement */
+	cr_assert_eq(aidl_add(sm, 0, "a", b, SM_DUMP_DEFAULT), BC_EX_NONE);
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 1000, SM_AIDL_CHECK_SERVICE, "a"), b);
+	cr_expect_eq(sm->n_svc, 2);
+
+	/* errors */
+	cr_expect_eq(aidl_add(sm, 1000, "c", a, SM_DUMP_DEFAULT), BC_EX_SECURITY);
+	cr_expect_eq(aidl_add(sm, 0, "", a, SM_DUMP_DEFAULT), BC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(aidl_add(sm, 0, "c", NULL, SM_DUMP_DEFAULT), BC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(sm->n_svc, 2);
+	sm_fini(sm);
+	bc_binder_unref(a);
+	bc_binder_unref(b);
+}
+
+/* A local IServiceCallback that records what it is told. */
+struct seen {
+	int count;
+	char name[64];
+	bc_binder *binder;
+};
+
+static int cb_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *ud)
+{
+	struct seen *seen = ud;
+	char *name = NULL;
+	bc_binder *b = NULL;
+
+	(void)self, (void)reply;
+	cr_assert_eq(code, SM_CALLBACK_ON_REGISTRATION);
+	cr_assert(bc_txn_get_flags(txn) & BC_FLAG_ONEWAY);
+	cr_assert_eq(bc_parcel_enforce_interface(in, SM_CALLBACK_DESCRIPTOR), 0);
+	cr_assert_eq(bc_parcel_read_string16(in, &name, NULL), 0);
+	cr_assert_eq(bc_parcel_read_binder(in, &b), 0);
+	seen->count++;
+	snprintf(seen->name, sizeof(seen->name), "%s", name);
+	seen->binder = b;
+	bc_binder_unref(b);
+	free(name);
+	return 0;
+}
+
+static bc_binder *new_callback(struct seen *seen)
+{
+	static bc_class *cls;
+	bc_binder *b = NULL;
+
+	if (!cls)
+		cr_assert_eq(bc_class_new(SM_CALLBACK_DESCRIPTOR, cb_transact, NULL, 0, &cls), 0);
+	cr_assert_eq(bc_binder_new(cls, seen, &b), 0);
+	return b;
+}
+
+static int watch_call(struct sm *sm, uid_t uid, uint32_t code, const char *name, bc_binder *cb)
+{
+	bc_parcel *in = req(BC_WIRE_ANDROID_13), *reply;
+	int r;
+
+	bc_parcel_write_string16(in, name);
+	bc_parcel_write_binder(in, cb);
+	r = call(sm, uid, code, in, &reply);
+	if (r == 0)
+		r = read_i32(reply);
+	bc_parcel_unref(reply);
+	return r;
+}
+
+Test(aidl, notifications)
+{
+	struct sm *sm = new_sm(NULL);
+	struct seen s1 = { 0 }, s2 = { 0 };
+	bc_binder *cb1 = new_callback(&s1), *cb2 = new_callback(&s2), *a = new_service(), *b = new_service();
+
+	cr_assert_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "x", cb1), 0);
+	cr_expect_eq(s1.count, 0);
+	cr_assert_eq(aidl_add(sm, 0, "x", a, SM_DUMP_DEFAULT), 0);
+	cr_expect_eq(s1.count, 1);
+	cr_expect_str_eq(s1.name, "x");
+	cr_expect_eq(s1.binder, a);
+	/* registering for a name that is there: told at once */
+	cr_assert_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "x", cb2), 0);
+	cr_expect_eq(s2.count, 1);
+	/* other names do not notify */
+	cr_assert_eq(aidl_add(sm, 0, "y", b, SM_DUMP_DEFAULT), 0);
+	cr_expect_eq(s1.count, 1);
+	/* re-registration notifies both */
+	cr_assert_eq(aidl_add(sm, 0, "x", b, SM_DUMP_DEFAULT), 0);
+	cr_expect_eq(s1.count, 2);
+	cr_expect_eq(s2.count, 2);
+	cr_expect_eq(s1.binder, b);
+	/* unregister: no more news; twice is an error */
+	cr_assert_eq(watch_call(sm, 1000, SM_AIDL_UNREGISTER_FOR_NOTIFICATIONS, "x", cb1), 0);
+	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_UNREGISTER_FOR_NOTIFICATIONS, "x", cb1), BC_EX_ILLEGAL_STATE);
+	cr_assert_eq(aidl_add(sm, 0, "x", a, SM_DUMP_DEFAULT), 0);
+	cr_expect_eq(s1.count, 2);
+	cr_expect_eq(s2.count, 3);
+	/* bad arguments */
+	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "bad name", cb1), BC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "x", NULL), BC_EX_NULL_POINTER);
+	cr_expect_eq(sm->n_cbs, 1);
+	sm_fini(sm);
+	bc_binder_unref(cb1);
+	bc_binder_unref(cb2);
+	bc_binder_unref(a);
+	bc_binder_unref(b);
+}
+
+Test(aidl, declared_and_the_rest)
+{
+	struct sm *sm = new_sm("declare org.ex.IFoo/default\ndeclare org.ex.IFoo/hidden\n"
+			       "deny find org.ex.IFoo/hidden uid:1000\n");
+	bc_binder *a = new_service(), *b = new_service();
+	bc_parcel *in, *reply;
+	char **v = NULL, *s = NULL;
+	size_t n = 0;
+	bool yes;
+
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_string16(in, "org.ex.IFoo/default");
+	cr_assert_eq(call(sm, 1000, SM_AIDL_IS_DECLARED, in, &reply), 0);
+	cr_assert_eq(read_i32(reply), 0);
+	cr_assert_eq(bc_parcel_read_bool(reply, &yes), 0);
+	cr_expect(yes);
+	bc_parcel_unref(reply);
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_string16(in, "org.ex.IFoo/nope");
+	cr_assert_eq(call(sm, 1000, SM_AIDL_IS_DECLARED, in, &reply), 0);
+	cr_assert_eq(read_i32(reply), 0);
+	cr_assert_eq(bc_parcel_read_bool(reply, &yes), 0);
+	cr_expect(!yes);
+	bc_parcel_unref(reply);
+
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_string16(in, "org.ex.IFoo");
+	cr_assert_eq(call(sm, 1000, SM_AIDL_GET_DECLARED_INSTANCES, in, &reply), 0);
+	cr_assert_eq(read_i32(reply), 0);
+	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
+	cr_assert_eq(n, 1); /* "hidden" is not findable by uid 1000 */
+	cr_expect_str_eq(v[0], "default");
+	bc_strv_free(v, n);
+	bc_parcel_unref(reply);
+
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_string16(in, "x");
+	cr_assert_eq(call(sm, 1000, SM_AIDL_UPDATABLE_VIA_APEX, in, &reply), 0);
+	cr_assert_eq(read_i32(reply), 0);
+	cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
+	cr_expect_null(s);
+	bc_parcel_unref(reply);
+
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_string16(in, "apex");
+	cr_assert_eq(call(sm, 1000, SM_AIDL_GET_UPDATABLE_NAMES, in, &reply), 0);
+	cr_assert_eq(read_i32(reply), 0);
+	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
+	cr_expect_eq(n, 0);
+	cr_expect_not_null(v);
+	bc_strv_free(v, n);
+	bc_parcel_unref(reply);
+
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_string16(in, "x");
+	cr_assert_eq(call(sm, 1000, SM_AIDL_GET_CONNECTION_INFO, in, &reply), 0);
+	cr_assert_eq(read_i32(reply), 0);
+	cr_expect_eq(read_i32(reply), 0); /* null parcelable */
+	bc_parcel_unref(reply);
+
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_string16(in, "x");
+	bc_parcel_write_binder(in, a);
+	bc_parcel_write_binder(in, a);
+	cr_assert_eq(call(sm, 1000, SM_AIDL_REGISTER_CLIENT_CALLBACK, in, &reply), 0);
+	cr_expect_eq(read_i32(reply), BC_EX_UNSUPPORTED_OPERATION);
+	bc_parcel_unref(reply);
+
+	/* tryUnregisterService: only with the registered binder */
+	cr_assert_eq(aidl_add(sm, 0, "x", a, SM_DUMP_DEFAULT), 0);
+	cr_assert_eq(aidl_add(sm, 0, "y", b, SM_DUMP_DEFAULT), 0);
+	cr_expect_eq(watch_call(sm, 0, SM_AIDL_TRY_UNREGISTER_SERVICE, "x", b), BC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_TRY_UNREGISTER_SERVICE, "x", a), BC_EX_SECURITY);
+	cr_expect_eq(watch_call(sm, 0, SM_AIDL_TRY_UNREGISTER_SERVICE, "z", a), BC_EX_ILLEGAL_STATE);
+	cr_expect_eq(watch_call(sm, 0, SM_AIDL_TRY_UNREGISTER_SERVICE, "x", a), 0);
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 0, SM_AIDL_CHECK_SERVICE, "x"), NULL);
+
+	/* getServiceDebugInfo */
+	in = req(BC_WIRE_ANDROID_13);
+	cr_assert_eq(call(sm, 1000, SM_AIDL_GET_SERVICE_DEBUG_INFO, in, &reply), 0);
+	cr_assert_eq(read_i32(reply), 0);
+	cr_assert_eq(read_i32(reply), 1);
+	cr_assert_eq(read_i32(reply), 1);
+	{
+		size_t end;
+		int32_t pid;
+
+		cr_assert_eq(bc_parcel_enter_parcelable(reply, &end), 0);
+		cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
+		cr_expect_str_eq(s, "y");
+		free(s);
+		cr_assert_eq(bc_parcel_read_int32(reply, &pid), 0);
+		cr_expect_eq(pid, 1234);
+		cr_assert_eq(bc_parcel_exit_parcelable(reply, end), 0);
+	}
+	cr_expect_eq(bc_parcel_remaining(reply), 0);
+	bc_parcel_unref(reply);
+
+	sm_fini(sm);
+	bc_binder_unref(a);
+	bc_binder_unref(b);
+}
+
+/* ---- policy applied ----------------------------------------------------- */
+
+Test(policy_applied, denials_answered_as_android)
+{
+	struct sm *sm = new_sm("allow add user.* uid:1000\n"
+			       "deny find private.* uid:1000\n"
+			       "max-services-per-uid 2\n");
+	bc_binder *a = new_service();
+	struct seen seen = { 0 };
+	bc_binder *cb = new_callback(&seen);
+	bc_parcel *in, *reply;
+	char **v = NULL;
+	size_t n = 0;
+
+	cr_expect_eq(aidl_add(sm, 1000, "user.1", a, SM_DUMP_DEFAULT), 0);
+	cr_expect_eq(aidl_add(sm, 1000, "other", a, SM_DUMP_DEFAULT), BC_EX_SECURITY);
+	cr_expect_eq(legacy_add(sm, BC_WIRE_ANDROID_9, 1000, "other", a), -EPERM);
+	cr_expect_eq(aidl_add(sm, 0, "private.key", a, SM_DUMP_DEFAULT), 0);
+	/* hidden services read as absent: OK + null, and are not listed */
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 1000, SM_AIDL_GET_SERVICE, "private.key"), NULL);
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_9, 1000, SM_LEGACY_CHECK, "private.key"), NULL);
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 0, SM_AIDL_GET_SERVICE, "private.key"), a);
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_int32(in, SM_DUMP_ALL);
+	cr_assert_eq(call(sm, 1000, SM_AIDL_LIST_SERVICES, in, &reply), 0);
+	cr_assert_eq(read_i32(reply), 0);
+	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
+	cr_assert_eq(n, 1);
+	cr_expect_str_eq(v[0], "user.1");
+	bc_strv_free(v, n);
+	bc_parcel_unref(reply);
+	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "private.key", cb), BC_EX_SECURITY);
+	cr_expect_eq(seen.count, 0);
+
+	/* the per-uid limit: EX_SERVICE_SPECIFIC(ENOSPC); replacing is fine */
+	cr_expect_eq(aidl_add(sm, 1000, "user.2", a, SM_DUMP_DEFAULT), 0);
+	cr_expect_eq(aidl_add(sm, 1000, "user.3", a, SM_DUMP_DEFAULT), BC_EX_SERVICE_SPECIFIC);
+	cr_expect_eq(legacy_add(sm, BC_WIRE_ANDROID_10, 1000, "user.3", a), -ENOSPC);
+	cr_expect_eq(aidl_add(sm, 1000, "user.2", a, SM_DUMP_DEFAULT), 0);
+	cr_expect_eq(sm->n_svc, 3);
+	sm_fini(sm);
+	bc_binder_unref(a);
+	bc_binder_unref(cb);
+}
+
+Test(policy_applied, isolated_uids)
+{
+	struct sm *sm = new_sm("isolated-uids 5000-5999\n");
+	bc_binder *a = new_service(), *b = new_service();
+	bc_parcel *in, *reply;
+
+	cr_assert_eq(aidl_add(sm, 0, "plain", a, SM_DUMP_DEFAULT), 0);
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_string16(in, "open");
+	bc_parcel_write_binder(in, b);
+	bc_parcel_write_bool(in, true);
+	bc_parcel_write_int32(in, SM_DUMP_DEFAULT);
+	cr_assert_eq(call(sm, 0, SM_AIDL_ADD_SERVICE, in, &reply), 0);
+	cr_assert_eq(read_i32(reply), 0);
+	bc_parcel_unref(reply);
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 5001, SM_AIDL_GET_SERVICE, "plain"), NULL);
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 5001, SM_AIDL_GET_SERVICE, "open"), b);
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 6000, SM_AIDL_GET_SERVICE, "plain"), a);
+	sm_fini(sm);
+	bc_binder_unref(a);
+	bc_binder_unref(b);
+}
+
+/* ---- malformed requests change nothing ----------------------------------- */
+
+Test(malformed, truncations_and_trailing_bytes)
+{
+	struct sm *sm = new_sm(NULL);
+	bc_binder *a = new_service();
+	bc_parcel *good, *in, *reply;
+
+	cr_assert_eq(aidl_add(sm, 0, "keep", a, SM_DUMP_DEFAULT), 0);
+	/* every truncation of a valid addService, received as plain data */
+	good = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_string16(good, "new");
+	bc_parcel_write_binder(good, a);
+	bc_parcel_write_bool(good, false);
+	bc_parcel_write_int32(good, SM_DUMP_DEFAULT);
+	for (size_t len = 0; len < bc_parcel_size(good); len += 4) {
+		size_t no;
+		const uint64_t *offs = bc_parcel_offsets(good, &no);
+
+		if (len < offs[0] + 24)
+			no = 0;
+		cr_assert_eq(bc_parcel_new_from_data(bc_parcel_data(good), len, offs, no, &in), 0);
+		cr_expect_lt(call(sm, 0, SM_AIDL_ADD_SERVICE, in, &reply), 0, "length %zu", len);
+		bc_parcel_unref(reply);
+	}
+	bc_parcel_unref(good);
+
+	/* trailing garbage after a lookup */
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_string16(in, "keep");
+	bc_parcel_write_int32(in, 7);
+	cr_expect_eq(call(sm, 0, SM_AIDL_GET_SERVICE, in, &reply), -EBADMSG);
+	bc_parcel_unref(reply);
+	/* a null name */
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_string16(in, NULL);
+	cr_expect_eq(call(sm, 0, SM_AIDL_GET_SERVICE, in, &reply), -EBADMSG);
+	bc_parcel_unref(reply);
+	/* an int where the binder should be */
+	in = req(BC_WIRE_ANDROID_9);
+	bc_parcel_write_string16(in, "new");
+	for (int i = 0; i < 8; i++)
+		bc_parcel_write_int32(in, 0x73682a85);
+	cr_expect_eq(call(sm, 0, SM_LEGACY_ADD, in, &reply), -EBADMSG);
+	bc_parcel_unref(reply);
+	/* unknown codes in both dialects, and a negative list index */
+	in = req(BC_WIRE_ANDROID_13);
+	cr_expect_eq(call(sm, 0, 15, in, &reply), -EBADMSG);
+	bc_parcel_unref(reply);
+	in = req(BC_WIRE_ANDROID_9);
+	cr_expect_eq(call(sm, 0, 5, in, &reply), -EBADMSG);
+	bc_parcel_unref(reply);
+	in = req(BC_WIRE_ANDROID_9);
+	bc_parcel_write_int32(in, -1);
+	cr_expect_eq(call(sm, 0, SM_LEGACY_LIST, in, &reply), -EBADMSG);
+	bc_parcel_unref(reply);
+	/* wrong descriptor */
+	cr_assert_eq(bc_parcel_new(&in), 0);
+	bc_parcel_write_interface_token(in, "org.example.INotTheManager");
+	bc_parcel_write_string16(in, "keep");
+	cr_expect_eq(call(sm, 0, SM_AIDL_GET_SERVICE, in, &reply), -EPERM);
+	bc_parcel_unref(reply);
+
+	cr_expect_eq(sm->n_svc, 1);
+	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 0, SM_AIDL_CHECK_SERVICE, "keep"), a);
+	sm_fini(sm);
+	bc_binder_unref(a);
+}
+
+Test(registry, many_services_sorted)
+{
+	struct sm *sm = new_sm(NULL);
+	bc_binder *a = new_service();
+	char **v = NULL;
+	size_t n = 0;
+	bc_parcel *in, *reply;
+
+	for (int i = 299; i >= 0; i--) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "svc.%03d", i);
+		cr_assert_eq(aidl_add(sm, 0, name, a, SM_DUMP_DEFAULT), 0);
+	}
+	in = req(BC_WIRE_ANDROID_13);
+	bc_parcel_write_int32(in, SM_DUMP_ALL);
+	cr_assert_eq(call(sm, 0, SM_AIDL_LIST_SERVICES, in, &reply), 0);
+	cr_assert_eq(read_i32(reply), 0);
+	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
+	cr_assert_eq(n, 300);
+	for (size_t i = 0; i < n; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "svc.%03zu", i);
+		cr_expect_str_eq(v[i], name);
+	}
+	bc_strv_free(v, n);
+	bc_parcel_unref(reply);
+	sm_remove(sm, "svc.150");
+	cr_expect_null(sm_find(sm, "svc.150"));
+	cr_expect_not_null(sm_find(sm, "svc.151"));
+	cr_expect_eq(sm->n_svc, 299);
+	sm_fini(sm);
+	bc_binder_unref(a);
+}
