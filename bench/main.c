@@ -1,0 +1,814 @@
+// SPDX-License-Identifier: MIT
+/*
+ * binderc-bench: runs the benchmark workloads on every contender inside
+ * one guest and prints one "BENCH {json}" line per result.
+ *
+ *   binderc-bench [--phase latency|scaling|all] [--quick] [options]
+ *
+ * Phases: latency (round trips by payload, objects, library layers; meant
+ * for an -smp 1 guest), scaling (client/server pairs and oneway
+ * throughput; meant for -smp 2), all (both, for the quick check).
+ * Blocks of the same point are interleaved over the contenders and
+ * repeated, so that every contender sees the same load; the spread over
+ * repeats is reported with every point.  See bench/README.md.
+ */
+#include "bench.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+uint8_t *bench_payload;
+size_t bench_payload_size;
+
+#define MAX_PAYLOAD ((size_t)(1u << 20) - 8192)
+static const size_t payloads[] = { 0, 128, 4096, 65536, MAX_PAYLOAD };
+#define NPAYLOADS (sizeof(payloads) / sizeof(payloads[0]))
+static const int pair_counts[] = { 1, 2, 4, 8 };
+#define NPAIRCOUNTS (sizeof(pair_counts) / sizeof(pair_counts[0]))
+static const int obj_counts[] = { 1, 8, 64, -1 /* one fd */ };
+#define NOBJCFG (sizeof(obj_counts) / sizeof(obj_counts[0]))
+
+static struct {
+	bool quick;
+	long iters;   /* per latency point, over all repeats */
+	int repeats;
+	double secs;  /* per pairs block */
+	long oneway;  /* messages per oneway block */
+	const char *lbc_helper;
+	const char *ffi_helper;
+} opt;
+
+/* ---- contenders ---------------------------------------------------------- */
+
+struct contender {
+	const char *name;
+	const struct ipc_ops *ops;
+	const char *device;
+	pid_t registry;
+	char disabled[BENCH_ERRLEN]; /* non-empty: skip with this error */
+	int timeouts;
+};
+
+static struct contender contenders[] = {
+	{ "binderc", &ipc_binder, "/dev/binderc", 0, "", 0 },
+	{ "binder", &ipc_binder, "/dev/binder", 0, "", 0 },
+	{ "pipe", &ipc_pipe, NULL, 0, "", 0 },
+	{ "socket", &ipc_socket, NULL, 0, "", 0 },
+	{ "futex", &ipc_futex, NULL, 0, "", 0 },
+};
+#define NCONT (sizeof(contenders) / sizeof(contenders[0]))
+
+static int ensure_registry(struct contender *ct)
+{
+	if (!ct->ops->binder)
+		return 0;
+	if (ct->registry > 0 && waitpid(ct->registry, NULL, WNOHANG) == 0)
+		return 0;
+	if (access(ct->device, R_OK | W_OK) < 0) {
+		bench_fmt(ct->disabled, sizeof(ct->disabled), "%s: %s", ct->device, strerror(errno));
+		return -ENODEV;
+	}
+	pid_t p = registry_start(ct->device, 3000);
+	if (p < 0) {
+		ct->registry = 0;
+		return bench_fail(p, "%s", bench_err);
+	}
+	ct->registry = p;
+	return 0;
+}
+
+static void stop_registries(void)
+{
+	for (size_t i = 0; i < NCONT; i++)
+		if (contenders[i].registry > 0) {
+			kill(-contenders[i].registry, SIGKILL);
+			kill(contenders[i].registry, SIGKILL);
+			waitpid(contenders[i].registry, NULL, 0);
+			contenders[i].registry = 0;
+		}
+}
+
+/* ---- runner protocol ------------------------------------------------------ */
+
+struct rhdr {
+	int32_t status; /* 0 or -errno */
+	uint32_t n;     /* samples that follow (uint64 ns each) */
+	uint64_t count;
+	uint64_t elapsed_ns;
+	double tput;      /* WL_PAIRS/WL_ONEWAY: operations per second */
+	double lat_avg_us, lat_p99_us;
+	char err[BENCH_ERRLEN];
+};
+
+static void send_result(int fd, struct rhdr *h, const uint64_t *samples)
+{
+	write_full(fd, h, sizeof(*h));
+	if (h->n)
+		write_full(fd, samples, h->n * sizeof(uint64_t));
+}
+
+static void send_error(int fd, int err, const char *what)
+{
+	struct rhdr h = { .status = err < 0 ? err : -EIO };
+
+	bench_fmt(h.err, sizeof(h.err), "%s%s%s", what, *what && *bench_err ? ": " : "", bench_err);
+	send_result(fd, &h, NULL);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t pct(const uint64_t *sorted, size_t n, double p)
+{
+	if (!n)
+		return 0;
+	size_t i = (size_t)ceil(p * (double)n);
+	return sorted[i ? i - 1 : 0];
+}
+
+/* Close a channel's descriptors in a process that does not use it. */
+static void chan_drop(struct chan *c)
+{
+	for (int i = 0; i < 4; i++)
+		if (c->fds[i] >= 0) {
+			close(c->fds[i]);
+			c->fds[i] = -1;
+		}
+}
+
+/* Fork a server for channel @self of @cs[@n]; returns its pid, with the
+ * ready byte read. */
+static pid_t start_server(struct chan *cs, int ncs, int self, const struct workload *w, int done_fd, int timeout_s)
+{
+	struct chan *c = &cs[self];
+	int rp[2];
+	char buf[BENCH_ERRLEN + 1] = { 0 };
+
+	if (pipe2(rp, O_CLOEXEC) < 0)
+		return bench_fail(-errno, "pipe: %s", strerror(errno));
+	pid_t pid = fork();
+	if (pid < 0)
+		return bench_fail(-errno, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(rp[0]);
+		for (int i = 0; i < ncs; i++)
+			if (i != self)
+				chan_drop(&cs[i]);
+		alarm((unsigned)timeout_s + 5);
+		bench_err[0] = 0;
+		int r = c->ops->serve(c, w, rp[1], done_fd);
+		if (r < 0) {
+			char m[BENCH_ERRLEN + 1];
+			bench_fmt(m, sizeof(m), "E%s", bench_err[0] ? bench_err : strerror(-r));
+			write_full(rp[1], m, strlen(m));
+		}
+		_exit(r < 0);
+	}
+	close(rp[1]);
+	int wr = wait_readable(rp[0], 15000);
+	ssize_t n = wr > 0 ? read(rp[0], buf, sizeof(buf) - 1) : 0;
+	close(rp[0]);
+	if (n >= 1 && buf[0] == 'r')
+		return pid;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	if (n > 1 && buf[0] == 'E')
+		return bench_fail(-EIO, "server: %s", buf + 1);
+	return bench_fail(-ETIMEDOUT, "server did not start%s", wr > 0 ? " (exited)" : " (timeout)");
+}
+
+static void reap(pid_t pid, int ms)
+{
+	for (int i = 0; i < ms / 5; i++) {
+		if (waitpid(pid, NULL, WNOHANG) != 0)
+			return;
+		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* One client/server pair: latency, objects or oneway. */
+static void run_single(const struct contender *ct, const struct workload *w, int out, int timeout_s)
+{
+	struct chan c = { .ops = ct->ops, .device = ct->device, .fds = { -1, -1, -1, -1 } };
+	int dp[2] = { -1, -1 };
+	int r;
+
+	if ((r = ct->ops->make(&c, w, 0)) < 0)
+		return send_error(out, r, "set-up");
+	if (w->kind == WL_ONEWAY && pipe2(dp, O_CLOEXEC) < 0)
+		return send_error(out, -errno, "pipe");
+	pid_t srv = start_server(&c, 1, 0, w, dp[1], timeout_s);
+	if (srv < 0)
+		return send_error(out, srv, "");
+	if (dp[1] >= 0)
+		close(dp[1]);
+	if ((r = ct->ops->connect(&c, w)) < 0)
+		return send_error(out, r, "connect");
+	for (long i = 0; i < w->warmup; i++)
+		if ((r = ct->ops->call(&c, w)) < 0)
+			return send_error(out, r, "warm-up");
+
+	struct rhdr h = { 0 };
+	uint64_t *s = NULL;
+	if (w->kind == WL_ONEWAY) {
+		uint64_t t0 = now_ns();
+		for (long i = 0; i < w->iters; i++)
+			if ((r = ct->ops->send_oneway(&c, w)) < 0)
+				return send_error(out, r, "oneway");
+		int wr = wait_readable(dp[0], timeout_s * 1000);
+		if (wr <= 0)
+			return send_error(out, -ETIMEDOUT, "server did not receive every oneway message");
+		h.elapsed_ns = now_ns() - t0;
+		h.count = (uint64_t)w->iters;
+		h.tput = (double)h.count * 1e9 / (double)h.elapsed_ns;
+	} else {
+		s = malloc((size_t)w->iters * sizeof(*s));
+		if (!s)
+			return send_error(out, -ENOMEM, "out of memory");
+		uint64_t t0 = now_ns(), prev = t0;
+		for (long i = 0; i < w->iters; i++) {
+			if ((r = ct->ops->call(&c, w)) < 0)
+				return send_error(out, r, "round trip");
+			uint64_t t = now_ns();
+			s[i] = t - prev;
+			prev = t;
+		}
+		h.elapsed_ns = prev - t0;
+		h.count = h.n = (uint32_t)w->iters;
+	}
+	ct->ops->close(&c);
+	reap(srv, 2000);
+	send_result(out, &h, s);
+	free(s);
+}
+
+/* npairs pairs, each client and each server a process of its own. */
+static void run_pairs(const struct contender *ct, const struct workload *w, int out, int timeout_s)
+{
+	int n = w->npairs, r;
+	struct chan c[16];
+	pid_t srv[16], cli[16];
+	int go[2], rp[2], cp[2];
+
+	for (int i = 0; i < n; i++) {
+		c[i] = (struct chan){ .ops = ct->ops, .device = ct->device, .fds = { -1, -1, -1, -1 } };
+		if ((r = ct->ops->make(&c[i], w, i)) < 0)
+			return send_error(out, r, "set-up");
+	}
+	for (int i = 0; i < n; i++) {
+		/* Each server keeps only its own channel: a pipe's EOF must
+		 * reach the server when its client closes. */
+		if ((srv[i] = start_server(c, n, i, w, -1, timeout_s)) < 0)
+			return send_error(out, srv[i], "");
+	}
+	/* Made after the servers exist, so that only the clients hold them. */
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(rp, O_CLOEXEC) < 0 || pipe2(cp, O_CLOEXEC) < 0)
+		return send_error(out, -errno, "pipe");
+	for (int i = 0; i < n; i++) {
+		cli[i] = fork();
+		if (cli[i] < 0)
+			return send_error(out, -errno, "fork");
+		if (cli[i] == 0) {
+			struct pair_result pr = { 0 };
+			size_t cap = 1u << 20, k = 0;
+			uint64_t *s = malloc(cap * sizeof(*s));
+			char b;
+
+			alarm((unsigned)timeout_s + 5);
+			close(go[1]);
+			close(rp[0]);
+			for (int j = 0; j < n; j++)
+				if (j != i)
+					chan_drop(&c[j]);
+			if (!s) {
+				pr.status = -ENOMEM;
+				goto done;
+			}
+			if ((r = ct->ops->connect(&c[i], w)) < 0) {
+				pr.status = r;
+				bench_fmt(pr.err, sizeof(pr.err), "connect: %s", bench_err);
+				write_full(cp[1], "E", 1);
+				goto done;
+			}
+			for (long j = 0; j < w->warmup; j++)
+				if ((r = ct->ops->call(&c[i], w)) < 0) {
+					pr.status = r;
+					bench_fmt(pr.err, sizeof(pr.err), "warm-up: %s", bench_err);
+					write_full(cp[1], "E", 1);
+					goto done;
+				}
+			write_full(cp[1], "c", 1);
+			if (read(go[0], &b, 1) < 0) { /* EOF = go */
+			}
+			uint64_t t0 = now_ns(), end = t0 + (uint64_t)(w->secs * 1e9), prev = t0;
+			while (prev < end) {
+				if ((r = ct->ops->call(&c[i], w)) < 0) {
+					pr.status = r;
+					bench_fmt(pr.err, sizeof(pr.err), "round trip: %s", bench_err);
+					goto done;
+				}
+				uint64_t t = now_ns();
+				if (k < cap)
+					s[k++] = t - prev;
+				pr.sum_ns += t - prev;
+				pr.count++;
+				prev = t;
+			}
+			pr.elapsed_ns = prev - t0;
+			qsort(s, k, sizeof(*s), cmp_u64);
+			pr.p50_ns = pct(s, k, 0.5);
+			pr.p99_ns = pct(s, k, 0.99);
+			pr.max_ns = k ? s[k - 1] : 0;
+			ct->ops->close(&c[i]);
+done:
+			write_full(rp[1], &pr, sizeof(pr));
+			_exit(0);
+		}
+	}
+	close(go[0]);
+	close(rp[1]);
+	close(cp[1]);
+	for (int i = 0; i < n; i++)
+		chan_drop(&c[i]);
+	for (int i = 0; i < n; i++) {
+		char b = 0;
+		if (wait_readable(cp[0], 15000) <= 0 || read(cp[0], &b, 1) != 1 || b != 'c') {
+			struct pair_result pr = { 0 };
+			if (b == 'E' && wait_readable(rp[0], 2000) > 0 && read_full(rp[0], &pr, sizeof(pr)) == 0)
+				return send_error(out, pr.status, pr.err);
+			return send_error(out, -ETIMEDOUT, "client did not connect");
+		}
+	}
+	close(go[1]); /* go */
+	struct rhdr h = { 0 };
+	double lat_sum = 0, p99_max = 0;
+	uint64_t cnt = 0;
+	for (int i = 0; i < n; i++) {
+		struct pair_result pr;
+		if (wait_readable(rp[0], (int)(w->secs * 1000) + 20000) <= 0 ||
+		    read_full(rp[0], &pr, sizeof(pr)) < 0)
+			return send_error(out, -ETIMEDOUT, "client did not report");
+		if (pr.status < 0)
+			return send_error(out, pr.status, pr.err);
+		if (pr.elapsed_ns)
+			h.tput += (double)pr.count * 1e9 / (double)pr.elapsed_ns;
+		lat_sum += (double)pr.sum_ns;
+		cnt += pr.count;
+		if ((double)pr.p99_ns > p99_max)
+			p99_max = (double)pr.p99_ns;
+	}
+	h.count = cnt;
+	h.lat_avg_us = cnt ? lat_sum / (double)cnt / 1e3 : 0;
+	h.lat_p99_us = p99_max / 1e3;
+	for (int i = 0; i < n; i++) {
+		reap(cli[i], 2000);
+		reap(srv[i], 2000);
+	}
+	send_result(out, &h, NULL);
+}
+
+/* An external helper (libbinder-c / ffi variants): it gets the same
+ * arguments and writes the same result stream to fd 3. */
+static void run_helper(const char *helper, const struct contender *ct, const struct workload *w, int out)
+{
+	char key[32], iters[32], warm[32], pay[32];
+
+	bench_fmt(key, sizeof(key), "%u", w->key);
+	bench_fmt(iters, sizeof(iters), "%ld", w->iters);
+	bench_fmt(warm, sizeof(warm), "%ld", w->warmup);
+	bench_fmt(pay, sizeof(pay), "%zu", w->payload);
+	if (dup2(out, 3) < 0)
+		return send_error(out, -errno, "dup2");
+	execl(helper, helper, ct->device, key, iters, warm, pay, (char *)NULL);
+	bench_fail(-errno, "exec %s: %s", helper, strerror(errno));
+	send_error(3, -errno, "");
+}
+
+/* ---- blocks ---------------------------------------------------------------- */
+
+struct block {
+	struct rhdr h;
+	uint64_t *samples;
+};
+
+static int block_timeout(const struct workload *w)
+{
+	switch (w->kind) {
+	case WL_LATENCY:
+		return 20 + (int)((double)(w->iters + w->warmup) * (0.004 + (double)w->payload * 4e-8));
+	case WL_OBJECTS:
+		return 20 + (int)((double)(w->iters + w->warmup) * (0.005 + w->nobj * 0.0005));
+	case WL_PAIRS:
+		return 40 + (int)w->secs + 5 * w->npairs;
+	case WL_ONEWAY:
+		return 30 + (int)((double)w->iters * 0.003);
+	}
+	return 60;
+}
+
+static unsigned next_key = 16;
+
+/* Run one block in a runner process of its own (process group). */
+static int run_block(struct contender *ct, struct workload w, const char *helper, struct block *b)
+{
+	int p[2];
+
+	memset(b, 0, sizeof(*b));
+	if (ct->disabled[0])
+		return bench_fail(-ECANCELED, "%s", ct->disabled);
+	if (ensure_registry(ct) < 0)
+		return bench_fail(-EIO, "registry: %s", ct->disabled[0] ? ct->disabled : bench_err);
+	w.key = next_key;
+	next_key += 16;
+	int tmo = block_timeout(&w);
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return bench_fail(-errno, "pipe: %s", strerror(errno));
+	pid_t pid = fork();
+	if (pid < 0)
+		return bench_fail(-errno, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(p[0]);
+		setpgid(0, 0);
+		alarm((unsigned)tmo + 10);
+		bench_err[0] = 0;
+		if (helper)
+			run_helper(helper, ct, &w, p[1]);
+		else if (w.kind == WL_PAIRS)
+			run_pairs(ct, &w, p[1], tmo);
+		else
+			run_single(ct, &w, p[1], tmo);
+		_exit(0);
+	}
+	setpgid(pid, pid);
+	close(p[1]);
+	int r = 0;
+	int wr = wait_readable(p[0], tmo * 1000);
+	if (wr <= 0 || read_full(p[0], &b->h, sizeof(b->h)) < 0) {
+		r = wr == 0 ? bench_fail(-ETIMEDOUT, "timed out after %d s", tmo)
+			    : bench_fail(-EIO, "runner died without a result");
+		if (wr == 0 && ++ct->timeouts >= 2)
+			bench_fmt(ct->disabled, sizeof(ct->disabled), "disabled after %d timeouts", ct->timeouts);
+	} else if (b->h.status < 0) {
+		r = bench_fail(b->h.status, "%s", b->h.err[0] ? b->h.err : strerror(-b->h.status));
+	} else if (b->h.n) {
+		b->samples = malloc(b->h.n * sizeof(uint64_t));
+		if (!b->samples || wait_readable(p[0], 10000) <= 0 ||
+		    read_full(p[0], b->samples, b->h.n * sizeof(uint64_t)) < 0)
+			r = bench_fail(-EIO, "short sample stream");
+	}
+	close(p[0]);
+	kill(-pid, SIGKILL);
+	/* A process stuck in the kernel may not die; do not wait forever. */
+	for (int i = 0; i < 400 && waitpid(pid, NULL, WNOHANG) == 0; i++)
+		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+	while (waitpid(-1, NULL, WNOHANG) > 0) {
+	}
+	if (r < 0) {
+		free(b->samples);
+		b->samples = NULL;
+	}
+	return r;
+}
+
+/* ---- aggregation and output -------------------------------------------------- */
+
+struct point {
+	const char *workload;
+	char param[16];
+	char contender[32];
+	bool pending;
+	char err[BENCH_ERRLEN];
+	uint64_t *samples;
+	size_t n;
+	double rep[32];     /* per-repeat median (us) or throughput */
+	int nrep;
+	double lat_avg_us[32], lat_p99_us[32];
+	struct point *next;
+};
+
+static struct point *points, **points_tail = &points;
+
+static struct point *point_get(const char *wl, const char *param, const char *cont)
+{
+	for (struct point *p = points; p; p = p->next)
+		if (!strcmp(p->workload, wl) && !strcmp(p->param, param) && !strcmp(p->contender, cont))
+			return p;
+	struct point *p = calloc(1, sizeof(*p));
+	if (!p)
+		abort();
+	p->workload = wl;
+	bench_fmt(p->param, sizeof(p->param), "%s", param);
+	bench_fmt(p->contender, sizeof(p->contender), "%s", cont);
+	*points_tail = p;
+	points_tail = &p->next;
+	return p;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void emit(struct point *p)
+{
+	FILE *f = stdout;
+
+	fprintf(f, "BENCH {\"type\":\"point\",\"workload\":\"%s\",\"param\":\"%s\",\"contender\":", p->workload,
+		p->param);
+	json_str(f, p->contender);
+	if (p->pending) {
+		fprintf(f, ",\"status\":\"pending\",\"error\":");
+		json_str(f, p->err);
+	} else if (p->err[0]) {
+		fprintf(f, ",\"status\":\"error\",\"error\":");
+		json_str(f, p->err);
+	} else {
+		fprintf(f, ",\"status\":\"ok\"");
+	}
+	if (p->n) {
+		qsort(p->samples, p->n, sizeof(uint64_t), cmp_u64);
+		double sum = 0;
+		for (size_t i = 0; i < p->n; i++)
+			sum += (double)p->samples[i];
+		fprintf(f, ",\"n\":%zu,\"median_us\":%.2f,\"p90_us\":%.2f,\"p99_us\":%.2f,\"max_us\":%.2f,"
+			   "\"mean_us\":%.2f,\"min_us\":%.2f",
+			p->n, pct(p->samples, p->n, 0.5) / 1e3, pct(p->samples, p->n, 0.9) / 1e3,
+			pct(p->samples, p->n, 0.99) / 1e3, p->samples[p->n - 1] / 1e3, sum / (double)p->n / 1e3,
+			p->samples[0] / 1e3);
+	}
+	if (p->nrep) {
+		bool tput = !strcmp(p->workload, "pairs") || !strcmp(p->workload, "oneway");
+		fprintf(f, ",\"%s\":[", tput ? "rep_tput" : "rep_median_us");
+		for (int i = 0; i < p->nrep; i++)
+			fprintf(f, "%s%.2f", i ? "," : "", p->rep[i]);
+		fprintf(f, "]");
+		if (!strcmp(p->workload, "pairs")) {
+			double a = 0, q = 0;
+			for (int i = 0; i < p->nrep; i++) {
+				a += p->lat_avg_us[i];
+				q += p->lat_p99_us[i];
+			}
+			fprintf(f, ",\"lat_avg_us\":%.2f,\"lat_p99_us\":%.2f", a / p->nrep, q / p->nrep);
+		}
+	}
+	fprintf(f, "}\n");
+	fflush(f);
+}
+
+/* Run one block for @ct and fold it into its point. */
+static void measure(const char *wl, const char *param, const char *label, struct contender *ct,
+		    const struct workload *w, const char *helper)
+{
+	struct point *p = point_get(wl, param, label);
+	struct block b;
+
+	if (p->err[0]) /* failed on an earlier repeat: do not retry */
+		return;
+	uint64_t t0 = now_ns();
+	int r = run_block(ct, *w, helper, &b);
+	fprintf(stderr, "bench: %-8s %-6s %-20s %s (%.1f s)\n", wl, param, label,
+		r < 0 ? bench_err : "ok", (double)(now_ns() - t0) / 1e9);
+	if (r < 0) {
+		bench_fmt(p->err, sizeof(p->err), "%s", bench_err);
+		return;
+	}
+	if (b.h.n) {
+		uint64_t *ns = realloc(p->samples, (p->n + b.h.n) * sizeof(uint64_t));
+		if (!ns)
+			abort();
+		p->samples = ns;
+		memcpy(p->samples + p->n, b.samples, b.h.n * sizeof(uint64_t));
+		p->n += b.h.n;
+		qsort(b.samples, b.h.n, sizeof(uint64_t), cmp_u64);
+		if (p->nrep < 32)
+			p->rep[p->nrep++] = pct(b.samples, b.h.n, 0.5) / 1e3;
+	} else if (p->nrep < 32) {
+		p->lat_avg_us[p->nrep] = b.h.lat_avg_us;
+		p->lat_p99_us[p->nrep] = b.h.lat_p99_us;
+		p->rep[p->nrep++] = b.h.tput;
+	}
+	free(b.samples);
+}
+
+static void emit_all(void)
+{
+	for (struct point *p = points; p; p = p->next)
+		emit(p);
+}
+
+/* ---- phases ---------------------------------------------------------------- */
+
+static long per_block(void)
+{
+	long n = opt.iters / opt.repeats;
+	return n < 1 ? 1 : n;
+}
+
+static void phase_latency(void)
+{
+	char param[16];
+	long warm = opt.quick ? 10 : 50;
+
+	for (int rep = 0; rep < opt.repeats; rep++)
+		for (size_t pi = 0; pi < NPAYLOADS; pi++)
+			for (size_t c = 0; c < NCONT; c++) {
+				/* The largest payload costs ~10x: fewer warm-up trips. */
+				struct workload w = { .kind = WL_LATENCY, .payload = payloads[pi],
+						      .iters = per_block(), .warmup = pi == NPAYLOADS - 1 ? 5 : warm };
+				bench_fmt(param, sizeof(param), "%zu", payloads[pi]);
+				measure("latency", param, contenders[c].name, &contenders[c], &w, NULL);
+			}
+	for (int rep = 0; rep < opt.repeats; rep++)
+		for (size_t oi = 0; oi < NOBJCFG; oi++)
+			for (size_t c = 0; c < NCONT; c++) {
+				struct contender *ct = &contenders[c];
+				struct workload w = { .kind = WL_OBJECTS, .nobj = obj_counts[oi] < 0 ? 0 : obj_counts[oi],
+						      .fd = obj_counts[oi] < 0, .iters = per_block(), .warmup = warm };
+				if (w.fd ? !ct->ops->can_fd : !ct->ops->can_objects)
+					continue;
+				if (w.fd)
+					bench_fmt(param, sizeof(param), "fd");
+				else
+					bench_fmt(param, sizeof(param), "%d", w.nobj);
+				measure("objects", param, ct->name, ct, &w, NULL);
+			}
+	/* The library layers: the same 0-byte round trip, raw ioctls vs the
+	 * libraries (external helpers that share the registry). */
+	for (int rep = 0; rep < opt.repeats; rep++)
+		for (size_t c = 0; c < 2; c++) {
+			struct contender *ct = &contenders[c];
+			struct workload w = { .kind = WL_LATENCY, .payload = 0, .iters = per_block(), .warmup = warm };
+			char label[40];
+			bench_fmt(label, sizeof(label), "%s/raw", ct->name);
+			measure("api", "0", label, ct, &w, NULL);
+			bench_fmt(label, sizeof(label), "%s/libbinder-c", ct->name);
+			if (opt.lbc_helper)
+				measure("api", "0", label, ct, &w, opt.lbc_helper);
+			else if (rep == 0) {
+				struct point *p = point_get("api", "0", label);
+				p->pending = true;
+				bench_fmt(p->err, sizeof(p->err), "libbinder-c helper not built");
+			}
+			bench_fmt(label, sizeof(label), "%s/ffi", ct->name);
+			if (opt.ffi_helper)
+				measure("api", "0", label, ct, &w, opt.ffi_helper);
+			else if (rep == 0) {
+				struct point *p = point_get("api", "0", label);
+				p->pending = true;
+				bench_fmt(p->err, sizeof(p->err), "libffi proxy layer not written yet");
+			}
+		}
+}
+
+static void phase_scaling(void)
+{
+	char param[16];
+	int reps = opt.quick ? 1 : 3;
+
+	for (int rep = 0; rep < reps; rep++)
+		for (size_t pi = 0; pi < NPAIRCOUNTS; pi++)
+			for (size_t c = 0; c < NCONT; c++) {
+				struct workload w = { .kind = WL_PAIRS, .npairs = pair_counts[pi], .secs = opt.secs,
+						      .warmup = opt.quick ? 5 : 20 };
+				bench_fmt(param, sizeof(param), "%d", pair_counts[pi]);
+				measure("pairs", param, contenders[c].name, &contenders[c], &w, NULL);
+			}
+	for (int rep = 0; rep < reps; rep++)
+		for (size_t c = 0; c < NCONT; c++) {
+			struct contender *ct = &contenders[c];
+			if (!ct->ops->can_oneway)
+				continue;
+			struct workload w = { .kind = WL_ONEWAY, .payload = 0, .iters = opt.oneway, .warmup = 5 };
+			measure("oneway", "0", ct->name, ct, &w, NULL);
+		}
+}
+
+static const char *helper_next_to(const char *argv0, const char *name)
+{
+	static char buf[2][4096];
+	static int k;
+	const char *slash = strrchr(argv0, '/');
+	char *b = buf[k++ & 1];
+
+	if (!slash)
+		return NULL;
+	bench_fmt(b, sizeof(buf[0]), "%.*s/%s", (int)(slash - argv0), argv0, name);
+	return access(b, X_OK) == 0 ? b : NULL;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: binderc-bench [--phase latency|scaling|all] [--quick] [--iters N] [--repeats R]\n"
+			"                     [--secs S] [--oneway N] [--only LIST]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *phase = "all";
+	const char *only = NULL;
+	static const struct option lo[] = {
+		{ "phase", required_argument, NULL, 'p' },   { "quick", no_argument, NULL, 'q' },
+		{ "iters", required_argument, NULL, 'i' },   { "repeats", required_argument, NULL, 'r' },
+		{ "secs", required_argument, NULL, 's' },    { "oneway", required_argument, NULL, 'o' },
+		{ "only", required_argument, NULL, 'O' },    { NULL, 0, NULL, 0 },
+	};
+	long iters = -1, oneway = -1;
+	int repeats = -1, ch;
+	double secs = -1;
+
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'p': phase = optarg; break;
+		case 'q': opt.quick = true; break;
+		case 'i': iters = atol(optarg); break;
+		case 'r': repeats = atoi(optarg); break;
+		case 's': secs = atof(optarg); break;
+		case 'o': oneway = atol(optarg); break;
+		case 'O': only = optarg; break;
+		default: usage();
+		}
+	}
+	if (strcmp(phase, "latency") && strcmp(phase, "scaling") && strcmp(phase, "all"))
+		usage();
+	opt.iters = iters > 0 ? iters : opt.quick ? 200 : 5000;
+	opt.repeats = repeats > 0 ? repeats : opt.quick ? 1 : 5;
+	if (opt.repeats > 32)
+		opt.repeats = 32;
+	opt.secs = secs > 0 ? secs : opt.quick ? 0.5 : 2.0;
+	opt.oneway = oneway > 0 ? oneway : opt.quick ? 1000 : 10000;
+	opt.lbc_helper = helper_next_to(argv[0], "binderc-bench-lbc");
+	opt.ffi_helper = helper_next_to(argv[0], "binderc-bench-ffi");
+	if (only)
+		for (size_t c = 0; c < NCONT; c++) {
+			char pat[40];
+			bench_fmt(pat, sizeof(pat), ",%s,", contenders[c].name);
+			char *l = malloc(strlen(only) + 3);
+			sprintf(l, ",%s,", only);
+			if (!strstr(l, pat))
+				bench_fmt(contenders[c].disabled, sizeof(contenders[c].disabled), "not selected (--only)");
+			free(l);
+		}
+
+	signal(SIGPIPE, SIG_IGN);
+	bench_payload_size = MAX_PAYLOAD;
+	bench_payload = malloc(bench_payload_size);
+	if (!bench_payload)
+		return 1;
+	for (size_t i = 0; i < bench_payload_size; i++)
+		bench_payload[i] = (uint8_t)(i * 131 + 7);
+
+	struct utsname u;
+	uname(&u);
+	printf("BENCH {\"type\":\"meta\",\"phase\":\"%s\",\"quick\":%s,\"cpus\":%ld,\"kernel\":", phase,
+	       opt.quick ? "true" : "false", sysconf(_SC_NPROCESSORS_ONLN));
+	json_str(stdout, u.release);
+	printf(",\"iters\":%ld,\"repeats\":%d,\"pair_secs\":%.2f,\"oneway_msgs\":%ld}\n", opt.iters, opt.repeats,
+	       opt.secs, opt.oneway);
+	fflush(stdout);
+
+	uint64_t t0 = now_ns();
+	if (!strcmp(phase, "latency") || !strcmp(phase, "all"))
+		phase_latency();
+	if (!strcmp(phase, "scaling") || !strcmp(phase, "all"))
+		phase_scaling();
+	stop_registries();
+	emit_all();
+	printf("BENCH {\"type\":\"end\",\"secs\":%.1f}\n", (double)(now_ns() - t0) / 1e9);
+
+	/* The benchmark itself is broken if a reference contender failed. */
+	int rc = 0;
+	for (struct point *p = points; p; p = p->next)
+		if (!p->pending && p->err[0] && strcmp(p->contender, "binderc") && strncmp(p->contender, "binderc/", 8) &&
+		    !strstr(p->err, "--only")) {
+			fprintf(stderr, "bench: reference contender %s failed on %s %s: %s\n", p->contender, p->workload,
+				p->param, p->err);
+			rc = 1;
+		}
+	return rc;
+}
