@@ -52,7 +52,7 @@ $(IFC_SAN_A): $(patsubst %,$(IFC_OBJ)/san/%.o,$(IFC_NAMES))
 # --- host tests: parcel API and in-process objects only, no driver ---------
 IFCT_SRC := $(TOP)/tests/iface
 IFCT_HOST := $(B)/tests/iface
-IFCT_HOST_NAMES := sig loopback
+IFCT_HOST_NAMES := sig marshal loopback
 IFCT_HOST_BINS := $(patsubst %,$(IFCT_HOST)/test_%,$(IFCT_HOST_NAMES))
 
 HOST_TESTS += $(IFCT_HOST_BINS)
