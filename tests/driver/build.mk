@@ -19,13 +19,12 @@ GUEST_TESTS += $(DRVT_BINS)
 .PHONY: driver-tests
 driver-tests: $(DRVT_BINS)
 
-$(DRVT_OBJ)/%.o: $(DRVT_SRC)/%.c | $(DRVT_OBJ)
+$(DRVT_OBJ)/%.o: $(DRVT_SRC)/%.c
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
 
-$(DRVT_BINS): $(DRVT_BIN)/driver-%-test: $(DRVT_OBJ)/test_%.o $(DRVT_LIBOBJS) | $(DRVT_BIN)
+$(DRVT_BINS): $(DRVT_BIN)/driver-%-test: $(DRVT_OBJ)/test_%.o $(DRVT_LIBOBJS)
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -o $@ $^ -lcriterion -lpthread
-
-$(DRVT_OBJ) $(DRVT_BIN):
-	mkdir -p $@
 
 -include $(wildcard $(DRVT_OBJ)/*.d)
