@@ -241,8 +241,8 @@ static void *notify_later(void *arg)
 	usleep(20000);
 	if (bc_binder_new_parcel(cb, &req) == 0) {
 		bc_parcel_write_int32(req, 42);
-		if (bc_binder_transact(cb, CB_NOTIFY, req, NULL, 0) < 0)
-			fprintf(stderr, "notify failed\n");
+		/* May fail if the client exits right after its last callback. */
+		bc_binder_transact(cb, CB_NOTIFY, req, NULL, 0);
 		bc_parcel_unref(req);
 	}
 	bc_binder_unref(cb);
