@@ -20,16 +20,13 @@ ALL_TARGETS += $(BENCH_BIN)
 .PHONY: bench-bin bench-run bench-quick
 bench-bin: $(BENCH_BIN)
 
-$(BENCH_OBJ)/%.o: $(BENCH_SRC)/%.c | $(BENCH_OBJ)
+$(BENCH_OBJ)/%.o: $(BENCH_SRC)/%.c
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
 
-$(BENCH_BIN): $(BENCH_OBJS) | $(B)/guest/bin
+$(BENCH_BIN): $(BENCH_OBJS)
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -o $@ $^ -lm
-
-$(BENCH_OBJ):
-	mkdir -p $@
-$(B)/guest/bin:
-	mkdir -p $@
 
 bench-run: bench-bin
 	@$(BENCH_SRC)/run-bench --out $(B)/bench

@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Turn binderc-bench records (BENCH lines in guest logs) into a table,
+a JSON file and PNG plots.
+
+  report.py --out DIR LOG...
+
+Writes DIR/results.json, DIR/table.md (also printed), DIR/latency.png and
+DIR/scaling.png (gnuplot).  Ratios: latency columns are contender/reference
+(lower is better); throughput columns are contender/reference (higher is
+better).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+PAYLOAD_NAMES = {"0": "0 B", "128": "128 B", "4096": "4 KiB", "65536": "64 KiB", "1040384": "1 MiB - 8 KiB"}
+CONTENDERS = ["binderc", "binder", "pipe", "socket", "futex"]
+LABEL = {"binderc": "binderc (ours)", "binder": "binder (mainline)", "pipe": "pipe",
+         "socket": "unix socketpair", "futex": "futex+shm (floor)"}
+
+
+def parse_logs(paths):
+    metas, points = [], []
+    for path in paths:
+        phase = None
+        with open(path, errors="replace") as f:
+            for line in f:
+                i = line.find("BENCH {")
+                if i < 0:
+                    continue
+                try:
+                    rec = json.loads(line[i + 6:])
+                except ValueError:
+                    print(f"report: {path}: unparsable record skipped", file=sys.stderr)
+                    continue
+                if rec.get("type") == "meta":
+                    phase = rec.get("phase")
+                    rec["log"] = os.path.basename(path)
+                    metas.append(rec)
+                elif rec.get("type") == "end":
+                    if metas:
+                        metas[-1]["secs"] = rec.get("secs")
+                        metas[-1]["complete"] = True
+                elif rec.get("type") == "point":
+                    rec["phase"] = phase
+                    rec["cpus"] = metas[-1]["cpus"] if metas else None
+                    points.append(rec)
+    return metas, points
+
+
+def find(points, wl, param, cont):
+    """The point for (workload, param, contender); a successful one wins
+    when several logs carry it."""
+    found = None
+    for p in points:
+        if p["workload"] == wl and p["param"] == param and p["contender"] == cont:
+            if ok(p):
+                return p
+            found = found or p
+    return found
+
+
+def ok(p):
+    return p is not None and p.get("status") == "ok"
+
+
+def fmt(v, nd=1):
+    if v is None:
+        return "-"
+    if v >= 10000:
+        return f"{v:,.0f}"
+    return f"{v:.{nd}f}"
+
+
+def ratio(a, b):
+    if a is None or b in (None, 0):
+        return None
+    return a / b
+
+
+def fr(r):
+    return "-" if r is None else f"{r:.2f}"
+
+
+def spread(p, key):
+    v = p.get(key) or []
+    if len(v) < 2:
+        return "-"
+    return f"{fmt(min(v))}–{fmt(max(v))}"
+
+
+def status_cell(p):
+    if p is None:
+        return "not run"
+    if p.get("status") == "pending":
+        return f"pending ({p.get('error', '')})"
+    return f"n/a (error: {p.get('error', '?')})"
+
+
+def tables(metas, points):
+    out = []
+    w = out.append
+    for m in metas:
+        w(f"- run `{m['log']}`: phase {m['phase']}, {m['cpus']} vCPU, kernel {m['kernel']}, "
+          f"{m['iters']} iterations per latency point over {m['repeats']} repeats"
+          f"{' (quick)' if m.get('quick') else ''}, {m.get('secs', '?')} s"
+          f"{'' if m.get('complete') else ', INCOMPLETE (the guest stopped early)'}")
+    w("")
+    w("Latency is in µs. \"spread\" is the range of the per-repeat medians. "
+      "Ratios are contender / reference on the median (lower is better) for latency, and "
+      "contender / reference (higher is better) for throughput.")
+    w("")
+    # latency
+    params = [p for p in PAYLOAD_NAMES if any(x["workload"] == "latency" and x["param"] == p for x in points)]
+    if params:
+        w("### Round-trip latency (payload in the request, empty reply)")
+        w("")
+        w("| payload | contender | median | spread | p90 | p99 | max | vs mainline | vs futex |")
+        w("|---|---|---|---|---|---|---|---|---|")
+        for par in params:
+            ref = find(points, "latency", par, "binder")
+            floor = find(points, "latency", par, "futex")
+            for c in CONTENDERS:
+                p = find(points, "latency", par, c)
+                if p is None:
+                    continue
+                if not ok(p):
+                    w(f"| {PAYLOAD_NAMES[par]} | {LABEL[c]} | {status_cell(p)} | | | | | | |")
+                    continue
+                rm = ratio(p["median_us"], ref["median_us"]) if ok(ref) else None
+                rf = ratio(p["median_us"], floor["median_us"]) if ok(floor) else None
+                w(f"| {PAYLOAD_NAMES[par]} | {LABEL[c]} | {fmt(p['median_us'])} | {spread(p, 'rep_median_us')} | "
+                  f"{fmt(p['p90_us'])} | {fmt(p['p99_us'])} | {fmt(p['max_us'])} | {fr(rm)} | {fr(rf)} |")
+        w("")
+    # pairs
+    pars = sorted({x["param"] for x in points if x["workload"] == "pairs"}, key=int)
+    if pars:
+        w("### Throughput: N client/server pairs, 0-byte round trips (each client and server a process)")
+        w("")
+        w("| pairs | contender | round trips/s | spread | avg µs | p99 µs | vs 1 pair | vs mainline | vs futex |")
+        w("|---|---|---|---|---|---|---|---|---|")
+        for par in pars:
+            ref = find(points, "pairs", par, "binder")
+            floor = find(points, "pairs", par, "futex")
+            for c in CONTENDERS:
+                p = find(points, "pairs", par, c)
+                if p is None:
+                    continue
+                if not ok(p):
+                    w(f"| {par} | {LABEL[c]} | {status_cell(p)} | | | | | | |")
+                    continue
+                t = mean(p["rep_tput"])
+                one = find(points, "pairs", "1", c)
+                sc = ratio(t, mean(one["rep_tput"])) if ok(one) else None
+                rm = ratio(t, mean(ref["rep_tput"])) if ok(ref) else None
+                rf = ratio(t, mean(floor["rep_tput"])) if ok(floor) else None
+                w(f"| {par} | {LABEL[c]} | {fmt(t, 0)} | {spread(p, 'rep_tput')} | {fmt(p.get('lat_avg_us'))} | "
+                  f"{fmt(p.get('lat_p99_us'))} | {fr(sc)} | {fr(rm)} | {fr(rf)} |")
+        w("")
+    # oneway
+    if any(x["workload"] == "oneway" for x in points):
+        w("### Oneway: messages into one server (0-byte payload)")
+        w("")
+        w("| contender | messages/s | spread | vs mainline |")
+        w("|---|---|---|---|")
+        ref = find(points, "oneway", "0", "binder")
+        for c in CONTENDERS:
+            p = find(points, "oneway", "0", c)
+            if p is None:
+                continue
+            if not ok(p):
+                w(f"| {LABEL[c]} | {status_cell(p)} | | |")
+                continue
+            t = mean(p["rep_tput"])
+            rm = ratio(t, mean(ref["rep_tput"])) if ok(ref) else None
+            w(f"| {LABEL[c]} | {fmt(t, 0)} | {spread(p, 'rep_tput')} | {fr(rm)} |")
+        w("")
+    # objects
+    if any(x["workload"] == "objects" for x in points):
+        w("### Round trips carrying objects (request: N local binder objects, or one fd)")
+        w("")
+        w("| objects | contender | median | spread | p99 | max | vs mainline |")
+        w("|---|---|---|---|---|---|---|")
+        for par in ["1", "8", "64", "fd"]:
+            ref = find(points, "objects", par, "binder")
+            for c in CONTENDERS:
+                p = find(points, "objects", par, c)
+                if p is None:
+                    continue
+                name = f"{par} binder{'s' if par != '1' else ''}" if par != "fd" else "1 fd"
+                if not ok(p):
+                    w(f"| {name} | {LABEL[c]} | {status_cell(p)} | | | | |")
+                    continue
+                rm = ratio(p["median_us"], ref["median_us"]) if ok(ref) else None
+                w(f"| {name} | {LABEL[c]} | {fmt(p['median_us'])} | {spread(p, 'rep_median_us')} | "
+                  f"{fmt(p['p99_us'])} | {fmt(p['max_us'])} | {fr(rm)} |")
+        w("")
+    # api
+    if any(x["workload"] == "api" for x in points):
+        w("### Library layers: 0-byte round trip, raw ioctls vs libbinder-c vs libffi proxy")
+        w("")
+        w("| device | layer | median | spread | p99 | vs raw |")
+        w("|---|---|---|---|---|---|")
+        for dev in ["binderc", "binder"]:
+            raw = find(points, "api", "0", f"{dev}/raw")
+            for layer in ["raw", "libbinder-c", "ffi"]:
+                p = find(points, "api", "0", f"{dev}/{layer}")
+                if p is None:
+                    continue
+                if not ok(p):
+                    w(f"| {LABEL[dev]} | {layer} | {status_cell(p)} | | | |")
+                    continue
+                rr = ratio(p["median_us"], raw["median_us"]) if ok(raw) else None
+                w(f"| {LABEL[dev]} | {layer} | {fmt(p['median_us'])} | {spread(p, 'rep_median_us')} | "
+                  f"{fmt(p['p99_us'])} | {fr(rr)} |")
+        w("")
+    return out
+
+
+def mean(v):
+    return sum(v) / len(v) if v else None
+
+
+def goals(points):
+    g = []
+
+    def lat_ratio(par):
+        a, b = find(points, "latency", par, "binderc"), find(points, "latency", par, "binder")
+        return ratio(a["median_us"], b["median_us"]) if ok(a) and ok(b) else None
+
+    for par, lim in [("0", 0.90), ("128", 0.90), ("4096", 0.90), ("65536", 1.00), ("1040384", 1.00)]:
+        r = lat_ratio(par)
+        g.append({"goal": f"binderc/mainline round-trip median, {PAYLOAD_NAMES[par]}", "limit": lim,
+                  "value": r, "met": None if r is None else r <= lim})
+    for par in ["2", "4", "8"]:
+        a, b = find(points, "pairs", par, "binderc"), find(points, "pairs", par, "binder")
+        a1, b1 = find(points, "pairs", "1", "binderc"), find(points, "pairs", "1", "binder")
+        if all(ok(x) for x in (a, b, a1, b1)):
+            sa = mean(a["rep_tput"]) / mean(a1["rep_tput"])
+            sb = mean(b["rep_tput"]) / mean(b1["rep_tput"])
+            g.append({"goal": f"pair scaling {par} vs 1 pair: binderc {sa:.2f} >= mainline {sb:.2f}",
+                      "limit": sb, "value": sa, "met": sa >= sb})
+        else:
+            g.append({"goal": f"pair scaling {par} vs 1 pair", "limit": None, "value": None, "met": None})
+    for layer, lim in [("libbinder-c", 1.10), ("ffi", 1.25)]:
+        for dev in ["binderc", "binder"]:
+            a, raw = find(points, "api", "0", f"{dev}/{layer}"), find(points, "api", "0", f"{dev}/raw")
+            r = ratio(a["median_us"], raw["median_us"]) if ok(a) and ok(raw) else None
+            g.append({"goal": f"{layer}/raw on {dev}", "limit": lim, "value": r,
+                      "met": None if r is None else r <= lim,
+                      "note": (a or {}).get("error") if not ok(a) else None})
+    return g
+
+
+def goal_lines(g):
+    out = ["### Goals (not test assertions)", "", "| goal | limit | value | met |", "|---|---|---|---|"]
+    for x in g:
+        met = "n/a" if x["met"] is None else ("yes" if x["met"] else "**no**")
+        lim = "-" if x["limit"] is None else f"{x['limit']:.2f}"
+        val = "-" if x["value"] is None else f"{x['value']:.2f}"
+        note = f" ({x['note']})" if x.get("note") else ""
+        out.append(f"| {x['goal']} | {lim} | {val}{note} | {met} |")
+    out.append("")
+    return out
+
+
+def plot(outdir, points):
+    lat = [p for p in points if p["workload"] == "latency" and ok(p)]
+    if not lat:
+        return []
+    made = []
+    order = list(PAYLOAD_NAMES)
+    dat = os.path.join(outdir, "latency.dat")
+    with open(dat, "w") as f:
+        for ci, c in enumerate(CONTENDERS):
+            f.write(f"# {c}\n")
+            for xi, par in enumerate(order):
+                p = find(points, "latency", par, c)
+                if not ok(p):
+                    continue
+                reps = p.get("rep_median_us") or [p["median_us"]]
+                x = xi + (ci - 2) * 0.06
+                f.write(f"{x:.3f} {p['median_us']:.3f} {min(reps):.3f} {max(reps):.3f} "
+                        f"{p['p90_us']:.3f} {p['p99_us']:.3f}\n")
+            f.write("\n\n")
+    png = os.path.join(outdir, "latency.png")
+    xt = ", ".join(f'"{PAYLOAD_NAMES[p]}" {i}' for i, p in enumerate(order))
+    plots = []
+    for ci, c in enumerate(CONTENDERS):
+        if any(p["contender"] == c for p in lat):
+            plots.append(f"'{dat}' index {ci} using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 title '{LABEL[c]}'")
+    script = f"""set terminal pngcairo size 1000,650 font ',11'
+set output '{png}'
+set title 'Round-trip latency vs payload (median; bars: min-max of per-repeat medians)'
+set xlabel 'request payload'
+set ylabel 'round trip (us, TCG guest; log scale)'
+set logscale y
+set grid ytics mytics
+set key top left
+set xrange [-0.4:{len(order) - 0.6}]
+set xtics ({xt})
+plot {', '.join(plots)}
+"""
+    if run_gnuplot(script):
+        made.append(png)
+    pairs = [p for p in points if p["workload"] == "pairs" and ok(p)]
+    if pairs:
+        dat2 = os.path.join(outdir, "scaling.dat")
+        with open(dat2, "w") as f:
+            for c in CONTENDERS:
+                f.write(f"# {c}\n")
+                for par in ["1", "2", "4", "8"]:
+                    p = find(points, "pairs", par, c)
+                    if ok(p):
+                        f.write(f"{par} {mean(p['rep_tput']):.1f} {min(p['rep_tput']):.1f} "
+                                f"{max(p['rep_tput']):.1f}\n")
+                f.write("\n\n")
+        png2 = os.path.join(outdir, "scaling.png")
+        plots = [f"'{dat2}' index {ci} using 1:2:3:4 with yerrorlines lw 2 pt 7 title '{LABEL[c]}'"
+                 for ci, c in enumerate(CONTENDERS) if any(p["contender"] == c for p in pairs)]
+        script = f"""set terminal pngcairo size 1000,650 font ',11'
+set output '{png2}'
+set title 'Throughput with N client/server pairs (0-byte round trips; bars: min-max over repeats)'
+set xlabel 'client/server pairs'
+set ylabel 'round trips per second (TCG guest)'
+set logscale x 2
+set grid
+set key top left
+set xrange [0.8:10]
+plot {', '.join(plots)}
+"""
+        if run_gnuplot(script):
+            made.append(png2)
+    return made
+
+
+def run_gnuplot(script):
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True, capture_output=True)
+        return True
+    except (OSError, subprocess.CalledProcessError) as e:
+        err = getattr(e, "stderr", "") or str(e)
+        # pngcairo may be missing in gnuplot-nox builds: fall back to png.
+        if "pngcairo" in err:
+            return run_gnuplot(script.replace("pngcairo", "png"))
+        print(f"report: gnuplot failed: {err.strip()}", file=sys.stderr)
+        return False
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("logs", nargs="+")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    metas, points = parse_logs(a.logs)
+    g = goals(points)
+    lines = tables(metas, points) + goal_lines(g)
+    md = "\n".join(lines) + "\n"
+    with open(os.path.join(a.out, "table.md"), "w") as f:
+        f.write(md)
+    made = plot(a.out, points)
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump({"runs": metas, "points": points, "goals": g, "plots": [os.path.basename(m) for m in made]},
+                  f, indent=1)
+    sys.stdout.write(md)
+    print(f"report: wrote {a.out}/table.md, {a.out}/results.json" +
+          "".join(f", {m}" for m in made), file=sys.stderr)
+    return 0 if points else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
