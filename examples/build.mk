@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: MIT
+# examples/build.mk: the example programs (hello, observer, fd passing),
+# built into the guest's bin/ as hello-service, hello-client, ...
+# SM_LINK, SMC_OBJ and SM_LIBBC_A come from servicemanager/build.mk, which
+# is read after this file: they appear only in recipes and in prerequisites
+# given below by path.
+
+EX_SRC := $(TOP)/examples
+EX_NAMES := hello_service hello_client observer_service observer_client fd_service fd_client
+EX_BINS := $(foreach n,$(EX_NAMES),$(B)/guest/bin/$(subst _,-,$(n)))
+
+ALL_TARGETS += $(EX_BINS)
+
+define ex_rule
+$(B)/guest/bin/$(subst _,-,$(1)): $(EX_SRC)/$(1).c $(wildcard $(EX_SRC)/*.h) $(B)/obj/sm-client/servicemanager.o $(B)/lib/libbinder-c.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS_BASE) -o $$@ $$< $$(SM_LINK)
+endef
+$(foreach n,$(EX_NAMES),$(eval $(call ex_rule,$(n))))
+
+.PHONY: examples
+examples: $(EX_BINS)
+
+# The guest gets build/guest/ (not examples/): the demo script travels there.
+EX_DEMO := $(B)/guest/demo.sh
+ALL_TARGETS += $(EX_DEMO)
+$(EX_DEMO): $(EX_SRC)/demo.sh
+	@mkdir -p $(dir $@)
+	cp $< $@

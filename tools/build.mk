@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: MIT
+# tools/build.mk: the `binder` command-line tool.  SM_LINK and SMC_OBJ
+# come from servicemanager/build.mk.
+
+BINDER_TOOL := $(B)/guest/bin/binder
+
+ALL_TARGETS += $(BINDER_TOOL)
+INSTALL_TARGETS += install-binder-tool
+
+$(B)/obj/tools/binder.o: $(TOP)/tools/binder.c $(TOP)/include/binderc/servicemanager.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+
+$(BINDER_TOOL): $(B)/obj/tools/binder.o $(SMC_OBJ) $(SM_LIBBC_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(SM_LINK)
+
+.PHONY: install-binder-tool
+install-binder-tool: $(BINDER_TOOL)
+	install -D -m 0755 $(BINDER_TOOL) $(DESTDIR)$(PREFIX)/bin/binder
+
+-include $(wildcard $(B)/obj/tools/*.d)
