@@ -96,11 +96,17 @@ check-host: $(HOST_TESTS)
 		sh $(TOP)/tests/run-criterion $(B)/check/host.tally host/$$(basename $$t) $$t || rc=1; \
 	done; exit $$rc
 
+# Wall-clock limits for one guest run of the suite (TCG; the debug kernel's
+# KASAN, lockdep and kmemleak make everything several times slower).
+GUEST_TIMEOUT_stock := 1200
+GUEST_TIMEOUT_debug := 3000
+
 # Phony targets get no pattern rules, so each kernel gets its rule here.
 define guest_check
 check-guest-$(1): all
 	@mkdir -p $(B)/check
-	@$(TOP)/tests/vm/run-guest --kernel $(1) --quiet --log $(B)/check/guest-$(1).log -- \
+	@$(TOP)/tests/vm/run-guest --kernel $(1) --timeout $(GUEST_TIMEOUT_$(1)) --quiet \
+		--log $(B)/check/guest-$(1).log -- \
 		sh tests/guest/run-suite; rc=$$$$?; \
 	grep -E '^(\[----\]|\[FAIL\]|run-criterion|run-suite|[a-z]+/.*: [0-9]+ passed|guest-)' \
 		$(B)/check/guest-$(1).log || true; \
