@@ -62,6 +62,19 @@ $(IFCT_HOST_BINS): $(IFCT_HOST)/test_%: $(IFCT_SRC)/host_%.c $(IFCT_SRC)/testifa
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -I$(IFCT_SRC) -o $@ $< $(IFC_SAN_A) $(LBC_SAN_A) \
 		$(FFI_LIBS) $(CRITERION_LIBS) -lpthread
 
+# --- guest tests: both drivers, one test at a time (context manager) ------
+IFCT_GUEST := $(B)/guest/bin
+IFCT_GUEST_NAMES := calls
+IFCT_GUEST_BINS := $(patsubst %,$(IFCT_GUEST)/iface-%-test,$(IFCT_GUEST_NAMES))
+
+GUEST_TESTS += $(IFCT_GUEST_BINS)
+
+$(IFCT_GUEST_BINS): $(IFCT_GUEST)/iface-%-test: $(IFCT_SRC)/guest_%.c $(IFCT_SRC)/guest_main.c \
+		$(IFCT_SRC)/guest.h $(IFCT_SRC)/testiface.h $(IFC_A) $(LBC_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -I$(IFCT_SRC) -o $@ $< $(IFCT_SRC)/guest_main.c $(IFC_A) $(LBC_A) \
+		$(FFI_LIBS) $(CRITERION_LIBS) -lpthread
+
 .PHONY: iface iface-host-tests
-iface: $(IFC_SO) $(IFC_A) $(IFCT_HOST_BINS)
+iface: $(IFC_SO) $(IFC_A) $(IFCT_HOST_BINS) $(IFCT_GUEST_BINS)
 iface-host-tests: $(IFCT_HOST_BINS)

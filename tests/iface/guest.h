@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest test helpers for signature interfaces: a server child process whose
+ * object is the context manager (handle 0) of the device under test
+ * ($BINDER_DEVICE), and failure reporting inside children.
+ */
+#ifndef IFACE_GUEST_H
+#define IFACE_GUEST_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <binderc/binderc.h>
+#include <binderc/iface.h>
+
+/* Inside child processes: report and exit non-zero. */
+#define G_CHECK(cond)                                                                               \
+	do {                                                                                        \
+		if (!(cond)) {                                                                      \
+			fprintf(stderr, "[%d] %s:%d: check failed: %s\n", (int)getpid(), __FILE__, \
+				__LINE__, #cond);                                                   \
+			_exit(1);                                                                   \
+		}                                                                                   \
+	} while (0)
+#define G_OK(expr)                                                                                   \
+	do {                                                                                         \
+		int g_r_ = (expr);                                                                   \
+		if (g_r_ < 0) {                                                                      \
+			fprintf(stderr, "[%d] %s:%d: %s = %d\n", (int)getpid(), __FILE__, __LINE__, #expr, \
+				g_r_);                                                               \
+			_exit(1);                                                                    \
+		}                                                                                    \
+	} while (0)
+
+/*
+ * Fork a server: in the child, @make(@arg, proc) returns the object to
+ * serve; it becomes the context manager and a thread pool serves it.
+ * Returns once the child serves (or died: then -1).
+ */
+pid_t g_server_start(bc_binder *(*make)(void *arg, bc_process *proc), void *arg);
+/* Kill and reap the server. */
+void g_server_stop(pid_t pid);
+/* Open the device under test with a thread pool, and get handle 0. */
+int g_client(bc_process **ret_proc, bc_binder **ret_server);
+
+#endif

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main() and helpers of the guest tests of signature interfaces.  The
+ * context manager is one per device, so tests run one at a time.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+pid_t g_server_start(bc_binder *(*make)(void *arg, bc_process *proc), void *arg)
+{
+	pid_t parent = getpid(), pid;
+	int pfd[2];
+	char c = 0;
+
+	if (pipe(pfd) < 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		bc_process *p;
+		bc_binder *obj;
+		int r = -EBUSY;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(99);
+		close(pfd[0]);
+		G_OK(bc_process_open(NULL, &p));
+		obj = make(arg, p);
+		G_CHECK(obj != NULL);
+		/* the previous test's manager may still be going away */
+		for (int i = 0; i < 200 && r == -EBUSY; i++) {
+			r = bc_process_become_context_manager(p, obj);
+			if (r == -EBUSY)
+				usleep(50000);
+		}
+		G_OK(r);
+		G_OK(bc_process_start_thread_pool(p));
+		G_CHECK(write(pfd[1], "r", 1) == 1);
+		close(pfd[1]);
+		for (;;)
+			pause();
+	}
+	close(pfd[1]);
+	if (pid > 0 && read(pfd[0], &c, 1) != 1) {
+		close(pfd[0]);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	close(pfd[0]);
+	return pid;
+}
+
+void g_server_stop(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+}
+
+int g_client(bc_process **ret_proc, bc_binder **ret_server)
+{
+	int r = bc_process_open(NULL, ret_proc);
+
+	if (r < 0)
+		return r;
+	r = bc_process_start_thread_pool(*ret_proc);
+	if (r == 0)
+		r = bc_process_get_handle(*ret_proc, 0, ret_server);
+	if (r < 0)
+		*ret_proc = bc_process_unref(*ret_proc);
+	return r;
+}
+
+int main(int argc, char *argv[])
+{
+	struct criterion_test_set *tests = criterion_initialize();
+	int result = 0;
+
+	if (criterion_handle_args(argc, argv, true)) {
+		const char *dev = getenv("BINDER_DEVICE");
+
+		criterion_options.jobs = 1;
+		fprintf(stderr, "iface guest tests on %s\n", dev ? dev : "(default device)");
+		result = !criterion_run_all_tests(tests);
+	}
+	criterion_finalize(tests);
+	return result;
+}
