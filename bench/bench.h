@@ -65,6 +65,18 @@ struct pair_result {
 	char err[BENCH_ERRLEN];
 };
 
+/* What a runner (or an external helper, on fd 3) sends back: this header,
+ * then n uint64 samples (ns per round trip). */
+struct rhdr {
+	int32_t status; /* 0 or -errno */
+	uint32_t n;     /* samples that follow (uint64 ns each) */
+	uint64_t count;
+	uint64_t elapsed_ns;
+	double tput;      /* WL_PAIRS/WL_ONEWAY: operations per second */
+	double lat_avg_us, lat_p99_us;
+	char err[BENCH_ERRLEN];
+};
+
 /*
  * One IPC mechanism.  Life of a block for one client/server pair:
  *   make() in the runner (before fork), then in the forked server

@@ -15,10 +15,16 @@ BENCH_OBJ := $(B)/obj/bench
 BENCH_BIN := $(B)/guest/bin/binderc-bench
 BENCH_OBJS := $(addprefix $(BENCH_OBJ)/,main.o util.o ipc_simple.o ipc_binder.o)
 
-ALL_TARGETS += $(BENCH_BIN)
+# The library rows (libbinder-c, libffi proxy).  The libraries' own
+# build.mk files are included after this one, so their paths are spelt out.
+BENCH_LIB := $(B)/guest/bin/binderc-bench-lib
+BENCH_LIBDEPS := $(B)/lib/libbinder-c-iface.a $(B)/lib/libbinder-c.a
+BENCH_FFI_LIBS := $(or $(shell pkg-config --libs libffi 2>/dev/null),-lffi)
+
+ALL_TARGETS += $(BENCH_BIN) $(BENCH_LIB)
 
 .PHONY: bench-bin bench-run bench-quick
-bench-bin: $(BENCH_BIN)
+bench-bin: $(BENCH_BIN) $(BENCH_LIB)
 
 $(BENCH_OBJ)/%.o: $(BENCH_SRC)/%.c
 	@mkdir -p $(dir $@)
@@ -27,6 +33,11 @@ $(BENCH_OBJ)/%.o: $(BENCH_SRC)/%.c
 $(BENCH_BIN): $(BENCH_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -o $@ $^ -lm
+
+$(BENCH_LIB): $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS) \
+		$(BENCH_FFI_LIBS) -lpthread
 
 bench-run: bench-bin
 	@$(BENCH_SRC)/run-bench --out $(B)/bench

@@ -45,8 +45,7 @@ static struct {
 	int repeats;
 	double secs;  /* per pairs block */
 	long oneway;  /* messages per oneway block */
-	const char *lbc_helper;
-	const char *ffi_helper;
+	const char *lib_helper; /* binderc-bench-lib, if built */
 } opt;
 
 /* ---- contenders ---------------------------------------------------------- */
@@ -101,15 +100,6 @@ static void stop_registries(void)
 
 /* ---- runner protocol ------------------------------------------------------ */
 
-struct rhdr {
-	int32_t status; /* 0 or -errno */
-	uint32_t n;     /* samples that follow (uint64 ns each) */
-	uint64_t count;
-	uint64_t elapsed_ns;
-	double tput;      /* WL_PAIRS/WL_ONEWAY: operations per second */
-	double lat_avg_us, lat_p99_us;
-	char err[BENCH_ERRLEN];
-};
 
 static void send_result(int fd, struct rhdr *h, const uint64_t *samples)
 {
@@ -385,8 +375,9 @@ done:
 
 /* An external helper (libbinder-c / ffi variants): it gets the same
  * arguments and writes the same result stream to fd 3. */
-static void run_helper(const char *helper, const struct contender *ct, const struct workload *w, int out)
+static void run_helper(const char *mode, const struct contender *ct, const struct workload *w, int out)
 {
+	const char *helper = opt.lib_helper;
 	char key[32], iters[32], warm[32], pay[32];
 
 	bench_fmt(key, sizeof(key), "%u", w->key);
@@ -395,7 +386,7 @@ static void run_helper(const char *helper, const struct contender *ct, const str
 	bench_fmt(pay, sizeof(pay), "%zu", w->payload);
 	if (dup2(out, 3) < 0)
 		return send_error(out, -errno, "dup2");
-	execl(helper, helper, ct->device, key, iters, warm, pay, (char *)NULL);
+	execl(helper, helper, mode, ct->device, key, iters, warm, pay, (char *)NULL);
 	bench_fail(-errno, "exec %s: %s", helper, strerror(errno));
 	send_error(3, -errno, "");
 }
@@ -667,20 +658,20 @@ static void phase_latency(void)
 			bench_fmt(label, sizeof(label), "%s/raw", ct->name);
 			measure("api", "0", label, ct, &w, NULL);
 			bench_fmt(label, sizeof(label), "%s/libbinder-c", ct->name);
-			if (opt.lbc_helper)
-				measure("api", "0", label, ct, &w, opt.lbc_helper);
+			if (opt.lib_helper)
+				measure("api", "0", label, ct, &w, "lbc");
 			else if (rep == 0) {
 				struct point *p = point_get("api", "0", label);
 				p->pending = true;
-				bench_fmt(p->err, sizeof(p->err), "libbinder-c helper not built");
+				bench_fmt(p->err, sizeof(p->err), "binderc-bench-lib not built");
 			}
 			bench_fmt(label, sizeof(label), "%s/ffi", ct->name);
-			if (opt.ffi_helper)
-				measure("api", "0", label, ct, &w, opt.ffi_helper);
+			if (opt.lib_helper)
+				measure("api", "0", label, ct, &w, "ffi");
 			else if (rep == 0) {
 				struct point *p = point_get("api", "0", label);
 				p->pending = true;
-				bench_fmt(p->err, sizeof(p->err), "libffi proxy layer not written yet");
+				bench_fmt(p->err, sizeof(p->err), "binderc-bench-lib not built");
 			}
 		}
 }
@@ -762,8 +753,7 @@ int main(int argc, char **argv)
 		opt.repeats = 32;
 	opt.secs = secs > 0 ? secs : opt.quick ? 0.5 : 2.0;
 	opt.oneway = oneway > 0 ? oneway : opt.quick ? 1000 : 10000;
-	opt.lbc_helper = helper_next_to(argv[0], "binderc-bench-lbc");
-	opt.ffi_helper = helper_next_to(argv[0], "binderc-bench-ffi");
+	opt.lib_helper = helper_next_to(argv[0], "binderc-bench-lib");
 	if (only)
 		for (size_t c = 0; c < NCONT; c++) {
 			char pat[40];
