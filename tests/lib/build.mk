@@ -19,3 +19,12 @@ $(LBCGT_BIN)/libbinder-c-test: $(LBCGT_OBJ)/test_lib.o $(LBCGT_OBJ)/lt.o $(LBC_A
 
 .PHONY: libbinder-c-guest-tests
 libbinder-c-guest-tests: $(LBCGT_BINS)
+
+# The example program (not a Criterion test): run by test_lib's
+# lib_example::hello test.
+LBCGT_EXAMPLE := $(LBCGT_BIN)/libbinder-c-example-hello
+ALL_TARGETS += $(LBCGT_EXAMPLE)
+$(LBCGT_BINS): | $(LBCGT_EXAMPLE)
+$(LBCGT_EXAMPLE): $(LBCGT_SRC)/example_hello.c $(LBC_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(LBC_A) -lpthread

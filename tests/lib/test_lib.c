@@ -424,6 +424,30 @@ Test(lib_polling, basic_and_nested, .init = setup_polling, .fini = teardown, .ti
 	run_client(fd_client, NULL);
 }
 
+/* ---- the example program ----------------------------------------------------- */
+
+Test(lib_example, hello, .timeout = 60)
+{
+	char path[4096], line[256] = "";
+	FILE *f;
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 64);
+
+	cr_assert_gt(n, 0);
+	path[n] = 0;
+	strcpy(strrchr(path, '/') + 1, "libbinder-c-example-hello");
+	/* The previous test's context manager may still be going away. */
+	for (int i = 0; i < 50; i++) {
+		f = popen(path, "r");
+		cr_assert_not_null(f);
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		if (pclose(f) == 0)
+			break;
+		usleep(100000);
+	}
+	cr_assert(strncmp(line, "hello world, from pid ", 22) == 0, "got: %s", line);
+}
+
 int main(int argc, char *argv[])
 {
 	struct criterion_test_set *tests = criterion_initialize();
