@@ -64,6 +64,6 @@ install-libbinder-c: $(LBC_SO) $(LBC_A) $(LBC_PC)
 	ln -sf libbinder-c.so.$(LBC_VERSION) $(DESTDIR)$(PREFIX)/lib/libbinder-c.so.$(LBC_SOVERSION)
 	ln -sf libbinder-c.so.$(LBC_VERSION) $(DESTDIR)$(PREFIX)/lib/libbinder-c.so
 	install -m 0644 $(LBC_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 0644 $(LBC_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(LBC_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libbinder-c.pc
 
 -include $(wildcard $(LBC_OBJ)/*/*.d)
