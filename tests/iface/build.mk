@@ -62,19 +62,36 @@ $(IFCT_HOST_BINS): $(IFCT_HOST)/test_%: $(IFCT_SRC)/host_%.c $(IFCT_SRC)/testifa
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -I$(IFCT_SRC) -o $@ $< $(IFC_SAN_A) $(LBC_SAN_A) \
 		$(FFI_LIBS) $(CRITERION_LIBS) -lpthread
 
+# --- examples ------------------------------------------------------------
+# Guest programs (they need a binder device and the service manager),
+# linked statically like the other examples (SM_LINK: the service-manager
+# client and libbinder-c, from servicemanager/build.mk).
+IFCX_BINS := $(B)/guest/bin/calc-service $(B)/guest/bin/calc-client $(B)/guest/bin/kv-service \
+	$(B)/guest/bin/kv-client
+
+ALL_TARGETS += $(IFCX_BINS)
+
+$(B)/guest/bin/calc-%: $(TOP)/examples/calc/calc-%.c $(TOP)/examples/calc/calc.h $(IFC_A) $(LBC_A) $(SMC_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(IFC_A) $(SM_LINK) $(FFI_LIBS) -lm
+
+$(B)/guest/bin/kv-%: $(TOP)/examples/kv/kv-%.c $(TOP)/examples/kv/kv.h $(IFC_A) $(LBC_A) $(SMC_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(IFC_A) $(SM_LINK) $(FFI_LIBS)
+
 # --- guest tests: both drivers, one test at a time (context manager) ------
 IFCT_GUEST := $(B)/guest/bin
-IFCT_GUEST_NAMES := calls
+IFCT_GUEST_NAMES := calls examples
 IFCT_GUEST_BINS := $(patsubst %,$(IFCT_GUEST)/iface-%-test,$(IFCT_GUEST_NAMES))
 
 GUEST_TESTS += $(IFCT_GUEST_BINS)
 
 $(IFCT_GUEST_BINS): $(IFCT_GUEST)/iface-%-test: $(IFCT_SRC)/guest_%.c $(IFCT_SRC)/guest_main.c \
-		$(IFCT_SRC)/guest.h $(IFCT_SRC)/testiface.h $(IFC_A) $(LBC_A)
+		$(IFCT_SRC)/guest.h $(IFCT_SRC)/testiface.h $(IFC_A) $(LBC_A) | $(IFCX_BINS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -I$(IFCT_SRC) -o $@ $< $(IFCT_SRC)/guest_main.c $(IFC_A) $(LBC_A) \
 		$(FFI_LIBS) $(CRITERION_LIBS) -lpthread
 
 .PHONY: iface iface-host-tests
-iface: $(IFC_SO) $(IFC_A) $(IFCT_HOST_BINS) $(IFCT_GUEST_BINS)
+iface: $(IFC_SO) $(IFC_A) $(IFCT_HOST_BINS) $(IFCT_GUEST_BINS) $(IFCX_BINS)
 iface-host-tests: $(IFCT_HOST_BINS)
