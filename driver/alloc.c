@@ -99,16 +99,21 @@ vm_fault_t binderc_alloc_fault(struct binderc_alloc *alloc,
 			       struct vm_fault *vmf)
 {
 	struct page *page;
+	size_t index;
 
 	/*
 	 * Pages only ever go from NULL to set while the proc lives, and the
 	 * proc outlives the mapping (the vma holds the file), so a lockless
 	 * read is enough.
 	 */
-	if (vmf->pgoff >= alloc->buffer_size >> PAGE_SHIFT)
+	/* By address, not pgoff: the mmap offset is ignored, as in mainline. */
+	if (vmf->address < alloc->buffer)
+		return VM_FAULT_SIGBUS;
+	index = (vmf->address - alloc->buffer) >> PAGE_SHIFT;
+	if (index >= alloc->buffer_size >> PAGE_SHIFT)
 		return VM_FAULT_SIGBUS;
 	/* Pairs with smp_store_release() in binderc_alloc_pages_locked(). */
-	page = smp_load_acquire(&alloc->pages[vmf->pgoff]);
+	page = smp_load_acquire(&alloc->pages[index]);
 	if (!page)
 		return VM_FAULT_SIGBUS;
 	get_page(page);
