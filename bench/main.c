@@ -46,6 +46,8 @@ static struct {
 	double secs;  /* per pairs block */
 	long oneway;  /* messages per oneway block */
 	const char *lib_helper; /* binderc-bench-lib, if built */
+	const char *workloads;  /* --workloads: comma list, NULL = all */
+	const char *params;     /* --params: comma list, NULL = all */
 } opt;
 
 /* ---- contenders ---------------------------------------------------------- */
@@ -571,10 +573,29 @@ static void emit(struct point *p)
 	fflush(f);
 }
 
+static bool in_list(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+
+	if (!list)
+		return true;
+	for (const char *p = list; (p = strstr(p, item)); p++)
+		if ((p == list || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+			return true;
+	return false;
+}
+
+static bool selected(const char *wl, const char *param)
+{
+	return in_list(opt.workloads, wl) && in_list(opt.params, param);
+}
+
 /* Run one block for @ct and fold it into its point. */
 static void measure(const char *wl, const char *param, const char *label, struct contender *ct,
 		    const struct workload *w, const char *helper)
 {
+	if (!selected(wl, param))
+		return;
 	struct point *p = point_get(wl, param, label);
 	struct block b;
 
@@ -663,7 +684,7 @@ static void phase_latency(void)
 			bench_fmt(label, sizeof(label), "%s/libbinder-c", ct->name);
 			if (opt.lib_helper)
 				measure("api", "0", label, ct, &w, "lbc");
-			else if (rep == 0) {
+			else if (rep == 0 && selected("api", "0")) {
 				struct point *p = point_get("api", "0", label);
 				p->pending = true;
 				bench_fmt(p->err, sizeof(p->err), "binderc-bench-lib not built");
@@ -671,7 +692,7 @@ static void phase_latency(void)
 			bench_fmt(label, sizeof(label), "%s/ffi", ct->name);
 			if (opt.lib_helper)
 				measure("api", "0", label, ct, &w, "ffi");
-			else if (rep == 0) {
+			else if (rep == 0 && selected("api", "0")) {
 				struct point *p = point_get("api", "0", label);
 				p->pending = true;
 				bench_fmt(p->err, sizeof(p->err), "binderc-bench-lib not built");
@@ -718,7 +739,10 @@ static const char *helper_next_to(const char *argv0, const char *name)
 static void usage(void)
 {
 	fprintf(stderr, "usage: binderc-bench [--phase latency|scaling|all] [--quick] [--iters N] [--repeats R]\n"
-			"                     [--secs S] [--oneway N] [--only LIST]\n");
+			"                     [--secs S] [--oneway N] [--only CONTENDERS] [--workloads LIST]\n"
+			"                     [--params LIST]\n"
+			"  workloads: latency objects api pairs oneway; params: payload bytes, object\n"
+			"  counts (1 8 64 fd), pair counts; contenders: binderc binder pipe socket futex\n");
 	exit(2);
 }
 
@@ -730,7 +754,8 @@ int main(int argc, char **argv)
 		{ "phase", required_argument, NULL, 'p' },   { "quick", no_argument, NULL, 'q' },
 		{ "iters", required_argument, NULL, 'i' },   { "repeats", required_argument, NULL, 'r' },
 		{ "secs", required_argument, NULL, 's' },    { "oneway", required_argument, NULL, 'o' },
-		{ "only", required_argument, NULL, 'O' },    { NULL, 0, NULL, 0 },
+		{ "only", required_argument, NULL, 'O' },    { "workloads", required_argument, NULL, 'W' },
+		{ "params", required_argument, NULL, 'P' },  { NULL, 0, NULL, 0 },
 	};
 	long iters = -1, oneway = -1;
 	int repeats = -1, ch;
@@ -745,6 +770,8 @@ int main(int argc, char **argv)
 		case 's': secs = atof(optarg); break;
 		case 'o': oneway = atol(optarg); break;
 		case 'O': only = optarg; break;
+		case 'W': opt.workloads = optarg; break;
+		case 'P': opt.params = optarg; break;
 		default: usage();
 		}
 	}
