@@ -73,6 +73,9 @@ static void teardown(void)
 	f = bc_iface_unref(f);
 }
 
+/* Last statement of every test: free the fixtures, then look for leaks. */
+#define T_DONE() do { teardown(); T_NO_LEAKS(); } while (0)
+
 TestSuite(loop, .init = setup, .fini = teardown);
 
 Test(loop, add_closure_and_varargs)
@@ -86,6 +89,7 @@ Test(loop, add_closure_and_varargs)
 	cr_expect_eq(T->add(px, INT32_MAX, 1, NULL), 0); /* output discarded */
 	cr_expect_eq(atomic_load(&state.calls), 3);
 	cr_expect_eq(lp.sends, 3);
+	T_DONE();
 }
 
 Test(loop, scalars_every_type)
@@ -125,6 +129,7 @@ Test(loop, scalars_every_type)
 	cr_expect_eq(oc, 'B');
 	cr_expect_float_eq(of, 1.0f, 0);
 	cr_expect_float_eq(od, 16.0, 0);
+	T_DONE();
 }
 
 Test(loop, strings)
@@ -149,6 +154,7 @@ Test(loop, strings)
 	cr_assert_eq(bc_call(px, "str", "va", &o), 0);
 	cr_expect_str_eq(o, "va!");
 	free(o);
+	T_DONE();
 }
 
 Test(loop, byte_buffers)
@@ -176,6 +182,7 @@ Test(loop, byte_buffers)
 	cr_assert_eq(bc_call(px, "bytes", in, (size_t)2, &o, &n), 0);
 	cr_expect_eq(n, 2);
 	free(o);
+	T_DONE();
 }
 
 Test(loop, typed_arrays)
@@ -207,6 +214,7 @@ Test(loop, typed_arrays)
 		     0);
 	cr_expect_eq(ni, 0);
 	free(oi);
+	T_DONE();
 }
 
 Test(loop, string_arrays)
@@ -223,6 +231,7 @@ Test(loop, string_arrays)
 	bc_strv_free(o, n);
 	v[1] = NULL;
 	cr_expect_eq(T->strs(px, v, 3, &o, &n), -EINVAL);
+	T_DONE();
 }
 
 static int destroyed;
@@ -245,6 +254,7 @@ Test(loop, binders)
 	cr_expect_null(o);
 	bc_binder_unref(b);
 	cr_expect_eq(destroyed, 1);
+	T_DONE();
 }
 
 Test(loop, fds)
@@ -262,6 +272,7 @@ Test(loop, fds)
 	close(o);
 	cr_expect_eq(T->fd(px, -1, &o), -EINVAL);
 	close(fd);
+	T_DONE();
 }
 
 Test(loop, errors_and_exceptions)
@@ -291,6 +302,7 @@ Test(loop, errors_and_exceptions)
 	cr_expect_eq(T->fail(px, 99, &never), -EINVAL);
 	cr_expect_eq(T->add(px, 1, 1, &never), 0);
 	cr_expect_eq(bc_iface_last_status()->exception, BC_EX_NONE);
+	T_DONE();
 }
 
 Test(loop, oneway_and_void)
@@ -303,6 +315,7 @@ Test(loop, oneway_and_void)
 	cr_expect_eq(n, 7);
 	cr_expect_eq(T->nothing(px), 0);
 	cr_expect_eq(bc_call(px, "nothing"), 0);
+	T_DONE();
 }
 
 Test(loop, unimplemented_method_is_unknown)
@@ -314,6 +327,7 @@ Test(loop, unimplemented_method_is_unknown)
 	lp.impl = &partial;
 	cr_expect_eq(T->add(px, 1, 2, &sum), -EBADMSG);
 	cr_expect_eq(T->fail(px, 0, &sum), 0);
+	T_DONE();
 }
 
 /* ---- an in-process local object: the real stub path ------------------ */
@@ -351,6 +365,7 @@ Test(local, stub_object_and_proxy)
 	cr_expect_eq(destroyed, 0); /* the proxy holds it */
 	bc_iface_proxy_unref(p);
 	cr_expect_eq(destroyed, 1);
+	T_DONE();
 }
 
 Test(local, fetch_description)
@@ -382,6 +397,7 @@ Test(local, fetch_description)
 	bc_iface_unref(got);
 	bc_iface_unref(fi);
 	bc_binder_unref(b);
+	T_DONE();
 }
 
 static void *hammer(void *arg)
@@ -428,4 +444,5 @@ Test(local, threads_share_a_proxy)
 	bc_iface_proxy_unref(p);
 	bc_binder_unref(b);
 	bc_iface_unref(fi);
+	T_DONE();
 }

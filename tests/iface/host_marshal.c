@@ -119,6 +119,9 @@ static void teardown(void)
 	f = bc_iface_unref(f);
 }
 
+/* Last statement of every test: free the fixtures, then look for leaks. */
+#define T_DONE() do { teardown(); T_NO_LEAKS(); } while (0)
+
 /* Run the stub on request bytes @req; returns dispatch's result and the
  * reply (when 0) in *@ret_reply. */
 static int stub_on(uint32_t code, const struct gold *req, bc_parcel **ret_reply)
@@ -161,6 +164,7 @@ Test(golden, add_request_literal)
 	cr_expect_eq(cap.code, 1);
 	cr_expect_eq(cap.flags, 0);
 	expect_bytes(bc_parcel_data(cap.req), bc_parcel_size(cap.req), &g, "add request");
+	T_DONE();
 }
 
 Test(golden, add_reply_from_stub)
@@ -176,6 +180,7 @@ Test(golden, add_reply_from_stub)
 	cr_assert_eq(stub_on(1, &req, &reply), 0);
 	expect_bytes(bc_parcel_data(reply), bc_parcel_size(reply), &want, "add reply");
 	bc_parcel_unref(reply);
+	T_DONE();
 }
 
 static void scalars_gold(struct gold *g)
@@ -233,6 +238,7 @@ Test(golden, scalars_both_ways)
 	cr_assert_eq(stub_on(2, &req, &reply), 0);
 	expect_bytes(bc_parcel_data(reply), bc_parcel_size(reply), &rep, "scalars reply");
 	bc_parcel_unref(reply);
+	T_DONE();
 }
 
 Test(golden, strings_utf16)
@@ -250,6 +256,7 @@ Test(golden, strings_utf16)
 	expect_bytes(bc_parcel_data(cap.req), bc_parcel_size(cap.req), &want, "String16 request");
 	cr_expect_str_eq(o, "\xf0\x9f\x98\x80");
 	free(o);
+	T_DONE();
 }
 
 Test(golden, null_and_empty)
@@ -266,6 +273,7 @@ Test(golden, null_and_empty)
 	expect_bytes(bc_parcel_data(cap.req), bc_parcel_size(cap.req), &want, "null string");
 	cr_expect_str_eq(o, "");
 	free(o);
+	T_DONE();
 }
 
 Test(golden, byte_buffer_and_arrays)
@@ -298,6 +306,7 @@ Test(golden, byte_buffer_and_arrays)
 	cr_expect_eq(T->arrays1(px, iv, 2, xv, 1, bv, 2, cv, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
 		     -ENOSYS);
 	expect_bytes(bc_parcel_data(cap.req), bc_parcel_size(cap.req), &want, "arrays request");
+	T_DONE();
 }
 
 Test(golden, string_array)
@@ -312,6 +321,7 @@ Test(golden, string_array)
 	cap.status = -ENOSYS;
 	cr_expect_eq(T->strs(px, v, 2, NULL, NULL), -ENOSYS);
 	expect_bytes(bc_parcel_data(cap.req), bc_parcel_size(cap.req), &want, "String[] request");
+	T_DONE();
 }
 
 Test(golden, exception_replies_from_stub)
@@ -344,6 +354,7 @@ Test(golden, exception_replies_from_stub)
 	gtoken(&req, T_DESCRIPTOR);
 	g32(&req, 4);
 	cr_expect_eq(stub_on(12, &req, NULL), -ENOSYS);
+	T_DONE();
 }
 
 Test(golden, exception_replies_to_proxy)
@@ -375,6 +386,7 @@ Test(golden, exception_replies_to_proxy)
 	g32(&cap.reply, 77);
 	cr_expect_eq(T->fail(px, 0, &never), 0);
 	cr_expect_eq(never, 77);
+	T_DONE();
 }
 
 Test(golden, oneway_sends_flag_and_no_reply)
@@ -387,6 +399,7 @@ Test(golden, oneway_sends_flag_and_no_reply)
 	cr_expect_eq(cap.code, 13);
 	cr_expect_eq(cap.flags, BC_FLAG_ONEWAY);
 	expect_bytes(bc_parcel_data(cap.req), bc_parcel_size(cap.req), &want, "oneway request");
+	T_DONE();
 }
 
 Test(golden, objects_recorded_in_offsets)
@@ -429,6 +442,7 @@ Test(golden, objects_recorded_in_offsets)
 	cr_expect_eq(type, 0x66642a85u);
 	cr_expect_eq(bc_parcel_size(cap.req), tok + 24);
 	close(fd);
+	T_DONE();
 }
 
 Test(golden, describe_transaction)
@@ -461,6 +475,7 @@ Test(golden, describe_transaction)
 	cr_assert_eq(bc_parcel_read_uint32(reply, &flags), 0);
 	cr_expect_eq(flags, 0);
 	bc_parcel_unref(reply);
+	T_DONE();
 }
 
 /* ---- malformed calls: BAD_VALUE, never a crash -------------------------- */
@@ -479,6 +494,7 @@ Test(malformed, every_truncation_is_bad_value)
 		cr_expect_eq(stub_on(2, &cut, NULL), -EINVAL, "scalars cut at %zu", n);
 	}
 	cr_expect_eq(stub_on(2, &full, NULL), 0);
+	T_DONE();
 }
 
 Test(malformed, wrong_interface_and_unknown_code)
@@ -496,6 +512,7 @@ Test(malformed, wrong_interface_and_unknown_code)
 	cr_expect_eq(stub_on(0, &req, NULL), -EBADMSG);
 	cr_expect_eq(stub_on(16, &req, NULL), -EBADMSG);
 	cr_expect_eq(stub_on(0x00ffffff, &req, NULL), -EBADMSG);
+	T_DONE();
 }
 
 Test(malformed, wrong_types)
@@ -531,6 +548,7 @@ Test(malformed, wrong_types)
 	/* nothing at all for an int */
 	req.n = 0, gtoken(&req, T_DESCRIPTOR);
 	cr_expect_eq(stub_on(1, &req, NULL), -EINVAL);
+	T_DONE();
 }
 
 Test(malformed, random_payloads_never_crash)
@@ -568,6 +586,7 @@ Test(malformed, random_payloads_never_crash)
 	}
 	cr_expect_gt(ok, 0);
 	cr_expect_gt(bad, 0);
+	T_DONE();
 }
 
 Test(malformed, bad_replies_leak_nothing)
@@ -620,4 +639,5 @@ Test(malformed, bad_replies_leak_nothing)
 		cr_expect_null(oiv);
 		cr_expect_null(oxv);
 	}
+	T_DONE();
 }

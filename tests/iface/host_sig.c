@@ -8,6 +8,8 @@
 
 #include "testiface.h"
 
+#define T_DONE() T_NO_LEAKS()
+
 static void check_ok(const char *sig, int params)
 {
 	size_t bad = 999;
@@ -34,6 +36,7 @@ Test(sig, every_type_accepted)
 	check_ok("[i[u[x[t[b[y[c[f[d[s", 20);
 	check_ok("?[y?[s", 4);
 	cr_expect_eq(bc_iface_sig_check(NULL, NULL), 0);
+	T_DONE();
 }
 
 Test(sig, bad_character_located)
@@ -53,6 +56,7 @@ Test(sig, bad_character_located)
 	check_bad("[?s", 1);
 	check_bad("S", 0);
 	check_bad("ii\xc3\xa9", 2);
+	T_DONE();
 }
 
 Test(sig, too_many_params)
@@ -68,6 +72,7 @@ Test(sig, too_many_params)
 	for (int k = 0; k < 16; k++)
 		memcpy(sig + 2 * k, "[y", 2);
 	check_ok(sig, 32);
+	T_DONE();
 }
 
 static char *new_error(const struct bc_iface_def *def)
@@ -101,6 +106,7 @@ Test(desc, error_names_the_character)
 	EXPECT_ERROR(&d, "output signature \"[\": '[' without an element type at the end (offset 1)");
 	m[0].out_sig = "[[i";
 	EXPECT_ERROR(&d, "nested array: '[' at offset 1");
+	T_DONE();
 }
 
 Test(desc, structural_errors)
@@ -139,6 +145,7 @@ Test(desc, structural_errors)
 	/* no error pointer: still refused */
 	m[0].in_sig = "z";
 	cr_expect_eq(bc_iface_new(&d, &f, NULL), -EINVAL);
+	T_DONE();
 }
 
 Test(desc, declare_macro)
@@ -172,6 +179,7 @@ Test(desc, declare_macro)
 	cr_assert_eq(bc_iface_new(&t_iface_def, &f, NULL), 0);
 	cr_expect_str_eq(bc_iface_get_descriptor(f), T_DESCRIPTOR);
 	bc_iface_unref(f);
+	T_DONE();
 }
 
 Test(desc, lookup_and_normalised_methods)
@@ -197,6 +205,7 @@ Test(desc, lookup_and_normalised_methods)
 	cr_expect_str_eq(bc_iface_get_method(f, 1)->name, "b");
 	cr_expect_null(bc_iface_get_method(f, 3));
 	bc_iface_unref(f);
+	T_DONE();
 }
 
 Test(desc, registry)
@@ -224,6 +233,7 @@ Test(desc, registry)
 	bc_iface_unref(a);
 	bc_iface_unref(a2);
 	bc_iface_unref(b);
+	T_DONE();
 }
 
 static int never_send(void *ctx, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags)
@@ -259,6 +269,7 @@ Test(closures, created_distinct_and_freed)
 	bc_iface_proxy_unref(p);
 	bc_iface_proxy_unref(p);
 	bc_iface_proxy_unref(q);
+	T_DONE();
 }
 
 Test(closures, many_proxies)
@@ -274,4 +285,5 @@ Test(closures, many_proxies)
 			p[k] = bc_iface_proxy_unref(p[k]);
 	}
 	bc_iface_unref(f);
+	T_DONE();
 }

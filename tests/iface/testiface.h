@@ -18,6 +18,15 @@
 
 #define T_DESCRIPTOR "org.binderc.ITest"
 
+/* Host tests end with this: LeakSanitizer's report alone does not fail a
+ * Criterion test, an expectation does. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define T_NO_LEAKS() cr_expect_eq(__lsan_do_recoverable_leak_check(), 0, "memory leaked (LeakSanitizer report above)")
+#else
+#define T_NO_LEAKS() ((void)0)
+#endif
+
 /* clang-format off */
 #define T_METHODS(METHOD, ONEWAY, IN, OUT)                                                         \
 	METHOD(add, IN(i32, a) IN(i32, b), OUT(i32, sum))                                          \
