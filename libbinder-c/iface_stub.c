@@ -97,8 +97,8 @@ int bc_iface_dispatch(bc_iface *iface, const void *impl, void *userdata, uint32_
 	size_t k, w, nin = 0;
 	bc__fn fn;
 	ffi_arg rc = 0;
-	bc_status *pending;
-	bool *pending_set;
+	bc_status *pending, outer;
+	bool *pending_set, outer_set;
 	int idx, r;
 
 	if (!iface || !impl || !in || !reply)
@@ -139,9 +139,13 @@ int bc_iface_dispatch(bc_iface *iface, const void *impl, void *userdata, uint32_
 		w += bc__arg_width(&m->out[k]);
 	}
 
+	/* An implementation may call local objects, which dispatch on this
+	 * thread too: keep the outer call's pending exception aside. */
 	pending = bc__iface_pending();
 	pending_set = bc__iface_pending_set();
-	bc_status_clear(pending);
+	outer = *pending;
+	outer_set = *pending_set;
+	*pending = (bc_status)BC_STATUS_INIT;
 	*pending_set = false;
 	ffi_call((ffi_cif *)&m->cif, fn, &rc, avalues);
 	r = (int)(ffi_sarg)rc;
@@ -166,6 +170,7 @@ int bc_iface_dispatch(bc_iface *iface, const void *impl, void *userdata, uint32_
 	/* else: a negative status code, sent instead of the reply */
 	free_vals(m->out, m->n_out, vout, true);
 	bc_status_clear(pending);
-	*pending_set = false;
+	*pending = outer;
+	*pending_set = outer_set;
 	return r;
 }

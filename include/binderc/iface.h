@@ -269,7 +269,8 @@ const void *bc_iface_proxy_methods(const bc_iface_proxy *p);
  * Call @method by name with the C arguments of its signature (inputs then
  * output pointers), default argument promotions applied: pass bool, int8_t,
  * uint16_t as int, float as double, array lengths as size_t.  Returns as a
- * proxy method does; -ENOENT for an unknown method.
+ * proxy method does; -ENOENT for an unknown method.  x and t arguments
+ * are read as int64_t/uint64_t: cast literals, e.g. (int64_t)5.
  */
 int bc_call(bc_iface_proxy *p, const char *method, ...);
 /** va_list form of bc_call(). */

@@ -446,3 +446,49 @@ Test(local, threads_share_a_proxy)
 	bc_iface_unref(fi);
 	T_DONE();
 }
+
+/* An implementation that throws, then calls another local object (which
+ * dispatches on this thread) before returning: its exception survives. */
+static bc_iface_proxy *nested_px;
+
+static int nested_fail(void *self, int32_t how, int32_t *never)
+{
+	int32_t sum = 0;
+	int r;
+
+	(void)self, (void)never;
+	r = bc_iface_throw(BC_EX_ILLEGAL_STATE, "outer");
+	if (how == 1) {
+		const struct t_iface *t = bc_iface_proxy_methods(nested_px);
+
+		/* the inner call throws and succeeds in turn */
+		cr_expect_eq(t->fail(nested_px, 2, &sum), -EREMOTEIO);
+		cr_expect_eq(t->add(nested_px, 1, 2, &sum), 0);
+	}
+	return r;
+}
+
+Test(local, nested_dispatch_keeps_outer_exception)
+{
+	struct t_iface outer_impl = t_impl;
+	bc_binder *inner, *outer;
+	bc_iface_proxy *p;
+	bc_iface *fi;
+	int32_t v;
+
+	outer_impl.fail = nested_fail;
+	cr_assert_eq(bc_iface_new(&t_iface_def, &fi, NULL), 0);
+	cr_assert_eq(bc_iface_stub_new(fi, &t_impl, NULL, NULL, &inner), 0);
+	cr_assert_eq(bc_iface_stub_new(fi, &outer_impl, NULL, NULL, &outer), 0);
+	cr_assert_eq(bc_iface_proxy_new(fi, inner, &nested_px), 0);
+	cr_assert_eq(bc_iface_proxy_new(fi, outer, &p), 0);
+	cr_expect_eq(bc_call(p, "fail", 1, &v), -EREMOTEIO);
+	cr_expect_eq(bc_iface_last_status()->exception, BC_EX_ILLEGAL_STATE);
+	cr_expect_str_eq(bc_iface_last_status()->message, "outer");
+	nested_px = bc_iface_proxy_unref(nested_px);
+	bc_iface_proxy_unref(p);
+	bc_binder_unref(inner);
+	bc_binder_unref(outer);
+	bc_iface_unref(fi);
+	T_DONE();
+}

@@ -349,6 +349,19 @@ Test(golden, exception_replies_from_stub)
 	expect_bytes(bc_parcel_data(reply), bc_parcel_size(reply), &want, "EX_SERVICE_SPECIFIC reply");
 	bc_parcel_unref(reply);
 
+	/* a positive return without a message: an empty message, as C++
+	 * AIDL writes it (its readers refuse a null one) */
+	req.n = want.n = 0;
+	gtoken(&req, T_DESCRIPTOR);
+	g32(&req, 1);
+	g32(&want, (uint32_t)BC_EX_SERVICE_SPECIFIC);
+	gstr16(&want, "");
+	g32(&want, 0);
+	g32(&want, 42);
+	cr_assert_eq(stub_on(12, &req, &reply), 0);
+	expect_bytes(bc_parcel_data(reply), bc_parcel_size(reply), &want, "service error 42 reply");
+	bc_parcel_unref(reply);
+
 	/* a status code is not a reply */
 	req.n = 0;
 	gtoken(&req, T_DESCRIPTOR);
