@@ -25,9 +25,9 @@ static int on_tick(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, b
 	if (code != OBSERVER_ON_TICK || bc_parcel_read_int32(in, &n) < 0)
 		return -EBADMSG;
 	pthread_mutex_lock(&lock);
-	printf("observer-client: tick %d (called back by the service)\n", n);
-	fflush(stdout);
 	received++;
+	printf("observer-client: callback %d: tick %d of the service's clock\n", received, n);
+	fflush(stdout);
 	pthread_cond_signal(&cond);
 	pthread_mutex_unlock(&lock);
 	return 0;

@@ -112,9 +112,10 @@ static void notify_systemd(const char *msg)
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return;
+	/* Best effort: the manager may be gone (when stopping, say). */
 	if (sendto(fd, msg, strlen(msg), MSG_NOSIGNAL, (struct sockaddr *)&sa,
 		   (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len)) < 0)
-		sm_log(SM_LOG_WARNING, "sd_notify: %s", strerror(errno));
+		sm_log(SM_LOG_DEBUG, "sd_notify: %s", strerror(errno));
 	close(fd);
 }
 

@@ -18,3 +18,18 @@ $(SMT_HOST): $(SMT_SRC)/unit_sm.c $(patsubst %,$(SMD_OBJ)/san/%.o,$(SMD_NAMES)) 
 
 .PHONY: sm-tests
 sm-tests: $(SMT_HOST)
+
+GUEST_TESTS += $(SMT_GUEST)
+
+$(B)/obj/tests/sm/test_sm.o: $(SMT_SRC)/test_sm.c $(TOP)/include/binderc/servicemanager.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+
+# The suite runs the daemon, the tool and the examples from its own bin/.
+$(SMT_GUEST): $(B)/obj/tests/sm/test_sm.o $(SMC_OBJ) $(SM_LIBBC_A) | $(SMD_BIN) $(B)/guest/bin/binder $(EX_BINS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(SM_LINK) $(CRITERION_LIBS)
+
+sm-tests: $(SMT_GUEST)
+
+-include $(wildcard $(B)/obj/tests/sm/*.d)
