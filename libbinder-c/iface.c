@@ -521,3 +521,25 @@ int bc_iface_fetch(bc_binder *b, bc_iface **ret)
 	bc_parcel_unref(reply);
 	return r;
 }
+
+int bc_iface_resolve(bc_binder *b, bc_iface **ret)
+{
+	char *desc = NULL;
+	int r;
+
+	if (!b || !ret)
+		return -EINVAL;
+	r = bc_binder_get_interface(b, &desc);
+	if (r < 0)
+		return r;
+	r = bc_iface_lookup(desc, ret);
+	if (r == -ENOENT) {
+		r = bc_iface_fetch(b, ret);
+		if (r == 0 && strcmp((*ret)->descriptor, desc)) {
+			*ret = bc_iface_unref(*ret);
+			r = -EBADMSG;
+		}
+	}
+	free(desc);
+	return r;
+}

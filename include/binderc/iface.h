@@ -196,6 +196,14 @@ int bc_iface_lookup(const char *descriptor, bc_iface **ret);
  */
 int bc_iface_fetch(bc_binder *b, bc_iface **ret);
 
+/**
+ * The description of whatever @b is: ask its interface descriptor
+ * (INTERFACE_TRANSACTION), take the registered description of that name
+ * (bc_iface_register()) if there is one, else fetch it from the object and
+ * check that it carries the same descriptor (-EBADMSG if not).
+ */
+int bc_iface_resolve(bc_binder *b, bc_iface **ret);
+
 /* ---- stub side -------------------------------------------------------- */
 
 /**

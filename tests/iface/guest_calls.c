@@ -599,4 +599,9 @@ Test(guest, fetch_description_from_service)
 	free(s);
 	bc_iface_proxy_unref(p);
 	bc_iface_unref(got);
+	/* the same by descriptor: '_NTF', then '_SIG' */
+	cr_assert_eq(bc_iface_resolve(srv, &got), 0);
+	cr_expect_str_eq(bc_iface_get_descriptor(got), T_DESCRIPTOR);
+	cr_expect_eq(bc_iface_find_method(got, "poke"), 12);
+	bc_iface_unref(got);
 }

@@ -492,3 +492,27 @@ Test(local, nested_dispatch_keeps_outer_exception)
 	bc_iface_unref(fi);
 	T_DONE();
 }
+
+Test(local, resolve_by_descriptor)
+{
+	bc_binder *b;
+	bc_iface *fi, *got;
+
+	cr_assert_eq(bc_iface_new(&t_iface_def, &fi, NULL), 0);
+	cr_assert_eq(bc_iface_stub_new(fi, &t_impl, NULL, NULL, &b), 0);
+	/* not registered: fetched from the object */
+	cr_assert_eq(bc_iface_resolve(b, &got), 0);
+	cr_expect_neq(got, fi);
+	cr_expect_str_eq(bc_iface_get_descriptor(got), T_DESCRIPTOR);
+	cr_expect_eq(bc_iface_get_n_methods(got), 15);
+	bc_iface_unref(got);
+	/* registered: that very description */
+	cr_assert_eq(bc_iface_register(fi, false), 0);
+	cr_assert_eq(bc_iface_resolve(b, &got), 0);
+	cr_expect_eq(got, fi);
+	bc_iface_unref(got);
+	cr_expect_eq(bc_iface_unregister(T_DESCRIPTOR), 0);
+	bc_binder_unref(b);
+	bc_iface_unref(fi);
+	T_DONE();
+}
