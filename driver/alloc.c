@@ -223,6 +223,38 @@ static int binderc_buffer_size_for(size_t data_size, size_t offsets_size,
 	return 0;
 }
 
+/*
+ * Below a tenth of the area (a fifth of the async half) left, look at the
+ * sender that is allocating now: more than 50 oneway buffers, or more than
+ * a quarter of the area, flags this buffer once, until space recovers.
+ */
+static void binderc_check_oneway_spam_locked(struct binderc_alloc *alloc,
+					     struct binderc_buffer *new,
+					     int pid)
+{
+	size_t total = 0, count = 0;
+	struct rb_node *n;
+
+	if (alloc->free_async_space >= alloc->buffer_size / 10) {
+		alloc->oneway_spam_detected = false;
+		return;
+	}
+	for (n = rb_first(&alloc->allocated); n; n = rb_next(n)) {
+		struct binderc_buffer *buffer;
+
+		buffer = rb_entry(n, struct binderc_buffer, rb_node);
+		if (buffer->pid != pid || !buffer->async_transaction)
+			continue;
+		total += binderc_alloc_buffer_size(alloc, buffer);
+		count++;
+	}
+	if ((count > 50 || total > alloc->buffer_size / 4) &&
+	    !alloc->oneway_spam_detected) {
+		alloc->oneway_spam_detected = true;
+		new->oneway_spam_suspect = 1;
+	}
+}
+
 struct binderc_buffer *binderc_alloc_new_buf(struct binderc_alloc *alloc,
 					     size_t data_size,
 					     size_t offsets_size,
@@ -275,8 +307,11 @@ struct binderc_buffer *binderc_alloc_new_buf(struct binderc_alloc *alloc,
 	buffer->pid = pid;
 	buffer->debug_id = 0;
 	binderc_insert_allocated_locked(alloc, buffer);
-	if (is_async)
+	buffer->oneway_spam_suspect = 0;
+	if (is_async) {
 		alloc->free_async_space -= size;
+		binderc_check_oneway_spam_locked(alloc, buffer, pid);
+	}
 	binderc_count_inc(BINDERC_CNT_BUFFER);
 	mutex_unlock(&alloc->mutex);
 	kfree(rest);

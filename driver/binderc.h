@@ -53,6 +53,7 @@
 enum binderc_work_type {
 	BINDERC_WORK_TRANSACTION = 1,
 	BINDERC_WORK_TRANSACTION_COMPLETE,
+	BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT,
 	BINDERC_WORK_RETURN_ERROR,
 	BINDERC_WORK_NODE,
 	BINDERC_WORK_DEAD_BINDER,
@@ -170,6 +171,7 @@ struct binderc_buffer {
 	unsigned int clear_on_free:1;
 	unsigned int allow_user_free:1;
 	unsigned int async_transaction:1;
+	unsigned int oneway_spam_suspect:1;
 	int debug_id;
 	struct binderc_transaction *transaction;
 	struct binderc_node *target_node;
@@ -187,6 +189,7 @@ struct binderc_alloc {
 	size_t buffer_size;		/* 0 until mmap */
 	size_t free_async_space;
 	bool mapped;			/* the vma still exists */
+	bool oneway_spam_detected;	/* flagged once until space recovers */
 	struct page **pages;		/* filled on demand, freed at release */
 	size_t pages_in_use;
 	struct list_head buffers;
@@ -271,6 +274,7 @@ struct binderc_proc {
 	bool is_dead;
 	long default_priority;
 	int outstanding_txns;
+	bool oneway_spam_detection_enabled;
 	struct dentry *debugfs_entry;
 	struct binderc_alloc alloc;
 	struct binderc_context *context;

@@ -193,6 +193,7 @@ static void binderc_print_work_ilocked(struct seq_file *m,
 			   container_of(w, struct binderc_error, work)->cmd);
 		break;
 	case BINDERC_WORK_TRANSACTION_COMPLETE:
+	case BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT:
 		seq_printf(m, "%stransaction complete\n", prefix);
 		break;
 	case BINDERC_WORK_NODE:

@@ -287,6 +287,19 @@ static long binderc_ioctl_node_debug_info(struct binderc_proc *proc,
 	return 0;
 }
 
+static long binderc_ioctl_spam_detection(struct binderc_proc *proc,
+					 void __user *ubuf)
+{
+	u32 enable;
+
+	if (copy_from_user(&enable, ubuf, sizeof(enable)))
+		return -EFAULT;
+	spin_lock(&proc->inner_lock);
+	proc->oneway_spam_detection_enabled = !!enable;
+	spin_unlock(&proc->inner_lock);
+	return 0;
+}
+
 static long binderc_ioctl_extended_error(struct binderc_thread *thread,
 					 void __user *ubuf)
 {
@@ -346,11 +359,14 @@ static long binderc_ioctl(struct file *filp, unsigned int cmd,
 	case BINDER_GET_EXTENDED_ERROR:
 		ret = binderc_ioctl_extended_error(thread, ubuf);
 		break;
+	case BINDER_ENABLE_ONEWAY_SPAM_DETECTION:
+		ret = binderc_ioctl_spam_detection(proc, ubuf);
+		break;
 	default:
 		/*
-		 * Includes BINDER_FREEZE, BINDER_GET_FROZEN_INFO and
-		 * BINDER_ENABLE_ONEWAY_SPAM_DETECTION, which binderc does not
-		 * implement yet, and the never-implemented idle ioctls.
+		 * Includes BINDER_FREEZE and BINDER_GET_FROZEN_INFO, which
+		 * binderc does not implement yet, and the never-implemented
+		 * idle ioctls.
 		 */
 		ret = -EINVAL;
 		break;

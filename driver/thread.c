@@ -711,10 +711,15 @@ static int binderc_read_one(struct binderc_proc *proc,
 		return binderc_put_cmd(proc, ptrp, cmd);
 	}
 	case BINDERC_WORK_TRANSACTION_COMPLETE:
+	case BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT:
+		/* Only a sender that opted in hears the suspicion. */
+		cmd = w->type == BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT &&
+		      proc->oneway_spam_detection_enabled ?
+		      BR_ONEWAY_SPAM_SUSPECT : BR_TRANSACTION_COMPLETE;
 		spin_unlock(&proc->inner_lock);
 		kfree(w);
 		binderc_count_dec(BINDERC_CNT_TRANSACTION_COMPLETE);
-		return binderc_put_cmd(proc, ptrp, BR_TRANSACTION_COMPLETE);
+		return binderc_put_cmd(proc, ptrp, cmd);
 	case BINDERC_WORK_NODE:
 		/* Drops inner_lock. */
 		return binderc_node_work_to_user(proc,

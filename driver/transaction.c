@@ -558,8 +558,6 @@ static void binderc_txn_log_start(struct binderc_txn_build *b,
 static void binderc_txn_log_end(struct binderc_txn_build *b,
 				struct binderc_log_entry *e, int id)
 {
-	if (b->target_node)
-		e->to_node = b->target_node->debug_id;
 	if (b->target_proc)
 		e->to_proc = b->target_proc->pid;
 	if (b->target_thread)
@@ -619,6 +617,8 @@ void binderc_transaction(struct binderc_proc *proc,
 
 	if (reply ? binderc_reply_target(&b) : binderc_call_target(&b))
 		goto err_no_txn;
+	if (b.target_node)
+		e->to_node = b.target_node->debug_id;
 
 	b.t = binderc_txn_create(&b, reply, debug_id);
 	tcomplete = binderc_tcomplete_create();
@@ -635,6 +635,8 @@ void binderc_transaction(struct binderc_proc *proc,
 		goto err_unwind;
 	}
 
+	if (b.t->buffer->oneway_spam_suspect)
+		tcomplete->type = BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT;
 	b.t->work.type = BINDERC_WORK_TRANSACTION;
 	if (reply)
 		err = binderc_send_reply(&b, tcomplete);
