@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stress-test: the kill storm of 'make check' on $BINDER_DEVICE.
+ *
+ *   BINDERC_STRESS_SECONDS  storm length                    [default below]
+ *   BINDERC_STRESS_PROCS    worker processes                [32]
+ *   BINDERC_STRESS_SEED     seed (the run prints it)        [fixed default]
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+
+#include "../fuzz/guest.h"
+
+#define CHECK_SECONDS "60"
+#define CHECK_SEED    "0x57e55001"
+
+static const char *env_or(const char *name, const char *dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : dflt;
+}
+
+TestSuite(stress, .timeout = 0);
+
+Test(stress, kill_storm)
+{
+	char *argv[] = {
+		"binderc-stress", "--seed", (char *)env_or("BINDERC_STRESS_SEED", CHECK_SEED),
+		"--seconds", (char *)env_or("BINDERC_STRESS_SECONDS", CHECK_SECONDS),
+		"--procs", (char *)env_or("BINDERC_STRESS_PROCS", "32"),
+		"--device", (char *)fz_device(), NULL,
+	};
+	int64_t secs = (int64_t)fz_u64(argv[4], 60);
+	struct fzg_quiet q;
+	int rc;
+
+	fzg_quiet(&q);
+	rc = fzg_run(argv, NULL, (int)secs + 400);
+	fzg_loud(&q);
+	cr_assert_eq(rc, 0, "binderc-stress --seed %s on %s failed (%d): see its output above",
+		     argv[2], fz_device(), rc);
+}
