@@ -43,7 +43,7 @@ INSTALL_TARGETS :=
 include $(sort $(wildcard $(TOP)/*/build.mk $(TOP)/tests/*/build.mk))
 
 .PHONY: all deps check demo bench install clean module-stock module-debug \
-	check-host check-guest-stock check-guest-debug guest-tests
+	check-host check-guest-stock check-guest-debug check-bench guest-tests
 
 all: module-stock $(ALL_TARGETS) guest-tests $(HOST_TESTS)
 
@@ -87,7 +87,7 @@ guest-tests: $(GUEST_TESTS) $(GUEST_ONCE_TESTS)
 
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check
-	@$(MAKE) -k --no-print-directory check-host check-guest-stock check-guest-debug; rc=$$?; \
+	@$(MAKE) -k --no-print-directory check-host check-guest-stock check-guest-debug check-bench; rc=$$?; \
 	$(TOP)/scripts/check-summary $(B)/check; exit $$rc
 
 check-host: $(HOST_TESTS)
@@ -114,6 +114,14 @@ check-guest-$(1): all
 endef
 $(foreach k,stock debug,$(eval $(call guest_check,$(k))))
 
+# The benchmark runs once in quick mode so it cannot rot; its numbers are
+# not judged here (make bench is where they are read).
+check-bench: all
+	@$(MAKE) --no-print-directory bench-quick > $(B)/check/bench-quick.log 2>&1; rc=$$?; \
+	tail -n 25 $(B)/check/bench-quick.log; \
+	if [ $$rc = 0 ]; then echo "check: bench --quick ran"; else echo "check: bench --quick FAILED (exit $$rc)"; fi; \
+	exit $$rc
+
 clean:
 	rm -rf $(B)
 	rm -f $(TOP)/driver/*.o $(TOP)/driver/*.ko $(TOP)/driver/*.mod* $(TOP)/driver/.*.cmd \
@@ -124,6 +132,10 @@ install: all $(INSTALL_TARGETS)
 		$(DESTDIR)/lib/modules/$(KREL)/extra/binderc.ko
 
 # --- demo and benchmarks ------------------------------------------------------
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory bench-run
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(TOP)/tests/vm/run-guest --kernel stock --quiet --log $(B)/demo.log -- sh examples/demo.sh; rc=$$?; \
