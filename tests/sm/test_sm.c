@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -396,6 +397,41 @@ Test(daemon, bad_policy_refused_and_sighup_reload)
 	cr_expect_eq(bc_sm_ping(sm), 0);
 	bc_sm_unref(sm);
 	kill_child(&c);
+}
+
+Test(daemon, daemon_mode_and_pidfile)
+{
+	char path[600], buf[32] = "";
+	int st;
+	pid_t pid, dpid;
+	FILE *f;
+
+	sm_stop(); /* this test runs its own, detached */
+	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0); /* so that we can reap it */
+	snprintf(path, sizeof(path), "%s/servicemanager", bindir);
+	unlink("/tmp/sm-test.pid");
+	pid = fork();
+	if (pid == 0) {
+		execl(path, "servicemanager", "-d", device, "-c", POLICY, "-q", "--daemon", "--pidfile",
+		      "/tmp/sm-test.pid", (char *)NULL);
+		_exit(127);
+	}
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the parent exits 0 once the device is served");
+	f = fopen("/tmp/sm-test.pid", "r");
+	cr_assert_not_null(f);
+	cr_assert_not_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	dpid = atoi(buf);
+	cr_assert_gt(dpid, 0);
+	cr_expect_neq(dpid, pid, "detached into another process");
+	{
+		bc_sm *sm = client(BC_SM_DIALECT_AIDL);
+
+		cr_expect_eq(bc_sm_ping(sm), 0, "serving as soon as the parent returned");
+		bc_sm_unref(sm);
+	}
+	sm_pid = dpid; /* the fini stops it and checks the exit status */
 }
 
 /* ---- both dialects through the client API ---------------------------------- */
@@ -1008,6 +1044,33 @@ Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = 6
 	bc_sm_unref(sm);
 	kill_child(&c);
 	kill_child(&ok);
+}
+
+Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = 60)
+{
+	struct child c;
+	bc_sm *sm;
+	bc_sm_watcher *w[3] = { NULL };
+
+	sm_start("max-services-per-uid 5\nmax-callbacks-per-uid 2\n");
+	for (int d = BC_SM_DIALECT_AIDL; d <= BC_SM_DIALECT_LEGACY; d++) {
+		c = spawn_service(d == BC_SM_DIALECT_AIDL ? "lim.a%d" : "lim.l%d", 6, d, -1);
+		cr_expect_eq(c.status, -ENOSPC, "the sixth add is refused (dialect %d)", d);
+		kill_child(&c);
+		sm = client(BC_SM_DIALECT_AIDL);
+		cr_expect(wait_gone(sm, d == BC_SM_DIALECT_AIDL ? "lim.a0" : "lim.l0", 5000));
+		bc_sm_unref(sm);
+	}
+	sm = client(BC_SM_DIALECT_AIDL);
+	cr_assert_eq(bc_process_start_thread_pool(proc), 0);
+	cr_expect_eq(bc_sm_watch(sm, "a", on_registered, NULL, &w[0]), 0);
+	cr_expect_eq(bc_sm_watch(sm, "b", on_registered, NULL, &w[1]), 0);
+	cr_expect_eq(bc_sm_watch(sm, "c", on_registered, NULL, &w[2]), -ENOSPC);
+	cr_expect_eq(bc_sm_unwatch(w[0]), 0);
+	cr_expect_eq(bc_sm_watch(sm, "c", on_registered, NULL, &w[2]), 0, "room again after unwatch");
+	bc_sm_unwatch(w[1]);
+	bc_sm_unwatch(w[2]);
+	bc_sm_unref(sm);
 }
 
 /* ---- scale ---------------------------------------------------------------------- */
