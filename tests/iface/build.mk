@@ -62,6 +62,21 @@ $(IFCT_HOST_BINS): $(IFCT_HOST)/test_%: $(IFCT_SRC)/host_%.c $(IFCT_SRC)/testifa
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -I$(IFCT_SRC) -o $@ $< $(IFC_SAN_A) $(LBC_SAN_A) \
 		$(FFI_LIBS) $(CRITERION_LIBS) -lpthread
 
+# 'make iface-valgrind': the same host tests without sanitizers, under
+# valgrind (every closure and description freed, no invalid access).
+IFCT_VG_BINS := $(patsubst %,$(IFCT_HOST)/vg/test_%,$(IFCT_HOST_NAMES))
+
+$(IFCT_VG_BINS): $(IFCT_HOST)/vg/test_%: $(IFCT_SRC)/host_%.c $(IFCT_SRC)/testiface.h $(IFC_A) $(LBC_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -I$(IFCT_SRC) -o $@ $< $(IFC_A) $(LBC_A) $(FFI_LIBS) $(CRITERION_LIBS) -lpthread
+
+.PHONY: iface-valgrind
+iface-valgrind: $(IFCT_VG_BINS)
+	@rc=0; for t in $(IFCT_VG_BINS); do \
+		valgrind -q --trace-children=yes --leak-check=full --errors-for-leak-kinds=definite,indirect \
+			--error-exitcode=9 $$t -j1 || rc=1; \
+	done; exit $$rc
+
 # --- examples ------------------------------------------------------------
 # Guest programs (they need a binder device and the service manager),
 # linked statically like the other examples (SM_LINK: the service-manager

@@ -654,3 +654,74 @@ Test(malformed, bad_replies_leak_nothing)
 	}
 	T_DONE();
 }
+
+static bool acceptable(int r)
+{
+	return r == 0 || r > 0 || r == -EREMOTEIO || r == -EBADMSG;
+}
+
+Test(malformed, random_replies_never_crash)
+{
+	unsigned seed = 777;
+	int ok = 0;
+
+	for (int round = 0; round < 2000; round++) {
+		size_t len = (size_t)(rand_r(&seed) % 16) * 4;
+		int r;
+
+		cap.reply.n = 0;
+		g32(&cap.reply, rand_r(&seed) % 4 ? 0 : (uint32_t)-(rand_r(&seed) % 10));
+		for (size_t k = 0; k < len; k += 4) {
+			uint32_t w = (uint32_t)rand_r(&seed);
+
+			g32(&cap.reply, w % 3 == 0 ? (w >> 8) % 4 : w % 7 == 0 ? 0xffffffffu : w);
+		}
+		switch (round % 5) {
+		case 0: {
+			char *s = NULL;
+
+			r = T->str(px, "x", &s);
+			free(s);
+			break;
+		}
+		case 1: {
+			char **sv = NULL;
+			size_t n = 0;
+
+			r = T->strs(px, NULL, 0, &sv, &n);
+			bc_strv_free(sv, n);
+			break;
+		}
+		case 2: {
+			int32_t *i = NULL;
+			int64_t *x = NULL;
+			bool *b = NULL;
+			uint16_t *c = NULL;
+			size_t a, bb, cc, d;
+
+			r = T->arrays1(px, NULL, 0, NULL, 0, NULL, 0, NULL, 0, &i, &a, &x, &bb, &b, &cc, &c, &d);
+			free(i), free(x), free(b), free(c);
+			break;
+		}
+		case 3: {
+			void *v = NULL;
+			size_t n;
+
+			r = T->nbytes(px, NULL, 0, &v, &n);
+			free(v);
+			break;
+		}
+		default: {
+			bc_binder *o = NULL;
+
+			r = T->binder(px, NULL, &o);
+			bc_binder_unref(o);
+			break;
+		}
+		}
+		cr_expect(acceptable(r), "round %d: %d", round, r);
+		ok += r == 0;
+	}
+	cr_expect_gt(ok, 0);
+	T_DONE();
+}
