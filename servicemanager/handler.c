@@ -540,6 +540,12 @@ int sm_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_p
 		sm_log(SM_LOG_NOTICE, "oneway code %u from uid %u ignored", code, (unsigned)bc_txn_get_calling_euid(txn));
 		return -EBADMSG;
 	}
-	sm_caller_init(&c, bc_txn_get_calling_euid(txn), bc_txn_get_calling_pid(txn));
+	if (sm_policy_uses_groups(((struct sm *)userdata)->policy)) {
+		sm_caller_init(&c, bc_txn_get_calling_euid(txn), bc_txn_get_calling_pid(txn));
+	} else {
+		memset(&c, 0, sizeof(c));
+		c.uid = bc_txn_get_calling_euid(txn);
+		c.pid = bc_txn_get_calling_pid(txn);
+	}
 	return sm_handle(userdata, &c, code, in, reply);
 }

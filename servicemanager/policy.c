@@ -486,6 +486,15 @@ bool sm_policy_allows(const struct sm_policy *p, unsigned action, const char *na
 	return action == SM_ACT_ADD ? c->uid == 0 : true;
 }
 
+bool sm_policy_uses_groups(const struct sm_policy *p)
+{
+	for (size_t i = 0; i < p->n_rules; i++)
+		for (size_t j = 0; j < p->rules[i].n_who; j++)
+			if (p->rules[i].who[j].kind == WHO_GID)
+				return true;
+	return false;
+}
+
 bool sm_policy_is_declared(const struct sm_policy *p, const char *name)
 {
 	for (size_t i = 0; i < p->n_declared; i++)

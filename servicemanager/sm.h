@@ -65,6 +65,9 @@ struct sm_caller {
 /** Fill @c for @uid (primary and supplementary groups from the user
  * database; none when the uid has no entry). */
 void sm_caller_init(struct sm_caller *c, uid_t uid, pid_t pid);
+/** Whether any rule names a group (else callers need no group lookup,
+ * which may be slow with network user databases). */
+bool sm_policy_uses_groups(const struct sm_policy *p);
 
 /** The built-in policy: root may add anything, anyone may find anything. */
 int sm_policy_new_default(struct sm_policy **ret);

@@ -977,6 +977,7 @@ Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = 6
 	bc_binder *b = NULL;
 
 	sm_start("allow add user.* uid:65534\n"
+		 "allow add group.* group:nogroup\n"
 		 "deny find secret.* uid:65534\n");
 	/* nobody must be able to open the device */
 	cr_assert_eq(stat(device, &st), 0);
@@ -985,6 +986,12 @@ Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = 6
 
 	ok = spawn_service("user.mine", 1, BC_SM_DIALECT_AIDL, 65534);
 	cr_expect_eq(ok.status, 0, "status %d", ok.status);
+	c = spawn_service("group.ours", 1, BC_SM_DIALECT_LEGACY, 65534);
+	cr_expect_eq(c.status, 0, "allowed through its group (%d)", c.status);
+	kill_child(&c);
+	sm = client(BC_SM_DIALECT_AIDL);
+	cr_expect(wait_gone(sm, "group.ours", 5000)); /* so that the counts below hold */
+	bc_sm_unref(sm);
 	c = spawn_service("not.mine", 1, BC_SM_DIALECT_AIDL, 65534);
 	cr_expect_eq(c.status, -EPERM, "AIDL add denied: EX_SECURITY");
 	kill_child(&c);

@@ -183,6 +183,7 @@ Test(policy, defaults)
 	struct sm_policy *p;
 
 	cr_assert_eq(sm_policy_new_default(&p), 0);
+	cr_expect(!sm_policy_uses_groups(p));
 	cr_expect(allows(p, SM_ACT_ADD, "x", 0));
 	cr_expect(!allows(p, SM_ACT_ADD, "x", 1000));
 	cr_expect(allows(p, SM_ACT_FIND, "x", 1000));
@@ -248,6 +249,7 @@ Test(policy, gid_from_user_database)
 	/* root's primary group is 0 everywhere. */
 	cr_assert_eq(sm_policy_parse("allow add only.gid0 gid:0\ndeny add * *\n", "t", &p, err, sizeof(err)), 0,
 		     "%s", err);
+	cr_expect(sm_policy_uses_groups(p));
 	sm_caller_init(&c, 0, 1);
 	cr_expect(c.n_gids >= 1);
 	cr_expect(sm_policy_allows(p, SM_ACT_ADD, "only.gid0", &c));
