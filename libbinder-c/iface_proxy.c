@@ -267,6 +267,7 @@ int bc_vcall(bc_iface_proxy *p, const char *method, va_list ap)
 			v[w].o = va_arg(ap, bc_binder *);
 			break;
 		case 'h':
+		case 'H':
 			v[w].h = va_arg(ap, int);
 			break;
 		case '[':

@@ -46,7 +46,7 @@ int bc__sig_parse(const char *sig, struct bc__arg **ret_args, size_t *ret_n, siz
 				bad = i, why = "'?' without a type";
 				goto fail;
 			}
-			if (sig[i] != 's' && sig[i] != 'o' && sig[i] != '[') {
+			if (sig[i] != 's' && sig[i] != 'o' && sig[i] != 'H' && sig[i] != '[') {
 				bad = i, why = sig[i] == '?' ? "repeated '?'" : "type cannot be nullable";
 				goto fail;
 			}
@@ -63,7 +63,8 @@ int bc__sig_parse(const char *sig, struct bc__arg **ret_args, size_t *ret_n, siz
 				goto fail;
 			}
 			a.elem = sig[i];
-		} else if (!is_scalar(a.type) && a.type != 's' && a.type != 'o' && a.type != 'h') {
+		} else if (!is_scalar(a.type) && a.type != 's' && a.type != 'o' && a.type != 'h' &&
+			   a.type != 'H') {
 			bad = i, why = "unknown type";
 			goto fail;
 		}
@@ -129,6 +130,7 @@ static ffi_type *scalar_ffi(char c)
 	case 'd':
 		return &ffi_type_double;
 	case 'h':
+	case 'H':
 		return &ffi_type_sint;
 	default: /* s, o */
 		return &ffi_type_pointer;
@@ -154,7 +156,7 @@ void bc__arg_ffi_types(const struct bc__arg *a, bool out, ffi_type **types)
 void bc__val_init(const struct bc__arg *a, union bc__val *v)
 {
 	memset(v, 0, bc__arg_width(a) * sizeof(*v));
-	if (a->type == 'h')
+	if (a->type == 'h' || a->type == 'H')
 		v->h = -1;
 }
 
@@ -204,6 +206,22 @@ static int write_array(bc_parcel *p, const struct bc__arg *a, const void *ptr, s
 	return -EINVAL;
 }
 
+/* ParcelFileDescriptor as AIDL writes it: int32 1 (not null), int32 0 (no
+ * comm fd), fd object; null: int32 0. */
+static int write_pfd(bc_parcel *p, const struct bc__arg *a, int fd, bool give_fd)
+{
+	int r;
+
+	if (fd < 0)
+		return a->nullable && fd == -1 ? bc_parcel_write_int32(p, 0) : -EINVAL;
+	r = bc_parcel_write_int32(p, 1);
+	if (r == 0)
+		r = bc_parcel_write_int32(p, 0);
+	if (r == 0)
+		r = bc_parcel_write_fd(p, fd, give_fd);
+	return r; /* on failure the caller drops the parcel */
+}
+
 int bc__val_write(bc_parcel *p, const struct bc__arg *a, const union bc__val *v, bool give_fd)
 {
 	switch (a->type) {
@@ -237,6 +255,8 @@ int bc__val_write(bc_parcel *p, const struct bc__arg *a, const union bc__val *v,
 		if (v->h < 0)
 			return -EINVAL;
 		return bc_parcel_write_fd(p, v->h, give_fd);
+	case 'H':
+		return write_pfd(p, a, v->h, give_fd);
 	case '[':
 		return write_array(p, a, v[0].cp, v[1].n);
 	}
@@ -317,6 +337,35 @@ static int read_array(bc_parcel *p, const struct bc__arg *a, union bc__val *v, b
 	return 0;
 }
 
+static int read_pfd(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool own)
+{
+	int32_t present, has_comm;
+	int r = bc_parcel_read_int32(p, &present);
+
+	if (r < 0)
+		return r;
+	if (!present)
+		return a->nullable ? 0 : -EBADMSG;
+	r = bc_parcel_read_int32(p, &has_comm);
+	if (r < 0)
+		return r;
+	r = own ? bc_parcel_read_dup_fd(p, &v->h) : bc_parcel_read_fd(p, &v->h);
+	if (r < 0) {
+		v->h = -1;
+		return r;
+	}
+	if (has_comm) {
+		/* the comm fd (a detached-signal channel) is skipped */
+		r = bc_parcel_read_fd(p, NULL);
+		if (r < 0) {
+			if (own)
+				close(v->h);
+			v->h = -1;
+		}
+	}
+	return r;
+}
+
 int bc__val_read(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool own)
 {
 	int r;
@@ -356,6 +405,8 @@ int bc__val_read(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool o
 		if (r < 0)
 			v->h = -1;
 		return r;
+	case 'H':
+		return read_pfd(p, a, v, own);
 	case '[':
 		return read_array(p, a, v, own);
 	}
@@ -372,6 +423,7 @@ void bc__val_free(const struct bc__arg *a, union bc__val *v, bool own, bool clos
 		bc_binder_unref(v->o);
 		break;
 	case 'h':
+	case 'H':
 		if (own && close_fds && v->h >= 0)
 			close(v->h);
 		break;
@@ -424,6 +476,7 @@ void bc__val_load(const struct bc__arg *a, void *const *src, union bc__val *v)
 		v->o = *(bc_binder *const *)src[0];
 		break;
 	case 'h':
+	case 'H':
 		v->h = *(const int *)src[0];
 		break;
 	case '[':
@@ -476,6 +529,7 @@ void bc__val_store(const struct bc__arg *a, union bc__val *v, void *const *dst)
 		*(bc_binder **)d = v->o;
 		break;
 	case 'h':
+	case 'H':
 		*(int *)d = v->h;
 		break;
 	case '[':

@@ -34,12 +34,15 @@
  *  s     String             String16 (UTF-8 in C)       const char * char **
  *  o     IBinder            binder object (+stability)  bc_binder *  bc_binder **
  *  h     FileDescriptor     fd object                   int          int *
+ *  H     ParcelFileDescriptor  int32 1, int32 0, fd      int          int *
+ *                           object (null: int32 0)      (-1: null)
  *  [E    E[] (E one of      int32 count + elements;     const E *,   E **,
  *        i u x t b y c f    [y is byte[]: int32 length  size_t       size_t *
  *        d s)               + packed bytes
  *
- *  ?     prefix: nullable (@nullable).  Allowed before s, o and [E.  NULL
- *        is written as the null value (-1 length / null binder).  Without
+ *  ?     prefix: nullable (@nullable).  Allowed before s, o, H and [E.
+ *        NULL (fd -1) is written as the null value (-1 length / null
+ *        binder / int32 0).  Without
  *        '?' a NULL string or binder is refused when sending (-EINVAL) and
  *        a null on the wire is a malformed call (BAD_VALUE) or reply
  *        (-EBADMSG).  A non-nullable array may be given as (NULL, 0): an
@@ -53,7 +56,9 @@
  *  The input signature lists the in parameters.  The output signature is
  *  what the reply carries after the AIDL status header: the return value
  *  (if not void) followed by the out parameters, in AIDL declaration order
- *  (an AIDL inout parameter appears in both signatures).  Nothing else is
+ *  (an AIDL inout parameter appears in both signatures; for an AIDL
+ *  "out T[]" parameter AIDL also sends the caller's array size in the
+ *  request: describe it as an i input at the parameter's position).  Nothing else is
  *  accepted: no spaces, no nested arrays.  A signature may not need more
  *  than BC_IFACE_MAX_PARAMS C parameters in all.
  *
@@ -318,7 +323,7 @@ const bc_status *bc_iface_last_status(void);
  * Type tokens for IN/OUT (signature char in brackets):
  *   i32 [i]  u32 [u]  i64 [x]  u64 [t]  bool [b]  byte [y]  char16 [c]
  *   f32 [f]  f64 [d]  string [s]  nstring [?s]  binder [o]  nbinder [?o]
- *   fd [h]   bytes [[y]  nbytes [?[y]  i32s [[i]  u32s [[u]  i64s [[x]
+ *   fd [h]   pfd [H]  npfd [?H]  bytes [[y]  nbytes [?[y]  i32s [[i]  u32s [[u]  i64s [[x]
  *   u64s [[t]  bools [[b]  char16s [[c]  f32s [[f]  f64s [[d]
  *   strings [[s]  nstrings [?[s]
  * An array parameter NAME takes two C parameters: NAME and NAME_len.
@@ -340,6 +345,8 @@ const bc_status *bc_iface_last_status(void);
 #define BC__S_binder "o"
 #define BC__S_nbinder "?o"
 #define BC__S_fd "h"
+#define BC__S_pfd "H"
+#define BC__S_npfd "?H"
 #define BC__S_bytes "[y"
 #define BC__S_nbytes "?[y"
 #define BC__S_i32s "[i"
@@ -368,6 +375,8 @@ const bc_status *bc_iface_last_status(void);
 #define BC__I_binder(n) , bc_binder *n
 #define BC__I_nbinder(n) , bc_binder *n
 #define BC__I_fd(n) , int n
+#define BC__I_pfd(n) , int n
+#define BC__I_npfd(n) , int n
 #define BC__I_bytes(n) , const void *n, size_t n##_len
 #define BC__I_nbytes(n) , const void *n, size_t n##_len
 #define BC__I_i32s(n) , const int32_t *n, size_t n##_len
@@ -396,6 +405,8 @@ const bc_status *bc_iface_last_status(void);
 #define BC__O_binder(n) , bc_binder **n
 #define BC__O_nbinder(n) , bc_binder **n
 #define BC__O_fd(n) , int *n
+#define BC__O_pfd(n) , int *n
+#define BC__O_npfd(n) , int *n
 #define BC__O_bytes(n) , void **n, size_t *n##_len
 #define BC__O_nbytes(n) , void **n, size_t *n##_len
 #define BC__O_i32s(n) , int32_t **n, size_t *n##_len

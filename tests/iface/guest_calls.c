@@ -457,7 +457,18 @@ Test(guest, fds_through_signatures)
 	memset(buf, 0, sizeof(buf));
 	cr_expect_eq(read(p[0], buf, sizeof(buf) - 1), 3);
 	cr_expect_str_eq(buf, "dup");
-	close(o), close(p[0]), close(p[1]);
+	close(o);
+	/* the same as ParcelFileDescriptors (nullable one back) */
+	cr_assert_eq(T->pfd(tp, p[1], p[1], &o), 0);
+	cr_assert_geq(o, 0);
+	cr_expect_eq(write(o, "pfd", 3), 3);
+	memset(buf, 0, sizeof(buf));
+	cr_expect_eq(read(p[0], buf, sizeof(buf) - 1), 3);
+	cr_expect_str_eq(buf, "pfd");
+	close(o);
+	cr_assert_eq(T->pfd(tp, p[1], -1, &o), 0);
+	cr_expect_eq(o, -1);
+	close(p[0]), close(p[1]);
 	bc_binder_unref(t);
 	bc_iface_proxy_unref(gp);
 	bc_iface_unref(gi);
@@ -590,7 +601,7 @@ Test(guest, fetch_description_from_service)
 	connect_to(make_t_stub);
 	cr_assert_eq(bc_iface_fetch(srv, &got), 0);
 	cr_expect_str_eq(bc_iface_get_descriptor(got), T_DESCRIPTOR);
-	cr_expect_eq(bc_iface_get_n_methods(got), 15);
+	cr_expect_eq(bc_iface_get_n_methods(got), 16);
 	cr_assert_eq(bc_iface_proxy_new(got, srv, &p), 0);
 	cr_expect_eq(bc_call(p, "add", 2, 2, &v), 0);
 	cr_expect_eq(v, 4);

@@ -504,7 +504,7 @@ Test(local, resolve_by_descriptor)
 	cr_assert_eq(bc_iface_resolve(b, &got), 0);
 	cr_expect_neq(got, fi);
 	cr_expect_str_eq(bc_iface_get_descriptor(got), T_DESCRIPTOR);
-	cr_expect_eq(bc_iface_get_n_methods(got), 15);
+	cr_expect_eq(bc_iface_get_n_methods(got), 16);
 	bc_iface_unref(got);
 	/* registered: that very description */
 	cr_assert_eq(bc_iface_register(fi, false), 0);
@@ -514,5 +514,25 @@ Test(local, resolve_by_descriptor)
 	cr_expect_eq(bc_iface_unregister(T_DESCRIPTOR), 0);
 	bc_binder_unref(b);
 	bc_iface_unref(fi);
+	T_DONE();
+}
+
+Test(loop, parcel_file_descriptors)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC), o = 123;
+	struct stat a, c;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(T->pfd(px, fd, -1, &o), 0);
+	cr_expect_eq(o, -1); /* null back */
+	cr_assert_eq(T->pfd(px, fd, fd, &o), 0);
+	cr_assert_geq(o, 0);
+	cr_assert_eq(fstat(fd, &a), 0);
+	cr_assert_eq(fstat(o, &c), 0);
+	cr_expect(a.st_ino == c.st_ino);
+	close(o);
+	cr_expect_eq(bc_call(px, "pfd", fd, -1, &o), 0);
+	cr_expect_eq(o, -1);
+	close(fd);
 	T_DONE();
 }

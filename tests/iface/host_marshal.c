@@ -473,7 +473,7 @@ Test(golden, describe_transaction)
 	cr_expect_str_eq(s, T_DESCRIPTOR);
 	free(s);
 	cr_assert_eq(bc_parcel_read_int32(reply, &n), 0);
-	cr_expect_eq(n, 15);
+	cr_expect_eq(n, 16);
 	cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
 	cr_expect_str_eq(s, "add");
 	free(s);
@@ -523,7 +523,7 @@ Test(malformed, wrong_interface_and_unknown_code)
 	g32(&req, 1), g32(&req, 2);
 	cr_expect_eq(stub_on(1, &req, NULL), -EPERM);
 	cr_expect_eq(stub_on(0, &req, NULL), -EBADMSG);
-	cr_expect_eq(stub_on(16, &req, NULL), -EBADMSG);
+	cr_expect_eq(stub_on(17, &req, NULL), -EBADMSG);
 	cr_expect_eq(stub_on(0x00ffffff, &req, NULL), -EBADMSG);
 	T_DONE();
 }
@@ -570,7 +570,7 @@ Test(malformed, random_payloads_never_crash)
 	unsigned seed = 12345;
 	int ok = 0, bad = 0;
 
-	for (uint32_t code = 1; code <= 15; code++) {
+	for (uint32_t code = 1; code <= 16; code++) {
 		for (int round = 0; round < 300; round++) {
 			size_t len = (size_t)(rand_r(&seed) % 24) * 4;
 			int r;
@@ -723,5 +723,32 @@ Test(malformed, random_replies_never_crash)
 		ok += r == 0;
 	}
 	cr_expect_gt(ok, 0);
+	T_DONE();
+}
+
+Test(golden, parcel_file_descriptor)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	const uint64_t *offs;
+	size_t n_offs, tok = 12 + 4 + 36;
+	const uint8_t *d;
+	uint32_t w[3];
+
+	cr_assert_geq(fd, 0);
+	cap.status = -ENOSYS;
+	cr_expect_eq(T->pfd(px, fd, -1, NULL), -ENOSYS);
+	/* int32 1 (present), int32 0 (no comm fd), the fd object; then the
+	 * null one: int32 0 */
+	d = bc_parcel_data(cap.req);
+	cr_assert_eq(bc_parcel_size(cap.req), tok + 8 + 24 + 4);
+	memcpy(w, d + tok, 12);
+	cr_expect(w[0] == 1 && w[1] == 0 && w[2] == 0x66642a85u);
+	memcpy(w, d + tok + 32, 4);
+	cr_expect_eq(w[0], 0);
+	offs = bc_parcel_offsets(cap.req, &n_offs);
+	cr_assert_eq(n_offs, 1);
+	cr_expect_eq(offs[0], tok + 8);
+	cr_expect_eq(T->pfd(px, -1, -1, NULL), -EINVAL); /* not nullable */
+	close(fd);
 	T_DONE();
 }

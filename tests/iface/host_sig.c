@@ -32,6 +32,7 @@ Test(sig, every_type_accepted)
 	check_ok("i", 1);
 	check_ok("iuxtbycfd", 9);
 	check_ok("soh", 3);
+	check_ok("H?H", 2);
 	check_ok("?s?o", 2);
 	check_ok("[i[u[x[t[b[y[c[f[d[s", 20);
 	check_ok("?[y?[s", 4);
@@ -152,12 +153,12 @@ Test(desc, declare_macro)
 {
 	static const char *const names[] = { "add",     "scalars", "str",    "nstr", "bytes",
 					     "nbytes",  "arrays1", "arrays2", "strs", "binder",
-					     "fd",      "fail",    "poke",   "count", "nothing" };
+					     "fd",      "fail",    "poke",   "count", "nothing", "pfd" };
 	bc_iface *f;
 
-	cr_assert_eq(t_iface_def.n_methods, 15);
-	cr_assert_eq(sizeof(struct t_iface), 15 * sizeof(void (*)(void)));
-	for (size_t k = 0; k < 15; k++)
+	cr_assert_eq(t_iface_def.n_methods, 16);
+	cr_assert_eq(sizeof(struct t_iface), 16 * sizeof(void (*)(void)));
+	for (size_t k = 0; k < 16; k++)
 		cr_expect_str_eq(t_iface_methods[k].name, names[k]);
 	cr_expect_str_eq(t_iface_methods[0].in_sig, "ii");
 	cr_expect_str_eq(t_iface_methods[0].out_sig, "i");
@@ -173,6 +174,8 @@ Test(desc, declare_macro)
 	cr_expect_eq(t_iface_methods[12].flags, BC_IFACE_ONEWAY);
 	cr_expect_str_eq(t_iface_methods[13].in_sig, "");
 	cr_expect_str_eq(t_iface_methods[14].out_sig, "");
+	cr_expect_str_eq(t_iface_methods[15].in_sig, "H?H");
+	cr_expect_str_eq(t_iface_methods[15].out_sig, "?H");
 	cr_expect_eq(BC_IFACE_INDEX(t_iface, count), 13);
 	cr_expect_eq(BC_IFACE_CODE(t_iface, add), 1);
 	cr_expect_eq(BC_IFACE_CODE(t_iface, poke), 13);

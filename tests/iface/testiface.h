@@ -8,6 +8,7 @@
 #define TESTIFACE_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,8 @@
 	METHOD(fail, IN(i32, how), OUT(i32, never))                                                \
 	ONEWAY(poke, IN(i32, v))                                                                   \
 	METHOD(count, , OUT(i32, n))                                                               \
-	METHOD(nothing, , )
+	METHOD(nothing, , )                                                                         \
+	METHOD(pfd, IN(pfd, fd) IN(npfd, maybe), OUT(npfd, o))
 /* clang-format on */
 
 BC_IFACE_DECLARE(t_iface, T_DESCRIPTOR, T_METHODS);
@@ -230,6 +232,15 @@ static int t_nothing(void *self)
 	return 0;
 }
 
+static int t_pfd(void *self, int fd, int maybe, int *o)
+{
+	(void)self;
+	if (fcntl(fd, F_GETFD) < 0)
+		return -EBADF;
+	*o = maybe >= 0 ? dup(maybe) : -1;
+	return 0;
+}
+
 static const struct t_iface t_impl __attribute__((unused)) = {
 	.add = t_add,
 	.scalars = t_scalars,
@@ -246,6 +257,7 @@ static const struct t_iface t_impl __attribute__((unused)) = {
 	.poke = t_poke,
 	.count = t_count,
 	.nothing = t_nothing,
+	.pfd = t_pfd,
 };
 
 #endif
