@@ -275,6 +275,10 @@ struct binderc_proc {
 	long default_priority;
 	int outstanding_txns;
 	bool oneway_spam_detection_enabled;
+	bool is_frozen;			/* inner_lock */
+	bool sync_recv;			/* a sync call was refused frozen */
+	bool async_recv;		/* a oneway call arrived frozen */
+	wait_queue_head_t freeze_wait;	/* outstanding_txns reached 0 */
 	struct dentry *debugfs_entry;
 	struct binderc_alloc alloc;
 	struct binderc_context *context;
@@ -483,6 +487,13 @@ int binderc_alloc_copy_from_buffer(struct binderc_alloc *alloc, void *dest,
 				   size_t offset, size_t bytes);
 size_t binderc_alloc_buffer_size(struct binderc_alloc *alloc,
 				 struct binderc_buffer *buffer);
+
+/* freeze.c */
+long binderc_ioctl_freeze(void __user *ubuf);
+long binderc_ioctl_get_frozen_info(void __user *ubuf);
+struct binderc_transaction *
+binderc_find_outdated_txn_ilocked(struct binderc_transaction *t,
+				  struct list_head *target_list);
 
 /* debugfs.c */
 void binderc_debugfs_init(void);

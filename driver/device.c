@@ -359,15 +359,17 @@ static long binderc_ioctl(struct file *filp, unsigned int cmd,
 	case BINDER_GET_EXTENDED_ERROR:
 		ret = binderc_ioctl_extended_error(thread, ubuf);
 		break;
+	case BINDER_FREEZE:
+		ret = binderc_ioctl_freeze(ubuf);
+		break;
+	case BINDER_GET_FROZEN_INFO:
+		ret = binderc_ioctl_get_frozen_info(ubuf);
+		break;
 	case BINDER_ENABLE_ONEWAY_SPAM_DETECTION:
 		ret = binderc_ioctl_spam_detection(proc, ubuf);
 		break;
 	default:
-		/*
-		 * Includes BINDER_FREEZE and BINDER_GET_FROZEN_INFO, which
-		 * binderc does not implement yet, and the never-implemented
-		 * idle ioctls.
-		 */
+		/* Includes the idle ioctls mainline never implemented. */
 		ret = -EINVAL;
 		break;
 	}

@@ -37,6 +37,7 @@ struct binderc_proc *binderc_proc_create(struct binderc_context *context)
 	INIT_LIST_HEAD(&proc->todo);
 	INIT_LIST_HEAD(&proc->delivered_death);
 	INIT_LIST_HEAD(&proc->waiting_threads);
+	init_waitqueue_head(&proc->freeze_wait);
 	binderc_alloc_init(&proc->alloc, proc->pid);
 	binderc_count_inc(BINDERC_CNT_PROC);
 
@@ -207,6 +208,9 @@ void binderc_proc_release(struct binderc_proc *proc)
 	/* Keep the proc alive while its threads go (dropped at the end). */
 	proc->tmp_ref++;
 	proc->is_dead = true;
+	proc->is_frozen = false;
+	proc->sync_recv = false;
+	proc->async_recv = false;
 	spin_unlock(&proc->inner_lock);
 
 	binderc_proc_release_threads(proc);

@@ -74,6 +74,9 @@ void binderc_free_transaction(struct binderc_transaction *t)
 	if (target_proc) {
 		spin_lock(&target_proc->inner_lock);
 		target_proc->outstanding_txns--;
+		/* BINDER_FREEZE may be waiting for the last one. */
+		if (!target_proc->outstanding_txns && target_proc->is_frozen)
+			wake_up_interruptible_all(&target_proc->freeze_wait);
 		if (t->buffer)
 			t->buffer->transaction = NULL;
 		spin_unlock(&target_proc->inner_lock);
@@ -423,16 +426,52 @@ static int binderc_txn_alloc_buffer(struct binderc_txn_build *b, bool reply)
 
 /* ---- queueing ------------------------------------------------------------ */
 
+/* A queued oneway call made outdated by a TF_UPDATE_TXN one. */
+static void binderc_free_outdated_txn(struct binderc_proc *proc,
+				      struct binderc_transaction *t)
+{
+	struct binderc_buffer *buffer = t->buffer;
+
+	t->buffer = NULL;
+	buffer->transaction = NULL;
+	binderc_release_entire_buffer(proc, NULL, buffer, true);
+	binderc_alloc_free_buf(&proc->alloc, buffer);
+	binderc_free_txn_fixups(t);
+	kfree(t);
+	binderc_count_dec(BINDERC_CNT_TRANSACTION);
+}
+
+/* Behind the node's oneway call in flight; returns what it replaces. */
+static struct binderc_transaction *
+binderc_queue_async_ilocked(struct binderc_transaction *t,
+			    struct binderc_proc *proc,
+			    struct binderc_node *node)
+{
+	struct binderc_transaction *outdated = NULL;
+
+	if ((t->flags & TF_UPDATE_TXN) && proc->is_frozen) {
+		outdated = binderc_find_outdated_txn_ilocked(t,
+							     &node->async_todo);
+		if (outdated) {
+			list_del_init(&outdated->work.entry);
+			proc->outstanding_txns--;
+		}
+	}
+	binderc_enqueue_work_ilocked(&t->work, &node->async_todo);
+	return outdated;
+}
+
 /*
  * Queue @t on @proc: on @thread if given, else on a waiting thread, else
  * on the proc todo.  A oneway call waits on its node while an earlier one
- * is still being handled.  Returns 0 or BR_DEAD_REPLY.
+ * is still being handled.  Returns 0, BR_DEAD_REPLY or BR_FROZEN_REPLY.
  */
 static u32 binderc_proc_transaction(struct binderc_transaction *t,
 				    struct binderc_proc *proc,
 				    struct binderc_thread *thread)
 {
 	struct binderc_node *node = t->buffer->target_node;
+	struct binderc_transaction *outdated = NULL;
 	bool oneway = t->flags & TF_ONE_WAY;
 	bool pending_async = false;
 
@@ -444,10 +483,17 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 			node->has_async_transaction = 1;
 	}
 	spin_lock(&proc->inner_lock);
-	if (proc->is_dead || (thread && thread->is_dead)) {
+	if (proc->is_frozen) {
+		proc->sync_recv |= !oneway;
+		proc->async_recv |= oneway;
+	}
+	if ((proc->is_frozen && !oneway) || proc->is_dead ||
+	    (thread && thread->is_dead)) {
+		u32 err = proc->is_frozen ? BR_FROZEN_REPLY : BR_DEAD_REPLY;
+
 		spin_unlock(&proc->inner_lock);
 		spin_unlock(&node->lock);
-		return BR_DEAD_REPLY;
+		return err;
 	}
 	if (!thread && !pending_async)
 		thread = binderc_select_thread_ilocked(proc);
@@ -456,12 +502,15 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 	else if (!pending_async)
 		binderc_enqueue_work_ilocked(&t->work, &proc->todo);
 	else
-		binderc_enqueue_work_ilocked(&t->work, &node->async_todo);
+		outdated = binderc_queue_async_ilocked(t, proc, node);
 	if (!pending_async)
 		binderc_wakeup_thread_ilocked(proc, thread, !oneway);
 	proc->outstanding_txns++;
 	spin_unlock(&proc->inner_lock);
 	spin_unlock(&node->lock);
+	/* Freed outside the locks: it takes the allocator mutex. */
+	if (outdated)
+		binderc_free_outdated_txn(proc, outdated);
 	return 0;
 }
 

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * binderc: BINDER_FREEZE and BINDER_GET_FROZEN_INFO.
+ *
+ * Freezing applies to every proc of a pid (on every binderc device).  While
+ * frozen, sync calls to the proc fail at once with BR_FROZEN_REPLY and
+ * oneway calls are queued; both are recorded for GET_FROZEN_INFO.  Freezing
+ * fails with -EAGAIN (and undoes itself) while the proc still has
+ * transactions in flight, optionally after waiting timeout_ms for them.
+ * Like mainline there is no permission check: holding a binderc fd is enough.
+ */
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "binderc.h"
+
+static bool binderc_txns_pending_ilocked(struct binderc_proc *proc)
+{
+	struct rb_node *n;
+
+	if (proc->outstanding_txns > 0)
+		return true;
+	for (n = rb_first(&proc->threads); n; n = rb_next(n)) {
+		struct binderc_thread *thread;
+
+		thread = rb_entry(n, struct binderc_thread, rb_node);
+		if (thread->transaction_stack)
+			return true;
+	}
+	return false;
+}
+
+static void binderc_set_frozen(struct binderc_proc *proc, bool frozen)
+{
+	spin_lock(&proc->inner_lock);
+	proc->sync_recv = false;
+	proc->async_recv = false;
+	proc->is_frozen = frozen;
+	spin_unlock(&proc->inner_lock);
+}
+
+static int binderc_freeze_one(struct binderc_proc *proc,
+			      struct binder_freeze_info *info)
+{
+	long ret = 0;
+
+	if (!info->enable) {
+		binderc_set_frozen(proc, false);
+		return 0;
+	}
+	/* Frozen first, so nothing new arrives while we wait. */
+	binderc_set_frozen(proc, true);
+	if (info->timeout_ms > 0)
+		ret = wait_event_interruptible_timeout(proc->freeze_wait,
+				!READ_ONCE(proc->outstanding_txns),
+				msecs_to_jiffies(info->timeout_ms));
+	if (ret >= 0) {
+		spin_lock(&proc->inner_lock);
+		if (binderc_txns_pending_ilocked(proc))
+			ret = -EAGAIN;
+		spin_unlock(&proc->inner_lock);
+	}
+	if (ret < 0) {
+		spin_lock(&proc->inner_lock);
+		proc->is_frozen = false;
+		spin_unlock(&proc->inner_lock);
+		return ret;
+	}
+	return 0;
+}
+
+/* Pin every proc of @pid; returns how many (0: none), or -ENOMEM. */
+static int binderc_pin_procs_of(int pid, struct binderc_proc ***procsp)
+{
+	struct binderc_proc *proc, **procs;
+	int count = 0, i = 0;
+
+	mutex_lock(&binderc_procs_lock);
+	list_for_each_entry(proc, &binderc_procs, proc_entry)
+		if (proc->pid == pid)
+			count++;
+	if (!count) {
+		mutex_unlock(&binderc_procs_lock);
+		return 0;
+	}
+	/* Sleeping allocation under a mutex only: fine. */
+	procs = kcalloc(count, sizeof(*procs), GFP_KERNEL);
+	if (!procs) {
+		mutex_unlock(&binderc_procs_lock);
+		return -ENOMEM;
+	}
+	list_for_each_entry(proc, &binderc_procs, proc_entry) {
+		if (proc->pid != pid)
+			continue;
+		spin_lock(&proc->inner_lock);
+		proc->tmp_ref++;
+		spin_unlock(&proc->inner_lock);
+		procs[i++] = proc;
+	}
+	mutex_unlock(&binderc_procs_lock);
+	*procsp = procs;
+	return count;
+}
+
+long binderc_ioctl_freeze(void __user *ubuf)
+{
+	struct binder_freeze_info info;
+	struct binderc_proc **procs;
+	int count, i, ret = 0;
+
+	if (copy_from_user(&info, ubuf, sizeof(info)))
+		return -EFAULT;
+	count = binderc_pin_procs_of(info.pid, &procs);
+	if (count <= 0)
+		return count ? count : -EINVAL;
+	for (i = 0; i < count; i++) {
+		/* After a failure the rest stay as they were, like mainline. */
+		if (ret >= 0)
+			ret = binderc_freeze_one(procs[i], &info);
+		binderc_proc_dec_tmpref(procs[i]);
+	}
+	kfree(procs);
+	return ret < 0 ? ret : 0;
+}
+
+long binderc_ioctl_get_frozen_info(void __user *ubuf)
+{
+	struct binder_frozen_status_info info;
+	struct binderc_proc *proc;
+	bool found = false;
+
+	if (copy_from_user(&info, ubuf, sizeof(info)))
+		return -EFAULT;
+	info.sync_recv = 0;
+	info.async_recv = 0;
+
+	mutex_lock(&binderc_procs_lock);
+	list_for_each_entry(proc, &binderc_procs, proc_entry) {
+		if (proc->pid != info.pid)
+			continue;
+		found = true;
+		spin_lock(&proc->inner_lock);
+		/* bit 0: a sync call was refused; bit 1: calls in flight. */
+		info.sync_recv |= proc->sync_recv |
+				  (binderc_txns_pending_ilocked(proc) << 1);
+		info.async_recv |= proc->async_recv;
+		spin_unlock(&proc->inner_lock);
+	}
+	mutex_unlock(&binderc_procs_lock);
+
+	if (!found)
+		return -EINVAL;
+	if (copy_to_user(ubuf, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * TF_UPDATE_TXN: a oneway call to a frozen proc replaces a queued one that
+ * it makes outdated (same target, code, flags and sender).
+ */
+static bool binderc_can_update_txn(struct binderc_transaction *old,
+				   struct binderc_transaction *t)
+{
+	if ((old->flags & t->flags & (TF_ONE_WAY | TF_UPDATE_TXN)) !=
+	    (TF_ONE_WAY | TF_UPDATE_TXN) || !old->to_proc || !t->to_proc)
+		return false;
+	return old->to_proc->tsk == t->to_proc->tsk && old->code == t->code &&
+	       old->flags == t->flags && old->buffer->pid == t->buffer->pid &&
+	       old->buffer->target_node->ptr == t->buffer->target_node->ptr &&
+	       old->buffer->target_node->cookie ==
+	       t->buffer->target_node->cookie;
+}
+
+struct binderc_transaction *
+binderc_find_outdated_txn_ilocked(struct binderc_transaction *t,
+				  struct list_head *target_list)
+{
+	struct binderc_work *w;
+
+	list_for_each_entry(w, target_list, entry) {
+		struct binderc_transaction *queued;
+
+		if (w->type != BINDERC_WORK_TRANSACTION)
+			continue;
+		queued = container_of(w, struct binderc_transaction, work);
+		if (binderc_can_update_txn(queued, t))
+			return queued;
+	}
+	return NULL;
+}
