@@ -34,19 +34,19 @@
  *  s     String             String16 (UTF-8 in C)       const char * char **
  *  o     IBinder            binder object (+stability)  bc_binder *  bc_binder **
  *  h     FileDescriptor     fd object                   int          int *
- *  H     ParcelFileDescriptor  int32 1, int32 0, fd      int          int *
- *                           object (null: int32 0)      (-1: null)
+ *  H     ParcelFileDescriptor  int32 1, int32 0 (no    int          int *
+ *                           comm fd), fd object;        (-1: null)
+ *                           null: int32 0
  *  [E    E[] (E one of      int32 count + elements;     const E *,   E **,
  *        i u x t b y c f    [y is byte[]: int32 length  size_t       size_t *
  *        d s)               + packed bytes
  *
  *  ?     prefix: nullable (@nullable).  Allowed before s, o, H and [E.
- *        NULL (fd -1) is written as the null value (-1 length / null
- *        binder / int32 0).  Without
- *        '?' a NULL string or binder is refused when sending (-EINVAL) and
- *        a null on the wire is a malformed call (BAD_VALUE) or reply
- *        (-EBADMSG).  A non-nullable array may be given as (NULL, 0): an
- *        empty array.
+ *        NULL (fd -1 for H) is written as the null value (-1 length,
+ *        null binder, int32 0).  Without '?' a NULL string, binder or fd
+ *        is refused when sending (-EINVAL) and a null on the wire is a
+ *        malformed call (BAD_VALUE) or reply (-EBADMSG).  A non-nullable
+ *        array may be given as (NULL, 0): an empty array.
  *
  *  The C types of arrays: [y is (const void *data, size_t len) - a byte
  *  buffer; [b is (const bool *, size_t); [c (const uint16_t *, size_t);
@@ -58,9 +58,10 @@
  *  (if not void) followed by the out parameters, in AIDL declaration order
  *  (an AIDL inout parameter appears in both signatures; for an AIDL
  *  "out T[]" parameter AIDL also sends the caller's array size in the
- *  request: describe it as an i input at the parameter's position).  Nothing else is
- *  accepted: no spaces, no nested arrays.  A signature may not need more
- *  than BC_IFACE_MAX_PARAMS C parameters in all.
+ *  request: describe it as an i input at the parameter's position).
+ *  Nothing else is accepted: no spaces, no nested arrays, no
+ *  parcelables.  A method may not take more than BC_IFACE_MAX_PARAMS C
+ *  parameters in all (self not counted).
  *
  * C function type of a method (both sides):
  *
