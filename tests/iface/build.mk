@@ -96,7 +96,7 @@ $(B)/guest/bin/kv-%: $(TOP)/examples/kv/kv-%.c $(TOP)/examples/kv/kv.h $(IFC_A) 
 
 # --- guest tests: both drivers, one test at a time (context manager) ------
 IFCT_GUEST := $(B)/guest/bin
-IFCT_GUEST_NAMES := calls examples
+IFCT_GUEST_NAMES := calls examples sm
 IFCT_GUEST_BINS := $(patsubst %,$(IFCT_GUEST)/iface-%-test,$(IFCT_GUEST_NAMES))
 
 GUEST_TESTS += $(IFCT_GUEST_BINS)
