@@ -427,6 +427,7 @@ void binderc_free_buf(struct binderc_proc *proc,
 int binderc_apply_fd_fixups(struct binderc_proc *proc,
 			    struct binderc_transaction *t);
 void binderc_free_txn_fixups(struct binderc_transaction *t);
+void binderc_close_fd(u32 fd);
 
 /* objects.c: the state of one transaction being built */
 struct binderc_txn_build {

@@ -11,7 +11,6 @@
  * never sees an untranslated value.  On failure exactly the objects already
  * translated are released again (see failed_at).
  */
-#include <linux/fdtable.h>
 #include <linux/file.h>
 #include <linux/security.h>
 #include <linux/slab.h>
@@ -166,15 +165,6 @@ static bool binderc_validate_fixup(struct binderc_proc *proc,
 }
 
 /* ---- releasing what a buffer holds ----------------------------------- */
-
-/* Close an fd the kernel installed for an FDA, in the receiver. */
-static void binderc_close_fd(u32 fd)
-{
-	struct file *file = close_fd_get_file(fd);
-
-	if (file)
-		filp_close(file, current->files);
-}
 
 static void binderc_release_fda(struct binderc_proc *proc,
 				struct binderc_thread *thread,
@@ -780,53 +770,4 @@ int binderc_translate_buffer(struct binderc_txn_build *b)
 	ret = binderc_translate_objects(b, &x);
 	binderc_xlate_cleanup(&x);
 	return ret;
-}
-
-/* ---- fds, at read time ------------------------------------------------ */
-
-void binderc_free_txn_fixups(struct binderc_transaction *t)
-{
-	struct binderc_txn_fd_fixup *fixup, *tmp;
-
-	list_for_each_entry_safe(fixup, tmp, &t->fd_fixups, entry) {
-		fput(fixup->file);
-		if (fixup->target_fd >= 0)
-			put_unused_fd(fixup->target_fd);
-		list_del(&fixup->entry);
-		kfree(fixup);
-		binderc_count_dec(BINDERC_CNT_FD_FIXUP);
-	}
-}
-
-/*
- * In the receiver: reserve all fds and write their numbers first, install
- * the files only when all succeeded, so a failure leaves nothing behind.
- */
-int binderc_apply_fd_fixups(struct binderc_proc *proc,
-			    struct binderc_transaction *t)
-{
-	struct binderc_txn_fd_fixup *fixup, *tmp;
-
-	list_for_each_entry(fixup, &t->fd_fixups, entry) {
-		int fd = get_unused_fd_flags(O_CLOEXEC);
-
-		if (fd < 0)
-			goto err;
-		fixup->target_fd = fd;
-		if (binderc_alloc_copy_to_buffer(&proc->alloc, t->buffer,
-						 fixup->offset, &fd,
-						 sizeof(u32)))
-			goto err;
-	}
-	list_for_each_entry_safe(fixup, tmp, &t->fd_fixups, entry) {
-		fd_install(fixup->target_fd, fixup->file);
-		list_del(&fixup->entry);
-		kfree(fixup);
-		binderc_count_dec(BINDERC_CNT_FD_FIXUP);
-	}
-	return 0;
-
-err:
-	binderc_free_txn_fixups(t);
-	return -ENOMEM;
 }
