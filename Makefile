@@ -138,6 +138,6 @@ bench: deps
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	@$(TOP)/tests/vm/run-guest --kernel stock --quiet --log $(B)/demo.log -- sh examples/demo.sh; rc=$$?; \
+	@$(TOP)/tests/vm/run-guest --kernel stock --quiet --log $(B)/demo.log -- sh build/guest/demo.sh; rc=$$?; \
 	sed -n '/^BINDERC-GUEST-CMD-START$$/,/^BINDERC-GUEST-CMD-END$$/p' $(B)/demo.log | sed '1d;$$d' | grep -v '^\[ *[0-9.]*\]'; \
 	exit $$rc
