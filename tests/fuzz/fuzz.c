@@ -4,7 +4,8 @@
  * driver (mainline /dev/binder or binderc's /dev/binderc).
  *
  *   binderc-fuzz [--seed S] [--ops N] [--seconds S] [--procs P] [--threads T]
- *                [--device DEV] [--hang-ms MS] [--min-read N] [--no-kill] [--trace]
+ *                [--device DEV] [--hang-ms MS] [--min-read N] [--skip OP,...]
+ *                [--allow-leak KIND,...] [--no-kill] [--trace]
  *   env: BINDER_DEVICE, BINDERC_FUZZ_OPS, BINDERC_FUZZ_SECONDS, BINDERC_FUZZ_SEED
  *
  * --ops 0 means no operation budget (--seconds then bounds the run).
@@ -113,6 +114,7 @@ static const char *o_dev;
 static int64_t o_hang_ms = 60000;
 static bool o_kill = true, o_trace;
 static size_t o_min_read;            /* --min-read: avoid a known bug's trigger */
+static unsigned o_skip;              /* --skip: operation kinds left out (bit mask) */
 
 /* ---- worker state ------------------------------------------------------------ */
 
@@ -1257,9 +1259,29 @@ static enum op_kind pick_op(struct thr *t)
 	for (int k = 0; k < OP_COUNT; k++) {
 		acc += op_weight[k];
 		if (x < acc)
-			return (enum op_kind)k;
+			return o_skip & (1u << k) ? OP_READ : (enum op_kind)k;
 	}
 	return OP_READ;
+}
+
+/* --skip a,b,c: the named operations become reads (for bisecting a
+ * finding down to the operations that cause it) */
+static void parse_skip(const char *list)
+{
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *n = strtok_r(buf, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+		int k;
+
+		for (k = 0; k < OP_COUNT && strcmp(n, op_name[k]); k++)
+			;
+		if (k == OP_COUNT) {
+			fprintf(stderr, "binderc-fuzz: unknown operation '%s'\n", n);
+			exit(2);
+		}
+		o_skip |= 1u << k;
+	}
 }
 
 static bool budget_left(void)
@@ -1396,7 +1418,8 @@ static pid_t spawn(unsigned slot)
 static void usage(void)
 {
 	fprintf(stderr, "usage: binderc-fuzz [--seed S] [--ops N] [--seconds S] [--procs P] [--threads T]\n"
-			"                    [--device DEV] [--hang-ms MS] [--min-read N] [--no-kill] [--trace]\n");
+			"                    [--device DEV] [--hang-ms MS] [--min-read N] [--skip OP,OP...]\n"
+			"                    [--allow-leak KIND,...] [--no-kill] [--trace]\n");
 	exit(2);
 }
 
@@ -1430,6 +1453,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--device")) o_dev = v;
 		else if (!strcmp(a, "--hang-ms")) o_hang_ms = (int64_t)fz_u64(v, 60000);
 		else if (!strcmp(a, "--min-read")) o_min_read = (size_t)fz_u64(v, 0);
+		else if (!strcmp(a, "--skip")) parse_skip(v);
+		else if (!strcmp(a, "--allow-leak")) fz_leak_allowed = v;
 		else usage();
 	}
 	if (!o_procs || o_procs > MAX_PROCS || !o_threads || o_threads > MAX_THREADS)
@@ -1575,6 +1600,8 @@ int main(int argc, char **argv)
 		printf(" %d:%" PRIu64, i, atomic_load(&sh->br_seen[i]));
 	printf("\nbinderc-fuzz: write_consumed beyond write_size (truncated commands): %" PRIu64 "\n",
 	       atomic_load(&sh->write_overrun));
+	if (why[0])
+		printf("binderc-fuzz: live objects at the end: %s\n", why);
 	if (live < 0) {
 		printf("binderc-fuzz: live-object counters unreadable (debugfs?): not checked\n");
 	} else if (live > 0) {

@@ -93,7 +93,11 @@ static void report(const char *what)
 static void expect_no_leak(const char *after)
 {
 	char why[512];
-	long live = fz_wait_zero(fz_device(), 60000, why, sizeof(why));
+	long live;
+
+	if (!fz_is_binderc(fz_device()))
+		fz_leak_allowed = "node"; /* mainline's own node leak (README.md) */
+	live = fz_wait_zero(fz_device(), 60000, why, sizeof(why));
 
 	cr_assert(live <= 0, "live driver objects after %s under fault injection: %s", after, why);
 }
@@ -124,7 +128,8 @@ Test(fault, kill_storm)
 {
 	char *env[] = { env_preload, env_rate, env_seed, env_stats, "BINDERC_FAULT=1", NULL };
 	char *argv[] = { "binderc-stress", "--seed", "0xfa17", "--procs", "8", "--seconds",
-			 (char *)env_or("BINDERC_FAULT_STRESS_SECONDS", "30"), NULL };
+			 (char *)env_or("BINDERC_FAULT_STRESS_SECONDS", "30"),
+			 fz_is_binderc(fz_device()) ? NULL : "--allow-leak", "node", NULL };
 	int rc;
 
 	need_fault_injection();
@@ -137,7 +142,9 @@ Test(fault, fuzz)
 {
 	char *env[] = { env_preload, env_rate, env_seed, env_stats, "BINDERC_FAULT=1", NULL };
 	char *argv[] = { "binderc-fuzz", "--seed", "0xfa17", "--ops",
-			 (char *)env_or("BINDERC_FAULT_FUZZ_OPS", "20000"), "--seconds", "300", NULL };
+			 (char *)env_or("BINDERC_FAULT_FUZZ_OPS", "20000"), "--seconds", "300",
+			 "--min-read", (char *)env_or("BINDERC_FUZZ_MIN_READ", "80"),
+			 fz_is_binderc(fz_device()) ? NULL : "--allow-leak", "node", NULL };
 	int rc;
 
 	need_fault_injection();

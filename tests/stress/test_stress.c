@@ -29,7 +29,9 @@ Test(stress, kill_storm)
 		"binderc-stress", "--seed", (char *)env_or("BINDERC_STRESS_SEED", CHECK_SEED),
 		"--seconds", (char *)env_or("BINDERC_STRESS_SECONDS", CHECK_SECONDS),
 		"--procs", (char *)env_or("BINDERC_STRESS_PROCS", "32"),
-		"--device", (char *)fz_device(), NULL,
+		"--device", (char *)fz_device(),
+		/* mainline's own node leak (tests/fuzz/README.md) is reported, not failed */
+		fz_is_binderc(fz_device()) ? NULL : "--allow-leak", "node", NULL,
 	};
 	int64_t secs = (int64_t)fz_u64(argv[4], 60);
 	struct fzg_quiet q;
