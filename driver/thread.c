@@ -35,6 +35,13 @@ void binderc_enqueue_thread_work_ilocked(struct binderc_thread *thread,
 					 struct binderc_work *work)
 {
 	binderc_enqueue_work_ilocked(work, &thread->todo);
+	/*
+	 * A thread using (e)poll that queues work for itself gets no other
+	 * wakeup: without this it could wait on its own work forever.
+	 */
+	if ((thread->looper & BINDERC_LOOPER_POLL) &&
+	    thread->pid == current->pid && !thread->process_todo)
+		wake_up_interruptible_sync(&thread->wait);
 	thread->process_todo = true;
 }
 
@@ -81,7 +88,9 @@ void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
 static bool binderc_has_work_ilocked(struct binderc_thread *thread,
 				     bool do_proc_work)
 {
-	return thread->process_todo || thread->looper_need_return ||
+	/* An emptied list with a stale flag is no work (never spin on it). */
+	return (thread->process_todo && !list_empty(&thread->todo)) ||
+	       thread->looper_need_return ||
 	       (do_proc_work && !list_empty(&thread->proc->todo));
 }
 
@@ -509,7 +518,8 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 
 /*
  * Take one work item and write it out.  Returns 1 to stop reading, 0 to
- * continue, -ENODATA when there is nothing (or no room), or -errno.
+ * continue, -ENODATA when there is nothing, -ENOSPC when there is no room
+ * left for the largest item, or -errno.
  */
 static int binderc_read_one(struct binderc_proc *proc,
 			    struct binderc_thread *thread,
@@ -528,8 +538,10 @@ static int binderc_read_one(struct binderc_proc *proc,
 	else
 		goto nothing;
 	/* Always leave room for the largest item, as mainline does. */
-	if (end - *ptrp < sizeof(struct binder_transaction_data_secctx) + 4)
-		goto nothing;
+	if (end - *ptrp < sizeof(struct binder_transaction_data_secctx) + 4) {
+		spin_unlock(&proc->inner_lock);
+		return -ENOSPC;
+	}
 
 	w = binderc_dequeue_work_head_ilocked(list);
 	if (list_empty(&thread->todo))
@@ -643,12 +655,14 @@ retry:
 		ret = binderc_read_one(proc, thread, wait_for_proc_work,
 				       &ptr, end);
 		if (ret == -ENODATA) {
-			ret = 0;
 			/* Woken for nothing (e.g. work taken by another). */
 			if (ptr - buffer == 4 && !thread->looper_need_return)
 				goto retry;
 			break;
 		}
+		/* No room: return what we have, even just BR_NOOP. */
+		if (ret == -ENOSPC)
+			break;
 		if (ret < 0)
 			return ret;
 		if (ret > 0)
