@@ -16,7 +16,7 @@
 
 /* make check's budget: see tests/fuzz/README.md for the measurements */
 #define CHECK_OPS     "200000"
-#define CHECK_SECONDS "240"
+#define CHECK_SECONDS "120"
 #define CHECK_SEED    "0xb1dc0001"
 
 static const char *env_or(const char *name, const char *dflt)
