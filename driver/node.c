@@ -213,15 +213,22 @@ bool binderc_dec_node_nilocked(struct binderc_node *node, int strong,
 {
 	struct binderc_proc *proc = node->proc;
 
+	/*
+	 * A dead node's local refs were all dropped when its owner died
+	 * (binderc_node_release).  A transaction that pinned it just before
+	 * still gives its ref back: ignore that, or the count would go
+	 * negative and the node would never be freed.  (Mainline has this
+	 * leak; binderc's counters made it visible.)
+	 */
 	if (strong) {
 		if (internal)
 			node->internal_strong_refs--;
-		else
+		else if (proc)
 			node->local_strong_refs--;
 		if (node->local_strong_refs || node->internal_strong_refs)
 			return false;
 	} else {
-		if (!internal)
+		if (!internal && proc)
 			node->local_weak_refs--;
 		if (node->local_weak_refs || node->tmp_refs ||
 		    !hlist_empty(&node->refs))
