@@ -78,9 +78,6 @@ $(B)/guest/bin/%: $(TOP)/tests/guest/%.c
 	$(CC) $(CFLAGS_BASE) -o $@ $< $(CRITERION_LIBS)
 
 GUEST_TESTS += $(B)/guest/bin/test_version
-# The fuzzer, the kill storm and fault injection (tests/fuzz, tests/stress),
-# budgeted for make check; make soak runs them for as long as asked.
-GUEST_TESTS += $(RELIABILITY_GUEST_TESTS)
 GUEST_ONCE_TESTS += $(B)/guest/bin/test_module
 
 guest-tests: $(GUEST_TESTS) $(GUEST_ONCE_TESTS)
