@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: MIT
 # examples/build.mk: the example programs (hello, observer, fd passing),
 # built into the guest's bin/ as hello-service, hello-client, ...
-# SM_LINK, SMC_OBJ and SM_LIBBC_A come from servicemanager/build.mk, which
-# is read after this file: they appear only in recipes and in prerequisites
-# given below by path.
+# SM_LINK comes from servicemanager/build.mk, which is read after this
+# file: it appears only in recipes, and prerequisites are given by path.
 
 EX_SRC := $(TOP)/examples
 EX_NAMES := hello_service hello_client observer_service observer_client fd_service fd_client
@@ -12,7 +11,7 @@ EX_BINS := $(foreach n,$(EX_NAMES),$(B)/guest/bin/$(subst _,-,$(n)))
 ALL_TARGETS += $(EX_BINS)
 
 define ex_rule
-$(B)/guest/bin/$(subst _,-,$(1)): $(EX_SRC)/$(1).c $(wildcard $(EX_SRC)/*.h) $(B)/obj/sm-client/servicemanager.o $(B)/lib/libbinder-c.a
+$(B)/guest/bin/$(subst _,-,$(1)): $(EX_SRC)/$(1).c $(wildcard $(EX_SRC)/*.h) $(B)/lib/libbinder-c.a
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(CFLAGS_BASE) -o $$@ $$< $$(SM_LINK)
 endef

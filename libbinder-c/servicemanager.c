@@ -139,6 +139,23 @@ static int exception_to_errno(const bc_status *st)
 	return -EPROTO;
 }
 
+/* A request whose first argument is the service name (most methods). */
+static int request_named(bc_sm *sm, const char *name, bc_parcel **ret)
+{
+	bc_parcel *req;
+	int r = request(sm, &req);
+
+	if (r < 0)
+		return r;
+	r = bc_parcel_write_string16(req, name);
+	if (r < 0) {
+		bc_parcel_unref(req);
+		return r;
+	}
+	*ret = req;
+	return 0;
+}
+
 /* Send @req (consumed) as @code; on success *@ret_reply is positioned
  * after the AIDL status (which must be EX_NONE) or at 0 (legacy). */
 static int call(bc_sm *sm, uint32_t code, bc_parcel *req, bc_parcel **ret_reply)
@@ -178,14 +195,9 @@ static int lookup(bc_sm *sm, uint32_t code, const char *name, bc_binder **ret)
 
 	if (!sm || !name || !ret)
 		return -EINVAL;
-	r = request(sm, &req);
+	r = request_named(sm, name, &req);
 	if (r < 0)
 		return r;
-	r = bc_parcel_write_string16(req, name);
-	if (r < 0) {
-		bc_parcel_unref(req);
-		return r;
-	}
 	r = call(sm, code, req, &reply);
 	if (r < 0)
 		return r;
@@ -260,12 +272,10 @@ int bc_sm_add(bc_sm *sm, const char *name, bc_binder *b, unsigned flags, int dum
 
 	if (!sm || !name || !b || (flags & ~BC_SM_ADD_ALLOW_ISOLATED))
 		return -EINVAL;
-	r = request(sm, &req);
+	r = request_named(sm, name, &req);
 	if (r < 0)
 		return r;
-	r = bc_parcel_write_string16(req, name);
-	if (r == 0)
-		r = bc_parcel_write_binder(req, b);
+	r = bc_parcel_write_binder(req, b);
 	if (r == 0)
 		r = bc_parcel_write_int32(req, (flags & BC_SM_ADD_ALLOW_ISOLATED) ? 1 : 0);
 	if (r == 0)
@@ -395,14 +405,9 @@ int bc_sm_is_declared(bc_sm *sm, const char *name, bool *ret)
 		return -EINVAL;
 	if (!aidl(sm))
 		return -EOPNOTSUPP;
-	r = request(sm, &req);
+	r = request_named(sm, name, &req);
 	if (r < 0)
 		return r;
-	r = bc_parcel_write_string16(req, name);
-	if (r < 0) {
-		bc_parcel_unref(req);
-		return r;
-	}
 	r = call(sm, CODE_IS_DECLARED, req, &reply);
 	if (r < 0)
 		return r;
@@ -478,13 +483,11 @@ static void cb_destroy(void *userdata)
 static int watch_call(bc_sm *sm, uint32_t code, const char *name, bc_binder *obj)
 {
 	bc_parcel *req, *reply;
-	int r = request(sm, &req);
+	int r = request_named(sm, name, &req);
 
 	if (r < 0)
 		return r;
-	r = bc_parcel_write_string16(req, name);
-	if (r == 0)
-		r = bc_parcel_write_binder(req, obj);
+	r = bc_parcel_write_binder(req, obj);
 	if (r < 0) {
 		bc_parcel_unref(req);
 		return r;

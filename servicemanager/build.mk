@@ -4,10 +4,8 @@
 # CFLAGS_BASE, SAN_FLAGS, PREFIX, DESTDIR come from there).
 #
 # Programs here, in tools/ and in examples/ link libbinder-c statically
-# (so the guest needs no library path) plus SMC_OBJ, the service-manager
-# client (libbinder-c/servicemanager.c) compiled here until the library
-# build lists it; an object given on the command line wins over the
-# archive member, so both can coexist.
+# (so the guest needs no library path); the service-manager client is part
+# of the library (libbinder-c/servicemanager.c).
 
 SMD_SRC := $(TOP)/servicemanager
 SMD_OBJ := $(B)/obj/servicemanager
@@ -19,9 +17,9 @@ SMD_BIN := $(B)/guest/bin/servicemanager
 # libbinder-c's, so the archive is named by path, not by LBC_A).
 SM_LIBBC_A := $(B)/lib/libbinder-c.a
 SM_LIBBC_SAN_A := $(B)/obj/libbinder-c/libbinder-c-san.a
-SMC_OBJ := $(B)/obj/sm-client/servicemanager.o
-SMC_SAN_OBJ := $(B)/obj/sm-client/servicemanager-san.o
-SM_LINK := $(SMC_OBJ) $(SM_LIBBC_A) -lpthread
+# Kept as a name for the prerequisite lists that use it.
+SMC_OBJ := $(SM_LIBBC_A)
+SM_LINK := $(SM_LIBBC_A) -lpthread
 
 ALL_TARGETS += $(SMD_BIN)
 INSTALL_TARGETS += install-servicemanager
@@ -31,14 +29,6 @@ $(SMD_OBJ)/%.o: $(SMD_SRC)/%.c $(SMD_SRC)/sm.h
 	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
 
 $(SMD_OBJ)/san/%.o: $(SMD_SRC)/%.c $(SMD_SRC)/sm.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -MMD -MP -c $< -o $@
-
-$(SMC_OBJ): $(TOP)/libbinder-c/servicemanager.c $(TOP)/include/binderc/servicemanager.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
-
-$(SMC_SAN_OBJ): $(TOP)/libbinder-c/servicemanager.c $(TOP)/include/binderc/servicemanager.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 
@@ -54,4 +44,4 @@ install-servicemanager: $(SMD_BIN)
 	install -D -m 0644 $(SMD_OBJ)/binderc-servicemanager.service \
 		$(DESTDIR)$(PREFIX)/lib/systemd/system/binderc-servicemanager.service
 
--include $(wildcard $(SMD_OBJ)/*.d $(SMD_OBJ)/san/*.d $(B)/obj/sm-client/*.d)
+-include $(wildcard $(SMD_OBJ)/*.d $(SMD_OBJ)/san/*.d)

@@ -8,5 +8,11 @@
 #include <binderc/parcel.h>
 #include <binderc/binder.h>
 #include <binderc/process.h>
+#include <binderc/servicemanager.h>
+
+/*
+ * Signature interfaces (<binderc/iface.h>) live in a library of their own,
+ * libbinder-c-iface, because they need libffi; include that header by name.
+ */
 
 #endif
