@@ -222,7 +222,7 @@ int srv_main(void *arg, int rd, int wr)
 	if (cfg->wait_go) {
 		uint64_t v = 0;
 
-		if (bt_recv_u64(rd, &v, 30000) || v != SRV_CMD_SERVE)
+		if (bt_recv_u64(rd, &v, 600000) || v != SRV_CMD_SERVE)
 			return 0;
 	}
 	for (;;) {
@@ -269,4 +269,19 @@ uint32_t get_handle(struct bt_conn *c, uint32_t slot)
 
 	bt_require(ret == 0 && h != 0, "no handle in slot %u (%d)", slot, ret);
 	return h;
+}
+
+struct srv_report srv_get_report(struct bt_conn *c, uint32_t h)
+{
+	struct binder_transaction_data t = bt_tr(h, C_REPORT, 0, NULL, 0, NULL, 0);
+	struct srv_report rep;
+	struct bt_result r;
+
+	bt_require(bt_call(c, &t, &r) == 0 && r.final == BR_REPLY, "report: %s",
+		   bt_br_name(r.final));
+	bt_require(r.reply.data_size == sizeof(rep), "report size %llu",
+		   (unsigned long long)r.reply.data_size);
+	memcpy(&rep, (void *)(uintptr_t)r.reply.data.ptr.buffer, sizeof(rep));
+	bt_free(c, r.reply.data.ptr.buffer);
+	return rep;
 }

@@ -66,5 +66,7 @@ int srv_start(struct bt_child *ch, struct srv_cfg *cfg);
 void srv_stop(struct bt_child *ch);
 /* Get the strong handle in `slot` (asserts). */
 uint32_t get_handle(struct bt_conn *c, uint32_t slot);
+/* C_REPORT on the server behind handle `h` (asserts). */
+struct srv_report srv_get_report(struct bt_conn *c, uint32_t h);
 
 #endif

@@ -910,24 +910,52 @@ Test(cve, offsets_overwrite_by_trailing_data)
 /* 2022-2025 (no CVE): "fix async space check for 0-sized buffers" and the
  * empty-parcel accounting: zero-size oneways still use (padded) async space
  * and give it all back. */
+static uint32_t oneway_of(uint32_t h, size_t n, struct binder_extended_error *ee)
+{
+	static uint8_t payload[16384];
+	struct binder_transaction_data t = bt_tr(h, 0x99, TF_ONE_WAY, payload, n, NULL, 0);
+	struct bt_result r;
+
+	cr_assert_leq(n, sizeof(payload));
+	cr_assert_eq(bt_call(&c, &t, &r), 0);
+	cr_assert_eq(bt_get_ee(&c, ee), 0);
+	return r.final;
+}
+
 Test(cve, zero_sized_oneways_account_async_space)
 {
-	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1, .wait_go = true };
+	/* a 16 KiB mapping: 8 KiB of async space = 1024 8-byte padded buffers */
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1, .wait_go = true, .map_size = 16384 };
+	struct binder_extended_error ee;
+	struct srv_report rep;
+	uint32_t h, final = 0, reports = 0;
 	unsigned sent = 0;
-	struct bt_result r;
-	uint32_t h;
 
 	cr_assert_eq(srv_start(&s1, &cfg), 0);
 	h = get_handle(&c, 0);
-	/* 64 KiB async space / 8-byte padded buffers = 8192 */
-	for (unsigned i = 0; i < 9000; i++) {
-		struct binder_transaction_data t = bt_tr(h, 0x99, TF_ONE_WAY, NULL, 0, NULL, 0);
-
-		cr_assert_eq(bt_call(&c, &t, &r), 0);
-		if (r.final != BR_TRANSACTION_COMPLETE)
-			break;
+	/* the server reads nothing yet: every oneway stays allocated */
+	while (sent < 1100 && (final = oneway_of(h, 0, &ee)) == BR_TRANSACTION_COMPLETE)
 		sent++;
+	cr_assert_eq(sent, 1024, "zero-size oneways accepted: %u", sent);
+	cr_assert_eq(final, BR_FAILED_REPLY, "%s", bt_br_name(final));
+	cr_assert_eq(ee.command, BR_FAILED_REPLY);
+	cr_assert_eq(ee.param, -ENOSPC);
+	/* let it read and free them all */
+	cr_assert_eq(bt_send_u64(s1.to_child, SRV_CMD_SERVE), 0);
+	for (int tries = 0; tries < 500; tries++) {
+		rep = srv_get_report(&c, h);
+		reports++;
+		if (rep.received - reports >= 1024)
+			break;
+		usleep(20 * 1000);
 	}
-	cr_assert_eq(sent, 8192, "zero-size oneways accepted: %u", sent);
-	cr_assert_eq(r.final, BR_FAILED_REPLY);
+	cr_assert_eq(rep.received - reports, 1024, "the server read %u oneways",
+		     rep.received - reports);
+	/* every byte is back: one oneway the size of the whole async space
+	 * fits (8 bytes more do not) */
+	cr_assert_eq(oneway_of(h, 8192 + 8, &ee), BR_FAILED_REPLY, "more than the async space");
+	cr_assert_eq(ee.param, -ENOSPC);
+	final = oneway_of(h, 8192, &ee);
+	cr_assert_eq(final, BR_TRANSACTION_COMPLETE, "async space not all given back: %s (%d)",
+		     bt_br_name(final), ee.param);
 }
