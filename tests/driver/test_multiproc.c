@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -473,20 +474,6 @@ Test(calls, second_open_is_another_process)
 
 TestSuite(oneway, .init = mp_setup, .fini = mp_teardown, .timeout = 120);
 
-static struct srv_report report(uint32_t h)
-{
-	struct binder_transaction_data t = bt_tr(h, C_REPORT, 0, NULL, 0, NULL, 0);
-	struct bt_result r;
-	struct srv_report rep;
-
-	cr_assert_eq(bt_call(&c, &t, &r), 0);
-	cr_assert_eq(r.final, BR_REPLY, "%s", bt_br_name(r.final));
-	cr_assert_eq(r.reply.data_size, sizeof(rep));
-	memcpy(&rep, (void *)(uintptr_t)r.reply.data.ptr.buffer, sizeof(rep));
-	bt_free(&c, r.reply.data.ptr.buffer);
-	return rep;
-}
-
 Test(oneway, thousand_arrive_in_order)
 {
 	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
@@ -506,7 +493,7 @@ Test(oneway, thousand_arrive_in_order)
 	/* a sync call on the same node queues behind them? no: it goes to the
 	 * proc todo; poll the report until all arrived */
 	for (int tries = 0; tries < 200; tries++) {
-		rep = report(h);
+		rep = srv_get_report(&c, h);
 		if (rep.seq_next == 1000)
 			break;
 		usleep(20 * 1000);
@@ -547,7 +534,7 @@ Test(oneway, async_space_exhaustion_recovers)
 	cr_assert_eq(bt_ping(&c, 0), BR_REPLY);
 	bt_send_u64(s1.to_child, SRV_CMD_SERVE);
 	for (int tries = 0; tries < 200; tries++) {
-		rep = report(h);
+		rep = srv_get_report(&c, h);
 		if (rep.seq_next == 16)
 			break;
 		usleep(20 * 1000);
@@ -565,7 +552,7 @@ Test(oneway, async_space_exhaustion_recovers)
 			     bt_br_name(r.final));
 	}
 	for (int tries = 0; tries < 200; tries++) {
-		rep = report(h);
+		rep = srv_get_report(&c, h);
 		if (rep.seq_next == 32)
 			break;
 		usleep(20 * 1000);
@@ -964,4 +951,127 @@ Test(payload, limit_exceeded_1050k_fails)
 	cr_assert_eq(ee.command, BR_FAILED_REPLY);
 	cr_assert_eq(ee.param, -ENOSPC);
 	cr_assert_eq(send_bytes(950 * 1024, &ee), BR_REPLY, "usable afterwards");
+}
+
+/* ---- poll and buffer clearing ---------------------------------------------- */
+
+TestSuite(misc, .init = mp_setup, .fini = mp_teardown, .timeout = 60);
+
+Test(misc, poll_wakes_for_the_reply)
+{
+	struct binder_transaction_data t = bt_tr(0, BT_PING_TRANSACTION, 0, NULL, 0, NULL, 0);
+	struct bt_buf w = { .len = 0 };
+	struct pollfd p = { .fd = c.fd, .events = POLLIN };
+	int64_t deadline;
+	struct bt_result r;
+
+	memset(&r, 0, sizeof(r));
+	bt_put_tr(&w, BC_TRANSACTION, &t);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	deadline = bt_now_ms() + BT_TIMEOUT_MS;
+	/* one poll at a time and no slices: a lost wakeup shows as a timeout.
+	 * BR_TRANSACTION_COMPLETE may wake it first; read what is there and
+	 * poll again until the reply came */
+	while (r.final == 0) {
+		int64_t left = deadline - bt_now_ms();
+		int ret;
+
+		cr_assert_gt(left, 0, "no reply within %d ms", BT_TIMEOUT_MS);
+		p.revents = 0;
+		cr_assert_eq(poll(&p, 1, (int)left), 1, "no wakeup for the reply");
+		cr_assert(p.revents & POLLIN, "revents 0x%x", p.revents);
+		ret = bt_wait_result(&c, &r, true, 0);
+		cr_assert(ret == 0 || ret == -ETIMEDOUT, "read: %d", ret);
+	}
+	cr_assert_eq(r.final, BR_REPLY, "%s", bt_br_name(r.final));
+	cr_assert(r.complete);
+	cr_assert_eq(bt_free(&c, r.reply.data.ptr.buffer), 0);
+	/* nothing pending: poll says so */
+	p.revents = 0;
+	cr_assert_eq(poll(&p, 1, 0), 0, "revents 0x%x", p.revents);
+}
+
+struct poker {
+	struct bt_conn peer;
+	int64_t ping_at;
+	uint32_t final;
+	int ret;
+};
+
+/* Another process (a second open) calls our node in slot 5 a little later. */
+static void *poke_later(void *arg)
+{
+	struct poker *pk = arg;
+	uint32_t h = 0;
+
+	usleep(300 * 1000);
+	pk->ret = bt_sm_get(&pk->peer, 5, &h);
+	if (pk->ret == 0) {
+		pk->ping_at = bt_now_ms();
+		pk->final = bt_ping(&pk->peer, h);
+	}
+	return NULL;
+}
+
+Test(misc, poll_wakes_an_idle_looper_for_process_work)
+{
+	struct pollfd p = { .fd = c.fd, .events = POLLIN };
+	struct poker pk;
+	struct bt_result r;
+	int64_t woke_at;
+	pthread_t th;
+
+	memset(&pk, 0, sizeof(pk));
+	cr_assert_eq(bt_enter_looper(&c), 0);
+	publish(&r, 5, BINDER_TYPE_BINDER, 0x1100, 0x1200);
+	cr_assert(bt_read_empty(&c));
+	cr_assert_eq(bt_open(&pk.peer, BT_VM_SIZE_DEFAULT), 0);
+	cr_assert_eq(pthread_create(&th, NULL, poke_later, &pk), 0);
+	/* no thread waits in a read: only the poll can take the call */
+	cr_assert_eq(poll(&p, 1, 10000), 1, "idle looper not woken by an incoming call");
+	woke_at = bt_now_ms();
+	cr_assert(p.revents & POLLIN, "revents 0x%x", p.revents);
+	cr_assert_eq(bt_serve(&c, serve_ping, NULL, 1, BT_TIMEOUT_MS), 1);
+	cr_assert_eq(pthread_join(th, NULL), 0);
+	cr_assert_eq(pk.ret, 0, "peer's lookup: %d", pk.ret);
+	cr_assert_eq(pk.final, BR_REPLY, "peer's ping: %s", bt_br_name(pk.final));
+	cr_assert_geq(woke_at, pk.ping_at, "poll woke before the call was sent");
+	bt_close(&pk.peer);
+}
+
+Test(misc, clear_buf_zeroes_on_free)
+{
+	struct bt_conn rx;
+	struct bt_br br;
+	struct bt_result r;
+	char secret[64];
+	uint32_t h;
+	struct binder_transaction_data t;
+	struct bt_buf w = { .len = 0 };
+
+	memset(secret, 's', sizeof(secret));
+	cr_assert_eq(bt_open(&rx, BT_VM_SIZE_DEFAULT), 0);
+	cr_assert_eq(bt_enter_looper(&rx), 0);
+	{
+		struct flat_binder_object o = bt_fbo_binder(BINDER_TYPE_BINDER, 0x1300, 0x1400);
+
+		cr_assert_eq(bt_sm_add(&rx, 6, &o), BR_REPLY);
+	}
+	h = get_handle(&c, 6);
+	t = bt_tr(h, 0x55, TF_CLEAR_BUF, secret, sizeof(secret), NULL, 0);
+	bt_put_tr(&w, BC_TRANSACTION, &t);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_expect(&rx, BR_TRANSACTION, &br, BT_TIMEOUT_MS), 0);
+	cr_assert(br.tr.flags & TF_CLEAR_BUF);
+	cr_assert_eq(memcmp((void *)(uintptr_t)br.tr.data.ptr.buffer, secret, sizeof(secret)), 0);
+	cr_assert_eq(bt_reply_empty(&rx, &br.tr), 0);
+	/* the pages stay mapped after the free; TF_CLEAR_BUF zeroed them */
+	for (size_t i = 0; i < sizeof(secret); i++)
+		cr_assert_eq(((volatile uint8_t *)(uintptr_t)br.tr.data.ptr.buffer)[i], 0,
+			     "byte %zu not cleared", i);
+	memset(&r, 0, sizeof(r));
+	cr_assert_eq(bt_wait_result(&c, &r, true, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(r.final, BR_REPLY);
+	bt_free(&c, r.reply.data.ptr.buffer);
+	bt_close(&rx);
 }
