@@ -158,6 +158,21 @@ int bt_enter_looper(struct bt_conn *c)
 	return bt_write(c, &cmd, sizeof(cmd));
 }
 
+int bt_become_ctxmgr(struct bt_conn *c, const struct flat_binder_object *ext, int timeout_ms)
+{
+	int64_t deadline = bt_now_ms() + timeout_ms;
+	struct flat_binder_object o;
+	int zero = 0, ret;
+
+	if (ext)
+		o = *ext;
+	while ((ret = ext ? bt_ioctl(c->fd, BINDER_SET_CONTEXT_MGR_EXT, &o)
+			  : bt_ioctl(c->fd, BINDER_SET_CONTEXT_MGR, &zero)) == -EBUSY &&
+	       bt_now_ms() < deadline)
+		usleep(5000);
+	return ret;
+}
+
 int bt_get_ee(struct bt_conn *c, struct binder_extended_error *ee)
 {
 	memset(ee, 0, sizeof(*ee));
@@ -258,6 +273,16 @@ struct flat_binder_object bt_fbo_handle(uint32_t type, uint32_t handle)
 	o.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS;
 	o.handle = handle;
 	return o;
+}
+
+struct binder_fd_object bt_fdo(int fd)
+{
+	struct binder_fd_object fo;
+
+	memset(&fo, 0, sizeof(fo));
+	fo.hdr.type = BINDER_TYPE_FD;
+	fo.fd = (uint32_t)fd;
+	return fo;
 }
 
 /* ---- reading -------------------------------------------------------------- */
@@ -483,14 +508,20 @@ int bt_call_sg(struct bt_conn *c, const struct binder_transaction_data *tr,
 	return bt_wait_result(c, r, !(tr->flags & TF_ONE_WAY), BT_TIMEOUT_MS);
 }
 
-int bt_call(struct bt_conn *c, const struct binder_transaction_data *tr, struct bt_result *r)
+int bt_send(struct bt_conn *c, const struct binder_transaction_data *tr)
 {
 	struct bt_buf w = { .len = 0 };
+
+	bt_put_tr(&w, BC_TRANSACTION, tr);
+	return bt_write(c, w.data, w.len);
+}
+
+int bt_call(struct bt_conn *c, const struct binder_transaction_data *tr, struct bt_result *r)
+{
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	bt_put_tr(&w, BC_TRANSACTION, tr);
-	ret = bt_write(c, w.data, w.len);
+	ret = bt_send(c, tr);
 	if (ret)
 		return ret;
 	return bt_wait_result(c, r, !(tr->flags & TF_ONE_WAY), BT_TIMEOUT_MS);
@@ -542,6 +573,15 @@ int bt_reply(struct bt_conn *c, const struct binder_transaction_data *in,
 int bt_reply_empty(struct bt_conn *c, const struct binder_transaction_data *in)
 {
 	return bt_reply(c, in, NULL, 0, NULL, 0);
+}
+
+int bt_send_reply(struct bt_conn *c, const void *data, size_t size)
+{
+	struct binder_transaction_data tr = bt_tr(0, 0, 0, data, size, NULL, 0);
+	struct bt_buf w = { .len = 0 };
+
+	bt_put_tr(&w, BC_REPLY, &tr);
+	return bt_write(c, w.data, w.len);
 }
 
 int bt_expect(struct bt_conn *c, uint32_t cmd, struct bt_br *out, int timeout_ms)
@@ -603,6 +643,17 @@ int bt_serve(struct bt_conn *c, bt_handler_fn fn, void *arg, int n, int timeout_
 	return handled;
 }
 
+void bt_serve_until(struct bt_conn *c, bt_handler_fn fn, void *arg, int rd, int slice_ms)
+{
+	for (;;) {
+		struct pollfd p = { .fd = rd, .events = POLLIN };
+
+		bt_serve(c, fn, arg, 1 << 30, slice_ms);
+		if (poll(&p, 1, 0) > 0)
+			return;
+	}
+}
+
 /* ---- helper processes ----------------------------------------------------- */
 
 int bt_spawn(struct bt_child *ch, int (*fn)(void *arg, int rd, int wr), void *arg)
@@ -633,6 +684,22 @@ int bt_spawn(struct bt_child *ch, int (*fn)(void *arg, int rd, int wr), void *ar
 	close(c2p[1]);
 	ch->to_child = p2c[1];
 	ch->from_child = c2p[0];
+	return 0;
+}
+
+int bt_spawn_ready(struct bt_child *ch, int (*fn)(void *arg, int rd, int wr), void *arg,
+		   int timeout_ms)
+{
+	uint64_t v = ~0ull;
+	int ret = bt_spawn(ch, fn, arg);
+
+	if (ret)
+		return ret;
+	ret = bt_recv_u64(ch->from_child, &v, timeout_ms);
+	if (ret || v) {
+		bt_kill(ch);
+		return ret ? ret : v < 4096 ? -(int)v : -EPROTO;
+	}
 	return 0;
 }
 
@@ -769,17 +836,14 @@ static int cm_main(void *arg, int rd, int wr)
 {
 	struct cm_state st;
 	struct bt_conn c;
-	int64_t deadline = bt_now_ms() + 10000;
-	int zero = 0, ret;
+	int ret;
 
 	(void)arg;
 	memset(&st, 0, sizeof(st));
 	if (bt_open(&c, BT_VM_SIZE_LIBBINDER))
 		return 10;
 	/* the previous test's manager may still be in deferred release */
-	while ((ret = bt_ioctl(c.fd, BINDER_SET_CONTEXT_MGR, &zero)) == -EBUSY &&
-	       bt_now_ms() < deadline)
-		usleep(5000);
+	ret = bt_become_ctxmgr(&c, NULL, 10000);
 	if (ret) {
 		bt_send_u64(wr, (uint64_t)(-ret));
 		return 11;
@@ -787,28 +851,14 @@ static int cm_main(void *arg, int rd, int wr)
 	if (bt_enter_looper(&c))
 		return 12;
 	bt_send_u64(wr, 0);
-	for (;;) {
-		struct pollfd p = { .fd = rd, .events = POLLIN };
-
-		bt_serve(&c, cm_handler, &st, 1 << 30, 200);
-		if (poll(&p, 1, 0) > 0)  /* parent closed its end or asked us to stop */
-			return 0;
-	}
+	/* until the parent closes its end or asks us to stop */
+	bt_serve_until(&c, cm_handler, &st, rd, 200);
+	return 0;
 }
 
 int bt_cm_start(struct bt_child *cm)
 {
-	uint64_t v = ~0ull;
-	int ret = bt_spawn(cm, cm_main, NULL);
-
-	if (ret)
-		return ret;
-	ret = bt_recv_u64(cm->from_child, &v, 12000);
-	if (ret || v) {
-		bt_kill(cm);
-		return ret ? ret : -(int)v;
-	}
-	return 0;
+	return bt_spawn_ready(cm, cm_main, NULL, 12000);
 }
 
 void bt_cm_stop(struct bt_child *cm)
@@ -816,7 +866,8 @@ void bt_cm_stop(struct bt_child *cm)
 	bt_kill(cm);
 }
 
-uint32_t bt_sm_add(struct bt_conn *c, uint32_t slot, const struct flat_binder_object *obj)
+int bt_sm_add_result(struct bt_conn *c, uint32_t slot, const struct flat_binder_object *obj,
+		     struct bt_result *r)
 {
 	struct {
 		uint32_t slot, pad;
@@ -825,12 +876,19 @@ uint32_t bt_sm_add(struct bt_conn *c, uint32_t slot, const struct flat_binder_ob
 	binder_size_t off = 8;
 	struct binder_transaction_data tr = bt_tr(0, BT_SM_ADD, TF_ACCEPT_FDS, &d, sizeof(d), &off,
 						  sizeof(off));
+	int ret = bt_call(c, &tr, r);
+
+	if (ret == 0 && r->final == BR_REPLY)
+		bt_free(c, r->reply.data.ptr.buffer);
+	return ret;
+}
+
+uint32_t bt_sm_add(struct bt_conn *c, uint32_t slot, const struct flat_binder_object *obj)
+{
 	struct bt_result r;
 
-	if (bt_call(c, &tr, &r))
+	if (bt_sm_add_result(c, slot, obj, &r))
 		return 0;
-	if (r.final == BR_REPLY)
-		bt_free(c, r.reply.data.ptr.buffer);
 	return r.final;
 }
 

@@ -79,6 +79,9 @@ int bt_write_read(int fd, const void *w, size_t wsize, binder_size_t *wc,
 		  void *r, size_t rsize, binder_size_t *rc);
 int bt_write(struct bt_conn *c, const void *w, size_t wsize);  /* whole buffer or fail */
 int bt_enter_looper(struct bt_conn *c);
+/* BINDER_SET_CONTEXT_MGR (ext NULL) or _EXT, retried while -EBUSY (a
+ * previous manager still being released) for up to timeout_ms. */
+int bt_become_ctxmgr(struct bt_conn *c, const struct flat_binder_object *ext, int timeout_ms);
 int bt_get_ee(struct bt_conn *c, struct binder_extended_error *ee);
 
 /* Command buffer builder. */
@@ -134,6 +137,8 @@ struct bt_result {
 	struct bt_br refs[16];   /* BR_INCREFS..BR_DECREFS seen, in order */
 	unsigned nrefs;
 };
+/* Issue BC_TRANSACTION and return at once; bt_wait_result() reads the outcome. */
+int bt_send(struct bt_conn *c, const struct binder_transaction_data *tr);
 /* Sync call (BC_TRANSACTION or _SG); waits for the final BR. Frees nothing. */
 int bt_call(struct bt_conn *c, const struct binder_transaction_data *tr, struct bt_result *r);
 int bt_call_sg(struct bt_conn *c, const struct binder_transaction_data *tr,
@@ -151,6 +156,8 @@ int bt_free(struct bt_conn *c, binder_uintptr_t buffer);
 int bt_reply(struct bt_conn *c, const struct binder_transaction_data *in,
 	     const void *data, size_t size, const binder_size_t *offs, size_t noffs);
 int bt_reply_empty(struct bt_conn *c, const struct binder_transaction_data *in);
+/* BC_REPLY alone, freeing nothing (the request was freed, or is kept). */
+int bt_send_reply(struct bt_conn *c, const void *data, size_t size);
 
 /* Wait for a specific BR, auto-handling node work; other BRs fail. */
 int bt_expect(struct bt_conn *c, uint32_t cmd, struct bt_br *out, int timeout_ms);
@@ -158,6 +165,7 @@ int bt_expect(struct bt_conn *c, uint32_t cmd, struct bt_br *out, int timeout_ms
 /* flat_binder_object helpers */
 struct flat_binder_object bt_fbo_binder(uint32_t type, binder_uintptr_t ptr, binder_uintptr_t cookie);
 struct flat_binder_object bt_fbo_handle(uint32_t type, uint32_t handle);
+struct binder_fd_object bt_fdo(int fd);
 
 /* ---- helper processes ---------------------------------------------------- */
 struct bt_child {
@@ -169,6 +177,11 @@ struct bt_child {
  * but 0-2 and the two pipe ends closed, then fn(arg, rd, wr); exit status
  * is fn's return value. */
 int bt_spawn(struct bt_child *ch, int (*fn)(void *arg, int rd, int wr), void *arg);
+/* bt_spawn, then wait (bounded) for the helper's first u64 on the pipe: 0
+ * means ready, anything else is the errno it failed with (the helper is
+ * then killed). 0 or -errno. */
+int bt_spawn_ready(struct bt_child *ch, int (*fn)(void *arg, int rd, int wr), void *arg,
+		   int timeout_ms);
 /* Wait for exit (bounded); returns exit status, 128+sig, or -ETIMEDOUT. */
 int bt_join(struct bt_child *ch, int timeout_ms);
 void bt_kill(struct bt_child *ch);   /* SIGKILL + reap */
@@ -184,6 +197,10 @@ int bt_cm_start(struct bt_child *cm);
 void bt_cm_stop(struct bt_child *cm);
 /* Register/lookup through the test context manager. */
 uint32_t bt_sm_add(struct bt_conn *c, uint32_t slot, const struct flat_binder_object *obj);
+/* The same, keeping the whole result (the node work that rode along) in *r;
+ * a reply buffer is freed. 0 or the call's -errno. */
+int bt_sm_add_result(struct bt_conn *c, uint32_t slot, const struct flat_binder_object *obj,
+		     struct bt_result *r);
 /* Returns the handle, 0 with *final set on failure. The reply buffer is freed;
  * the caller gets a strong ref (BC_ACQUIRE issued) it must release. */
 int bt_sm_get(struct bt_conn *c, uint32_t slot, uint32_t *handle);
@@ -194,6 +211,9 @@ typedef void (*bt_handler_fn)(struct bt_conn *c, const struct binder_transaction
 /* Handle BRs until `n` transactions were dispatched or timeout. Node work
  * is acked; BR_DEAD_BINDER gets BC_DEAD_BINDER_DONE. Returns count handled. */
 int bt_serve(struct bt_conn *c, bt_handler_fn fn, void *arg, int n, int timeout_ms);
+/* bt_serve in slices of slice_ms until fd rd is readable (a command from
+ * the parent, or its end closed); the command is left unread. */
+void bt_serve_until(struct bt_conn *c, bt_handler_fn fn, void *arg, int rd, int slice_ms);
 
 /* The differences table (differences.h): the value to expect for `key` in
  * the current test on the driver under test; mainline_value where no row. */

@@ -74,13 +74,7 @@ static void do_fdinfo(struct bt_conn *c, const struct binder_transaction_data *t
 		if (!in_fda)
 			close(out[i].fd);
 	}
-	{
-		struct binder_transaction_data r = bt_tr(0, 0, 0, out, nout * sizeof(out[0]), NULL, 0);
-		struct bt_buf w = { .len = 0 };
-
-		bt_put_tr(&w, BC_REPLY, &r);
-		bt_require(bt_write(c, w.data, w.len) == 0, "reply");
-	}
+	bt_require(bt_send_reply(c, out, nout * sizeof(out[0])) == 0, "reply");
 }
 
 static void do_sginfo(struct bt_conn *c, const struct binder_transaction_data *tr)
@@ -160,13 +154,7 @@ static void srv_handler(struct bt_conn *c, const struct binder_transaction_data 
 			bt_free(c, r.reply.data.ptr.buffer);
 			hops++;
 		}
-		{
-			struct binder_transaction_data rt = bt_tr(0, 0, 0, &hops, sizeof(hops), NULL, 0);
-			struct bt_buf w = { .len = 0 };
-
-			bt_put_tr(&w, BC_REPLY, &rt);
-			bt_require(bt_write(c, w.data, w.len) == 0, "reply");
-		}
+		bt_require(bt_send_reply(c, &hops, sizeof(hops)) == 0, "reply");
 		break;
 	}
 	case C_FDINFO:
@@ -182,14 +170,9 @@ static void srv_handler(struct bt_conn *c, const struct binder_transaction_data 
 		bt_send_u64(st->wr, C_HANG);
 		for (;;)
 			pause();
-	case C_NOFREE: {
-		struct binder_transaction_data rt = bt_tr(0, 0, 0, NULL, 0, NULL, 0);
-		struct bt_buf w = { .len = 0 };
-
-		bt_put_tr(&w, BC_REPLY, &rt);
-		bt_require(bt_write(c, w.data, w.len) == 0, "reply");
+	case C_NOFREE:
+		bt_require(bt_send_reply(c, NULL, 0) == 0, "reply");
 		break;
-	}
 	default:
 		bt_reply_empty(c, tr);
 		break;
@@ -226,31 +209,17 @@ int srv_main(void *arg, int rd, int wr)
 			return 0;
 	}
 	for (;;) {
-		struct pollfd p = { .fd = rd, .events = POLLIN };
+		uint64_t v = 0;
 
-		bt_serve(&c, srv_handler, &st, 1 << 30, 100);
-		if (poll(&p, 1, 0) > 0) {
-			uint64_t v = 0;
-
-			if (read(rd, &v, sizeof(v)) != sizeof(v) || v == SRV_CMD_EXIT)
-				return 0;
-		}
+		bt_serve_until(&c, srv_handler, &st, rd, 100);
+		if (read(rd, &v, sizeof(v)) != sizeof(v) || v == SRV_CMD_EXIT)
+			return 0;
 	}
 }
 
 int srv_start(struct bt_child *ch, struct srv_cfg *cfg)
 {
-	uint64_t v = ~0ull;
-	int ret = bt_spawn(ch, srv_main, cfg);
-
-	if (ret)
-		return ret;
-	ret = bt_recv_u64(ch->from_child, &v, 10000);
-	if (ret || v) {
-		bt_kill(ch);
-		return ret ? ret : -EPROTO;
-	}
-	return 0;
+	return bt_spawn_ready(ch, srv_main, cfg, 10000);
 }
 
 void srv_stop(struct bt_child *ch)
