@@ -3,6 +3,7 @@
 #include "srv.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <string.h>
@@ -253,4 +254,154 @@ struct srv_report srv_get_report(struct bt_conn *c, uint32_t h)
 	memcpy(&rep, (void *)(uintptr_t)r.reply.data.ptr.buffer, sizeof(rep));
 	bt_free(c, r.reply.data.ptr.buffer);
 	return rep;
+}
+
+/* ---- the fixture ---------------------------------------------------------- */
+
+struct bt_child cm, s1;
+struct bt_conn c;
+
+void fixture_setup(void)
+{
+	bt_require(bt_cm_start(&cm) == 0, "test context manager did not start");
+	bt_require(bt_open(&c, BT_VM_SIZE_DEFAULT) == 0, "open");
+}
+
+void fixture_teardown(void)
+{
+	srv_stop(&s1);
+	bt_close(&c);
+	bt_cm_stop(&cm);
+}
+
+uint32_t start_server(struct srv_cfg *cfg)
+{
+	static struct srv_cfg one_node = { .first_slot = 0, .nslots = 1 };
+	int ret;
+
+	if (!cfg)
+		cfg = &one_node;
+	ret = srv_start(&s1, cfg);
+	bt_require(ret == 0, "server did not start (%d)", ret);
+	return get_handle(&c, cfg->first_slot);
+}
+
+void assert_usable(void)
+{
+	struct bt_conn other;
+
+	bt_require(bt_ping(&c, 0) == BR_REPLY, "this process is no longer usable");
+	bt_require(bt_open(&other, BT_VM_SIZE_DEFAULT) == 0, "open");
+	bt_require(bt_ping(&other, 0) == BR_REPLY, "another process is no longer usable");
+	bt_close(&other);
+}
+
+void call_fails(const struct binder_transaction_data *t, bool sg, binder_size_t buffers_size,
+		int32_t param)
+{
+	struct binder_extended_error ee;
+	struct bt_result r;
+	int ret = sg ? bt_call_sg(&c, t, buffers_size, &r) : bt_call(&c, t, &r);
+
+	bt_require(ret == 0, "call: %d", ret);
+	bt_require(r.final == BR_FAILED_REPLY, "want BR_FAILED_REPLY, got %s", bt_br_name(r.final));
+	bt_require(bt_get_ee(&c, &ee) == 0, "extended error");
+	bt_require(ee.command == BR_FAILED_REPLY, "ee.command %s", bt_br_name(ee.command));
+	bt_require(ee.param == param, "ee.param %d, want %d", ee.param, param);
+}
+
+struct binder_node_debug_info node_info(struct bt_conn *conn, binder_uintptr_t after)
+{
+	struct binder_node_debug_info i;
+	int ret;
+
+	memset(&i, 0, sizeof(i));
+	i.ptr = after;
+	ret = bt_ioctl(conn->fd, BINDER_GET_NODE_DEBUG_INFO, &i);
+	bt_require(ret == 0, "BINDER_GET_NODE_DEBUG_INFO: %d", ret);
+	return i;
+}
+
+void publish(struct bt_conn *conn, struct bt_result *r, uint32_t slot, uint32_t type,
+	     binder_uintptr_t ptr, binder_uintptr_t cookie)
+{
+	struct flat_binder_object o = bt_fbo_binder(type, ptr, cookie);
+	struct bt_result mine;
+	int ret;
+
+	if (!r)
+		r = &mine;
+	ret = bt_sm_add_result(conn, slot, &o, r);
+	bt_require(ret == 0 && r->final == BR_REPLY, "publish: %d, %s", ret, bt_br_name(r->final));
+}
+
+void open_node_owner(struct bt_conn *q, uint32_t slot, binder_uintptr_t ptr,
+		     binder_uintptr_t cookie)
+{
+	bt_require(bt_open(q, BT_VM_SIZE_DEFAULT) == 0, "open");
+	bt_require(bt_enter_looper(q) == 0, "looper");
+	publish(q, NULL, slot, BINDER_TYPE_BINDER, ptr, cookie);
+}
+
+void finish_call(struct bt_conn *conn)
+{
+	struct bt_result r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	ret = bt_wait_result(conn, &r, true, BT_TIMEOUT_MS);
+	bt_require(ret == 0 && r.final == BR_REPLY, "reply: %d, %s", ret, bt_br_name(r.final));
+	bt_require(bt_free(conn, r.reply.data.ptr.buffer) == 0, "free reply");
+}
+
+int stuck_caller_main(void *arg, int rd, int wr)
+{
+	const struct stuck_caller *cfg = arg;
+	static uint8_t data[4096] = { 1 };
+	struct binder_transaction_data t;
+	struct bt_conn q;
+	uint32_t h = 0;
+
+	(void)rd;
+	bt_require(cfg->size <= sizeof(data), "stuck_caller size");
+	bt_require(bt_open(&q, BT_VM_SIZE_DEFAULT) == 0, "open");
+	bt_require(bt_sm_get(&q, cfg->slot, &h) == 0 && h, "get");
+	t = bt_tr(h, cfg->code, 0, cfg->size ? data : NULL, cfg->size, NULL, 0);
+	bt_require(bt_send(&q, &t) == 0, "call");
+	bt_send_u64(wr, 0);
+	for (;;)
+		pause();
+}
+
+void sg_fda_init(struct sg_fda *d, binder_size_t offs[2], const uint32_t *fds,
+		 size_t fds_bytes, uint32_t num_fds)
+{
+	memset(d, 0, sizeof(*d));
+	d->p.hdr.type = BINDER_TYPE_PTR;
+	d->p.buffer = (binder_uintptr_t)(uintptr_t)fds;
+	d->p.length = fds_bytes;
+	d->a.hdr.type = BINDER_TYPE_FDA;
+	d->a.num_fds = num_fds;
+	d->a.parent = 0;
+	d->a.parent_offset = 0;
+	offs[0] = offsetof(struct sg_fda, p);
+	offs[1] = offsetof(struct sg_fda, a);
+}
+
+void sg_pair_init(struct sg_pair *d, binder_size_t offs[2], const void *parent,
+		  size_t parent_len, const void *child, size_t child_len,
+		  binder_size_t parent_offset)
+{
+	memset(d, 0, sizeof(*d));
+	d->a.hdr.type = BINDER_TYPE_PTR;
+	d->a.buffer = (binder_uintptr_t)(uintptr_t)parent;
+	d->a.length = parent_len;
+	d->b.hdr.type = BINDER_TYPE_PTR;
+	d->b.flags = BINDER_BUFFER_FLAG_HAS_PARENT;
+	d->b.buffer = (binder_uintptr_t)(uintptr_t)child;
+	d->b.length = child_len;
+	d->b.parent = 0;
+	d->b.parent_offset = parent_offset;
+	offs[0] = offsetof(struct sg_pair, a);
+	offs[1] = offsetof(struct sg_pair, b);
 }

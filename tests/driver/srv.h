@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * srv: a configurable node server run in a helper process, shared by the
- * multi-process, bad-input and CVE tests.
+ * srv: a configurable node server run in a helper process, and the fixture
+ * and set-up helpers shared by the multi-process, bad-input and CVE tests.
  *
  * The helper opens the device, enters the looper, publishes `nslots` nodes
  * (ptr SRV_PTR(i), cookie SRV_COOKIE(i)) in the test context manager's
@@ -68,5 +68,62 @@ void srv_stop(struct bt_child *ch);
 uint32_t get_handle(struct bt_conn *c, uint32_t slot);
 /* C_REPORT on the server behind handle `h` (asserts). */
 struct srv_report srv_get_report(struct bt_conn *c, uint32_t h);
+
+/* ---- the fixture of the multi-process suites --------------------------- */
+/* TestSuite(..., .init = fixture_setup, .fini = fixture_teardown): each test
+ * gets its own context manager `cm`, the connection `c` and a server slot
+ * `s1` that teardown stops if a test started it. */
+extern struct bt_child cm, s1;
+extern struct bt_conn c;
+void fixture_setup(void);
+void fixture_teardown(void);
+/* Start s1 with cfg (NULL: one node in slot 0) and return the strong
+ * handle to its node in cfg->first_slot. */
+uint32_t start_server(struct srv_cfg *cfg);
+/* This process and a fresh one can still call the manager. */
+void assert_usable(void);
+/* A call on c that must fail with BR_FAILED_REPLY and the extended error
+ * param `param` (sg: as BC_TRANSACTION_SG with buffers_size). */
+void call_fails(const struct binder_transaction_data *t, bool sg, binder_size_t buffers_size,
+		int32_t param);
+
+/* The rest also work in helper processes (they fail with bt_require). */
+/* BINDER_GET_NODE_DEBUG_INFO: the first node of conn after `after`. */
+struct binder_node_debug_info node_info(struct bt_conn *conn, binder_uintptr_t after);
+/* Publish conn's own node (ptr, cookie) in the manager's `slot`; *r (if not
+ * NULL) gets the whole result, with the node work that rode along. */
+void publish(struct bt_conn *conn, struct bt_result *r, uint32_t slot, uint32_t type,
+	     binder_uintptr_t ptr, binder_uintptr_t cookie);
+/* Open q (default mapping), enter the looper and publish a node in `slot`:
+ * a node owner of its own, in this process or a helper. */
+void open_node_owner(struct bt_conn *q, uint32_t slot, binder_uintptr_t ptr,
+		     binder_uintptr_t cookie);
+/* Wait for the BR_REPLY to a call already sent on conn, and free it. */
+void finish_call(struct bt_conn *conn);
+/* A helper process (bt_spawn_ready(ch, stuck_caller_main, &cfg, ms)): looks up the
+ * node in cfg.slot, sends it a call of cfg.size bytes, tells the parent
+ * (bt_spawn_ready) and never reads again, until it is killed. */
+struct stuck_caller {
+	uint32_t slot, code;
+	size_t size;
+};
+int stuck_caller_main(void *arg, int rd, int wr);
+
+/* Scatter-gather layouts: a header word first (a parent at data offset 0
+ * reads as "no parent" on mainline), then the objects; offs[] for them. */
+struct sg_fda {
+	uint64_t header;
+	struct binder_buffer_object p;      /* the fd array's parent */
+	struct binder_fd_array_object a;
+};
+void sg_fda_init(struct sg_fda *d, binder_size_t offs[2], const uint32_t *fds,
+		 size_t fds_bytes, uint32_t num_fds);
+struct sg_pair {
+	uint64_t header;
+	struct binder_buffer_object a, b;   /* a parent and its child */
+};
+void sg_pair_init(struct sg_pair *d, binder_size_t offs[2], const void *parent,
+		  size_t parent_len, const void *child, size_t child_len,
+		  binder_size_t parent_offset);
 
 #endif

@@ -18,44 +18,16 @@
 #include "bt.h"
 #include "srv.h"
 
-static struct bt_child cm, s1;
-static struct bt_conn c;
-
-static void bi_setup(void)
-{
-	cr_assert_eq(bt_cm_start(&cm), 0, "test context manager did not start");
-	cr_assert_eq(bt_open(&c, BT_VM_SIZE_DEFAULT), 0);
-}
-
-static void bi_teardown(void)
-{
-	srv_stop(&s1);
-	bt_close(&c);
-	bt_cm_stop(&cm);
-}
-
-static binder_uintptr_t first_node(struct bt_conn *conn)
-{
-	struct binder_node_debug_info i;
-
-	memset(&i, 0, sizeof(i));
-	cr_assert_eq(bt_ioctl(conn->fd, BINDER_GET_NODE_DEBUG_INFO, &i), 0);
-	return i.ptr;
-}
-
-/* This process, the manager and another process still work. */
-static void assert_usable(void)
+/* This process, the manager and another process still work; no error is
+ * left pending and no work behind. */
+static void assert_usable_clean(void)
 {
 	struct binder_extended_error ee;
-	struct bt_conn other;
 
-	cr_assert_eq(bt_ping(&c, 0), BR_REPLY, "this process is no longer usable");
+	assert_usable();
 	cr_assert_eq(bt_get_ee(&c, &ee), 0);
 	cr_assert_eq(ee.command, BR_OK);
 	cr_assert_eq(ee.param, 0);
-	cr_assert_eq(bt_open(&other, BT_VM_SIZE_DEFAULT), 0);
-	cr_assert_eq(bt_ping(&other, 0), BR_REPLY, "another process is no longer usable");
-	bt_close(&other);
 	cr_assert(bt_read_empty(&c), "stray work left behind");
 }
 
@@ -88,8 +60,8 @@ static void expect_failed_sg(const struct binder_transaction_data *tr, bool sg,
 	/* read and cleared */
 	cr_assert_eq(bt_get_ee(&c, &ee), 0);
 	cr_assert_eq(ee.command, BR_OK);
-	cr_assert_eq(first_node(&c), 0, "a node leaked from the failed transaction");
-	assert_usable();
+	cr_assert_eq(node_info(&c, 0).ptr, 0, "a node leaked from the failed transaction");
+	assert_usable_clean();
 }
 
 static void expect_failed(const struct binder_transaction_data *tr, int32_t want_param)
@@ -97,7 +69,7 @@ static void expect_failed(const struct binder_transaction_data *tr, int32_t want
 	expect_failed_sg(tr, false, 0, BR_FAILED_REPLY, want_param);
 }
 
-TestSuite(offsets, .init = bi_setup, .fini = bi_teardown, .timeout = 60);
+TestSuite(offsets, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
 
 Test(offsets, size_not_multiple_of_8)
 {
@@ -176,7 +148,7 @@ Test(offsets, four_byte_aligned_is_accepted)
 	 * node work is read nothing holds the node, so no BR_INCREFS/ACQUIRE */
 	cr_assert_eq(r.nrefs, 0, "node work for a node nobody holds any more");
 	bt_free(&c, r.reply.data.ptr.buffer);
-	cr_assert_eq(first_node(&c), 0);
+	cr_assert_eq(node_info(&c, 0).ptr, 0);
 }
 
 Test(offsets, decreasing)
@@ -226,7 +198,7 @@ Test(offsets, data_pointer_unmapped)
 
 /* ---- sizes ----------------------------------------------------------------- */
 
-TestSuite(sizes, .init = bi_setup, .fini = bi_teardown, .timeout = 60);
+TestSuite(sizes, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
 
 Test(sizes, data_size_overflows)
 {
@@ -271,7 +243,7 @@ Test(sizes, bigger_than_the_mapping)
 
 /* ---- objects --------------------------------------------------------------- */
 
-TestSuite(badobj, .init = bi_setup, .fini = bi_teardown, .timeout = 60);
+TestSuite(badobj, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
 
 Test(badobj, ptr_in_plain_transaction)
 {
@@ -336,23 +308,12 @@ Test(badobj, parent_at_offset_zero_rejected)
 Test(badobj, parent_offset_past_parent)
 {
 	static uint64_t parent[2], child;
-	struct {
-		uint64_t header;
-		struct binder_buffer_object a, b;
-	} d;
-	binder_size_t offs[2] = { 8, 8 + sizeof(d.a) };
+	struct sg_pair d;
+	binder_size_t offs[2];
 	struct binder_transaction_data t;
 
-	memset(&d, 0, sizeof(d));
-	d.a.hdr.type = BINDER_TYPE_PTR;
-	d.a.buffer = (binder_uintptr_t)(uintptr_t)parent;
-	d.a.length = sizeof(parent);
-	d.b.hdr.type = BINDER_TYPE_PTR;
-	d.b.flags = BINDER_BUFFER_FLAG_HAS_PARENT;
-	d.b.buffer = (binder_uintptr_t)(uintptr_t)&child;
-	d.b.length = sizeof(child);
-	d.b.parent = 0;
-	d.b.parent_offset = 12; /* 12 + 8 > 16 */
+	/* 12 + 8 > 16 */
+	sg_pair_init(&d, offs, parent, sizeof(parent), &child, sizeof(child), 12);
 	t = bt_tr(0, BT_PING_TRANSACTION, 0, &d, sizeof(d), offs, sizeof(offs));
 	expect_failed_sg(&t, true, 24, BR_FAILED_REPLY, -EINVAL);
 }
@@ -387,26 +348,14 @@ Test(badobj, fixups_out_of_order)
 Test(badobj, fda_overflows_parent)
 {
 	static uint32_t fds[2];
-	struct {
-		uint64_t header;
-		struct binder_buffer_object p;
-		struct binder_fd_array_object a;
-	} d;
-	binder_size_t offs[2] = { 8, 8 + sizeof(d.p) };
+	struct sg_fda d;
+	binder_size_t offs[2];
 	struct binder_transaction_data t;
 	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
 	uint32_t h;
 
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
-	memset(&d, 0, sizeof(d));
-	d.p.hdr.type = BINDER_TYPE_PTR;
-	d.p.buffer = (binder_uintptr_t)(uintptr_t)fds;
-	d.p.length = sizeof(fds);
-	d.a.hdr.type = BINDER_TYPE_FDA;
-	d.a.num_fds = 3;
-	d.a.parent = 0;
-	d.a.parent_offset = 0;
+	h = start_server(&cfg);
+	sg_fda_init(&d, offs, fds, sizeof(fds), 3);
 	t = bt_tr(h, C_FDINFO, TF_ACCEPT_FDS, &d, sizeof(d), offs, sizeof(offs));
 	expect_failed_sg(&t, true, 8, BR_FAILED_REPLY, -EINVAL);
 }
@@ -441,16 +390,12 @@ Test(badobj, weak_handle_object_used_as_strong)
 Test(badobj, fd_to_node_refusing_fds)
 {
 	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1, .node_no_fds = true };
-	struct binder_fd_object fo;
+	struct binder_fd_object fo = bt_fdo(0);
 	binder_size_t off = 0;
 	struct binder_transaction_data t;
 	uint32_t h;
 
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
-	memset(&fo, 0, sizeof(fo));
-	fo.hdr.type = BINDER_TYPE_FD;
-	fo.fd = 0;
+	h = start_server(&cfg);
 	t = bt_tr(h, C_FDINFO, TF_ACCEPT_FDS, &fo, sizeof(fo), &off, 8);
 	expect_failed(&t, -EPERM);
 }
@@ -458,53 +403,37 @@ Test(badobj, fd_to_node_refusing_fds)
 Test(badobj, bad_fd)
 {
 	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
-	struct binder_fd_object fo;
+	struct binder_fd_object fo = bt_fdo(9999);
 	binder_size_t off = 0;
 	struct binder_transaction_data t;
 	uint32_t h;
 
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
-	memset(&fo, 0, sizeof(fo));
-	fo.hdr.type = BINDER_TYPE_FD;
-	fo.fd = 9999;
+	h = start_server(&cfg);
 	t = bt_tr(h, C_FDINFO, TF_ACCEPT_FDS, &fo, sizeof(fo), &off, 8);
 	expect_failed(&t, -EBADF);
 }
 
 Test(badobj, binder_cookie_mismatch)
 {
-	struct {
-		uint32_t slot, pad;
-		struct flat_binder_object o;
-	} d = { 0, 0, bt_fbo_binder(BINDER_TYPE_BINDER, 0x700, 0x701) };
-	binder_size_t off = 8;
-	struct binder_transaction_data t = bt_tr(0, BT_SM_ADD, 0, &d, sizeof(d), &off, 8);
 	struct bt_result r;
 	struct flat_binder_object o = bt_fbo_binder(BINDER_TYPE_BINDER, 0x700, 0x999);
 	binder_size_t off0 = 0;
 	struct binder_transaction_data bad =
 		bt_tr(0, BT_PING_TRANSACTION, 0, &o, sizeof(o), &off0, 8);
-	struct bt_buf w = { .len = 0 };
 	struct binder_extended_error ee;
 
-	cr_assert_eq(bt_call(&c, &t, &r), 0);
-	cr_assert_eq(r.final, BR_REPLY);
-	bt_free(&c, r.reply.data.ptr.buffer);
-	bt_put_tr(&w, BC_TRANSACTION, &bad);
-	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
-	memset(&r, 0, sizeof(r));
-	cr_assert_eq(bt_wait_result(&c, &r, true, BT_TIMEOUT_MS), 0);
+	publish(&c, NULL, 0, BINDER_TYPE_BINDER, 0x700, 0x701);
+	cr_assert_eq(bt_call(&c, &bad, &r), 0);
 	cr_assert_eq(r.final, BR_FAILED_REPLY, "%s", bt_br_name(r.final));
 	cr_assert_eq(bt_get_ee(&c, &ee), 0);
 	cr_assert_eq(ee.param, -EINVAL);
-	cr_assert_eq(first_node(&c), 0x700, "the published node is unaffected");
+	cr_assert_eq(node_info(&c, 0).ptr, 0x700, "the published node is unaffected");
 	cr_assert_eq(bt_ping(&c, 0), BR_REPLY);
 }
 
 /* ---- handles --------------------------------------------------------------- */
 
-TestSuite(handles, .init = bi_setup, .fini = bi_teardown, .timeout = 60);
+TestSuite(handles, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
 
 Test(handles, bogus_target)
 {
@@ -520,8 +449,7 @@ Test(handles, stale_target)
 	struct binder_transaction_data t;
 	uint32_t h;
 
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
+	h = start_server(&cfg);
 	cr_assert_eq(bt_ping(&c, h), BR_REPLY);
 	bt_put_ref(&w, BC_RELEASE, h);
 	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
@@ -536,8 +464,7 @@ Test(handles, weak_target_used_as_strong)
 	struct binder_transaction_data t;
 	uint32_t h;
 
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
+	h = start_server(&cfg);
 	bt_put_ref(&w, BC_INCREFS, h);
 	bt_put_ref(&w, BC_RELEASE, h);
 	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
@@ -564,7 +491,7 @@ Test(handles, refcount_below_zero_is_ignored)
 	bt_put_ref(&w, BC_DECREFS, 77);
 	cr_assert_eq(bt_write_read(c.fd, w.data, w.len, &wc, NULL, 0, NULL), 0);
 	cr_assert_eq(wc, w.len);
-	assert_usable();
+	assert_usable_clean();
 }
 
 Test(handles, done_without_pending_ack_is_ignored)
@@ -576,7 +503,7 @@ Test(handles, done_without_pending_ack_is_ignored)
 	bt_put_ptr_cookie(&w, BC_ACQUIRE_DONE, 0x1234, 0);
 	cr_assert_eq(bt_write_read(c.fd, w.data, w.len, &wc, NULL, 0, NULL), 0);
 	cr_assert_eq(wc, w.len);
-	assert_usable();
+	assert_usable_clean();
 }
 
 Test(handles, death_request_twice_and_wrong_cookie)
@@ -600,12 +527,12 @@ Test(handles, death_request_twice_and_wrong_cookie)
 	cr_assert_eq(br.cmd, BR_CLEAR_DEATH_NOTIFICATION_DONE);
 	cr_assert_eq(br.cookie, 1);
 	cr_assert(bt_read_empty(&c));
-	assert_usable();
+	assert_usable_clean();
 }
 
 /* ---- buffers ---------------------------------------------------------------- */
 
-TestSuite(freebuf, .init = bi_setup, .fini = bi_teardown, .timeout = 60);
+TestSuite(freebuf, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
 
 static struct binder_transaction_data echo(struct bt_conn *conn, const char *s)
 {
@@ -627,7 +554,7 @@ Test(freebuf, bogus_address)
 	bt_put_free(&w, (binder_uintptr_t)(uintptr_t)c.map + 8);
 	cr_assert_eq(bt_write_read(c.fd, w.data, w.len, &wc, NULL, 0, NULL), 0);
 	cr_assert_eq(wc, 24);
-	assert_usable();
+	assert_usable_clean();
 }
 
 Test(freebuf, foreign_address)
@@ -646,7 +573,7 @@ Test(freebuf, foreign_address)
 	cr_assert_eq(bt_free(&c, a.data.ptr.buffer), 0);
 	cr_assert_eq(bt_free(&c, b.data.ptr.buffer), 0);
 	bt_close(&c2);
-	assert_usable();
+	assert_usable_clean();
 }
 
 Test(freebuf, already_freed)
@@ -667,12 +594,12 @@ Test(freebuf, already_freed)
 	cr_assert_eq(bt_free(&c, a.data.ptr.buffer), 0);
 	cr_assert_str_eq((const char *)(uintptr_t)d.data.ptr.buffer, "fourth");
 	cr_assert_eq(bt_free(&c, d.data.ptr.buffer), 0);
-	assert_usable();
+	assert_usable_clean();
 }
 
 /* ---- protocol --------------------------------------------------------------- */
 
-TestSuite(protocol, .init = bi_setup, .fini = bi_teardown, .timeout = 60);
+TestSuite(protocol, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
 
 Test(protocol, reply_with_nothing_to_reply_to)
 {
@@ -690,7 +617,7 @@ Test(protocol, reply_with_nothing_to_reply_to)
 	cr_assert_eq(bt_get_ee(&c, &ee), 0);
 	cr_assert_eq(ee.command, BR_FAILED_REPLY);
 	cr_assert_eq(ee.param, -EPROTO);
-	assert_usable();
+	assert_usable_clean();
 }
 
 Test(protocol, pending_error_stops_the_write_loop)
@@ -716,7 +643,7 @@ Test(protocol, pending_error_stops_the_write_loop)
 	bt_put_death(&w, BC_CLEAR_DEATH_NOTIFICATION, 0, 5);
 	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
 	cr_assert(bt_read_empty(&c), "BC_INCREFS after a failed transaction was executed");
-	assert_usable();
+	assert_usable_clean();
 }
 
 Test(protocol, unknown_command)
@@ -726,7 +653,7 @@ Test(protocol, unknown_command)
 
 	cr_assert_eq(bt_write_read(c.fd, w, sizeof(w), &wc, NULL, 0, NULL), -EINVAL);
 	cr_assert_eq(wc, 4);
-	assert_usable();
+	assert_usable_clean();
 }
 
 Test(protocol, unsupported_commands)
@@ -739,7 +666,7 @@ Test(protocol, unsupported_commands)
 	cr_assert_eq(wc, 0);
 	cr_assert_eq(bt_write_read(c.fd, b, sizeof(b), &wc, NULL, 0, NULL), -EINVAL);
 	cr_assert_eq(wc, 0);
-	assert_usable();
+	assert_usable_clean();
 }
 
 Test(protocol, null_buffers)
@@ -750,7 +677,7 @@ Test(protocol, null_buffers)
 	cr_assert_eq(wc, 0);
 	cr_assert_eq(bt_write_read(c.fd, NULL, 0, NULL, NULL, 128, &rc), -EFAULT);
 	cr_assert_eq(rc, 0);
-	assert_usable();
+	assert_usable_clean();
 }
 
 Test(protocol, payload_runs_into_unmapped_page)
@@ -766,7 +693,7 @@ Test(protocol, payload_runs_into_unmapped_page)
 	cr_assert_eq(bt_write_read(c.fd, p + pg - 4, 8, &wc, NULL, 0, NULL), -EFAULT);
 	cr_assert_eq(wc, 0);
 	munmap(p, 2 * pg);
-	assert_usable();
+	assert_usable_clean();
 }
 
 Test(protocol, write_size_cuts_a_command)
@@ -779,7 +706,7 @@ Test(protocol, write_size_cuts_a_command)
 	bt_put_ref(&w, BC_INCREFS, 0);
 	cr_assert_eq(bt_write_read(c.fd, w.data, 6, &wc, NULL, 0, NULL), 0);
 	cr_assert_eq(wc, bt_expected("write_consumed", 8));
-	assert_usable();
+	assert_usable_clean();
 }
 
 /* ---- context manager and mmap -------------------------------------------- */
@@ -788,19 +715,9 @@ TestSuite(ctxmgr, .timeout = 60);
 
 static int become_ctxmgr(struct bt_conn *m, bool map)
 {
-	int64_t deadline = bt_now_ms() + 10000;
-	int zero = 0, ret;
+	int ret = map ? bt_open(m, BT_VM_SIZE_DEFAULT) : bt_open_dev(m, O_NONBLOCK);
 
-	if (map)
-		ret = bt_open(m, BT_VM_SIZE_DEFAULT);
-	else
-		ret = bt_open_dev(m, O_NONBLOCK);
-	if (ret)
-		return ret;
-	while ((ret = bt_ioctl(m->fd, BINDER_SET_CONTEXT_MGR, &zero)) == -EBUSY &&
-	       bt_now_ms() < deadline)
-		usleep(5000);
-	return ret;
+	return ret ? ret : bt_become_ctxmgr(m, NULL, 10000);
 }
 
 Test(ctxmgr, call_to_oneself)
@@ -813,8 +730,7 @@ Test(ctxmgr, call_to_oneself)
 	struct bt_result r;
 
 	cr_assert_eq(become_ctxmgr(&m, true), 0);
-	bt_put_tr(&w, BC_TRANSACTION, &t);
-	cr_assert_eq(bt_write(&m, w.data, w.len), 0);
+	cr_assert_eq(bt_send(&m, &t), 0);
 	memset(&r, 0, sizeof(r));
 	cr_assert_eq(bt_wait_result(&m, &r, true, BT_TIMEOUT_MS), 0);
 	cr_assert_eq(r.final, BR_FAILED_REPLY, "%s", bt_br_name(r.final));
@@ -869,11 +785,8 @@ Test(ctxmgr, target_without_mmap_is_dead)
 	struct binder_transaction_data t = bt_tr(0, BT_PING_TRANSACTION, 0, NULL, 0, NULL, 0);
 	struct binder_extended_error ee;
 	struct bt_result r;
-	uint64_t v = 1;
 
-	cr_assert_eq(bt_spawn(&m, nommap_mgr_main, NULL), 0);
-	cr_assert_eq(bt_recv_u64(m.from_child, &v, 15000), 0);
-	cr_assert_eq(v, 0);
+	cr_assert_eq(bt_spawn_ready(&m, nommap_mgr_main, NULL, 15000), 0);
 	cr_assert_eq(bt_open(&o, BT_VM_SIZE_DEFAULT), 0);
 	cr_assert_eq(bt_call(&o, &t, &r), 0);
 	cr_assert_eq(r.final, BR_DEAD_REPLY, "%s", bt_br_name(r.final));

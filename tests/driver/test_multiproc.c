@@ -4,8 +4,8 @@
  * and recursive calls, oneway ordering and async space, death notices,
  * fds / fd arrays / scatter-gather buffers, the thread pool, big payloads.
  *
- * Each test forks its own test context manager (bt_cm_start) and node
- * servers (srv_start); they die with the test.
+ * Each test forks its own test context manager (the srv.h fixture) and
+ * node servers (start_server, srv_start); they die with the test.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -22,50 +22,7 @@
 #include "bt.h"
 #include "srv.h"
 
-static struct bt_child cm, s1;
-static struct bt_conn c;
-
-static void mp_setup(void)
-{
-	cr_assert_eq(bt_cm_start(&cm), 0, "test context manager did not start");
-	cr_assert_eq(bt_open(&c, BT_VM_SIZE_DEFAULT), 0);
-}
-
-static void mp_teardown(void)
-{
-	srv_stop(&s1);
-	bt_close(&c);
-	bt_cm_stop(&cm);
-}
-
-static struct binder_node_debug_info node_info(struct bt_conn *conn, binder_uintptr_t after)
-{
-	struct binder_node_debug_info i;
-
-	memset(&i, 0, sizeof(i));
-	i.ptr = after;
-	cr_assert_eq(bt_ioctl(conn->fd, BINDER_GET_NODE_DEBUG_INFO, &i), 0);
-	return i;
-}
-
-/* SM_ADD of one of our own nodes, returning the full result for inspection. */
-static void publish(struct bt_result *r, uint32_t slot, uint32_t type, binder_uintptr_t ptr,
-		    binder_uintptr_t cookie)
-{
-	struct {
-		uint32_t slot, pad;
-		struct flat_binder_object o;
-	} d = { .slot = slot, .pad = 0, .o = bt_fbo_binder(type, ptr, cookie) };
-	binder_size_t off = 8;
-	struct binder_transaction_data tr =
-		bt_tr(0, BT_SM_ADD, TF_ACCEPT_FDS, &d, sizeof(d), &off, sizeof(off));
-
-	cr_assert_eq(bt_call(&c, &tr, r), 0);
-	cr_assert_eq(r->final, BR_REPLY, "publish: %s", bt_br_name(r->final));
-	cr_assert_eq(bt_free(&c, r->reply.data.ptr.buffer), 0);
-}
-
-TestSuite(refs, .init = mp_setup, .fini = mp_teardown, .timeout = 60);
+TestSuite(refs, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
 
 Test(refs, strong_binder_handshake)
 {
@@ -76,7 +33,7 @@ Test(refs, strong_binder_handshake)
 
 	c.autoack = false;
 	cr_assert_eq(bt_enter_looper(&c), 0);
-	publish(&r, 0, BINDER_TYPE_BINDER, 0x1000, 0x2000);
+	publish(&c, &r, 0, BINDER_TYPE_BINDER, 0x1000, 0x2000);
 	/* the node work rides back with the reply: INCREFS, ACQUIRE first */
 	cr_assert_eq(r.nseen, 4, "saw %u BRs", r.nseen);
 	cr_assert_eq(r.seen[0], BR_INCREFS, "%s", bt_br_name(r.seen[0]));
@@ -118,7 +75,7 @@ Test(refs, weak_binder_handshake)
 
 	c.autoack = false;
 	cr_assert_eq(bt_enter_looper(&c), 0);
-	publish(&r, 1, BINDER_TYPE_WEAK_BINDER, 0x3000, 0x4000);
+	publish(&c, &r, 1, BINDER_TYPE_WEAK_BINDER, 0x3000, 0x4000);
 	cr_assert_eq(r.nseen, 3, "saw %u BRs", r.nseen);
 	cr_assert_eq(r.seen[0], BR_INCREFS, "%s", bt_br_name(r.seen[0]));
 	cr_assert_eq(r.seen[1], BR_TRANSACTION_COMPLETE);
@@ -147,7 +104,7 @@ Test(refs, no_release_before_acquire_done)
 	/* an unacked BR_ACQUIRE keeps a local strong ref on the node */
 	c.autoack = false;
 	cr_assert_eq(bt_enter_looper(&c), 0);
-	publish(&r, 0, BINDER_TYPE_BINDER, 0x5000, 0x6000);
+	publish(&c, &r, 0, BINDER_TYPE_BINDER, 0x5000, 0x6000);
 	cr_assert_eq(bt_sm_del(&c, 0), BR_REPLY);
 	cr_assert(bt_read_empty(&c), "BR_RELEASE before BC_ACQUIRE_DONE");
 	bt_put_ptr_cookie(&w, BC_INCREFS_DONE, 0x5000, 0x6000);
@@ -221,7 +178,7 @@ Test(refs, node_lives_while_any_handle_holds_it)
 	struct bt_br br;
 
 	cr_assert_eq(bt_enter_looper(&c), 0);
-	publish(&r, 0, BINDER_TYPE_BINDER, 0x7000, 0x8000);
+	publish(&c, &r, 0, BINDER_TYPE_BINDER, 0x7000, 0x8000);
 	cr_assert_eq(bt_spawn(&q, holder_main, NULL), 0);
 	cr_assert_eq(bt_recv_u64(q.from_child, &v, 10000), 0);
 	cr_assert_neq(v, 0);
@@ -255,7 +212,7 @@ Test(refs, released_when_holder_dies)
 	struct bt_br br;
 
 	cr_assert_eq(bt_enter_looper(&c), 0);
-	publish(&r, 0, BINDER_TYPE_BINDER, 0x9000, 0xa000);
+	publish(&c, &r, 0, BINDER_TYPE_BINDER, 0x9000, 0xa000);
 	cr_assert_eq(bt_spawn(&q, holder_main, NULL), 0);
 	cr_assert_eq(bt_recv_u64(q.from_child, &v, 10000), 0);
 	cr_assert_eq(bt_sm_del(&c, 0), BR_REPLY);
@@ -269,7 +226,7 @@ Test(refs, released_when_holder_dies)
 
 /* ---- calls ---------------------------------------------------------------- */
 
-TestSuite(calls, .init = mp_setup, .fini = mp_teardown, .timeout = 60);
+TestSuite(calls, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
 
 struct rec_state {
 	uint32_t peer;
@@ -298,13 +255,7 @@ static void rec_handler(struct bt_conn *conn, const struct binder_transaction_da
 		bt_free(conn, r.reply.data.ptr.buffer);
 		hops++;
 	}
-	{
-		struct binder_transaction_data rt = bt_tr(0, 0, 0, &hops, 4, NULL, 0);
-		struct bt_buf w = { .len = 0 };
-
-		bt_put_tr(&w, BC_REPLY, &rt);
-		bt_require(bt_write(conn, w.data, w.len) == 0, "reply");
-	}
+	bt_require(bt_send_reply(conn, &hops, 4) == 0, "reply");
 }
 
 static void recursion(uint32_t depth)
@@ -318,9 +269,8 @@ static void recursion(uint32_t depth)
 	/* a single-threaded caller: a nested call can only reach us if the
 	 * driver routes it to the thread waiting for the reply */
 	cr_assert_eq(bt_enter_looper(&c), 0);
-	publish(&r, 4, BINDER_TYPE_BINDER, 0xb000, 0xc000);
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	st.peer = get_handle(&c, 0);
+	publish(&c, &r, 4, BINDER_TYPE_BINDER, 0xb000, 0xc000);
+	st.peer = start_server(&cfg);
 	c.nested = rec_handler;
 	c.nested_arg = &st;
 	t = bt_tr(st.peer, C_RECURSE, 0, &depth, 4, NULL, 0);
@@ -359,17 +309,14 @@ Test(calls, dead_reply_when_server_killed)
 {
 	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
 	struct binder_transaction_data t;
-	struct bt_buf w = { .len = 0 };
 	struct bt_result r;
 	struct binder_extended_error ee;
 	uint64_t v = 0;
 	uint32_t h;
 
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
+	h = start_server(&cfg);
 	t = bt_tr(h, C_HANG, 0, NULL, 0, NULL, 0);
-	bt_put_tr(&w, BC_TRANSACTION, &t);
-	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_send(&c, &t), 0);
 	cr_assert_eq(bt_recv_u64(s1.from_child, &v, 10000), 0);
 	cr_assert_eq(v, C_HANG);
 	bt_kill(&s1);
@@ -382,39 +329,19 @@ Test(calls, dead_reply_when_server_killed)
 	cr_assert_eq(bt_ping(&c, 0), BR_REPLY);
 }
 
-static int dead_caller_main(void *arg, int rd, int wr)
-{
-	struct bt_conn q;
-	struct binder_transaction_data t;
-	struct bt_buf w = { .len = 0 };
-	uint32_t h = 0;
-
-	(void)arg;
-	(void)rd;
-	bt_require(bt_open(&q, BT_VM_SIZE_DEFAULT) == 0, "open");
-	bt_require(bt_sm_get(&q, 4, &h) == 0 && h, "get");
-	t = bt_tr(h, BT_PING_TRANSACTION, 0, NULL, 0, NULL, 0);
-	bt_put_tr(&w, BC_TRANSACTION, &t);
-	bt_require(bt_write(&q, w.data, w.len) == 0, "call");
-	bt_send_u64(wr, 1);
-	for (;;)
-		pause();
-}
-
 Test(calls, reply_to_dead_caller)
 {
+	struct stuck_caller call = { .slot = 4, .code = BT_PING_TRANSACTION, .size = 0 };
 	struct bt_result r;
 	struct bt_child q;
 	struct bt_br br;
-	uint64_t v;
 	struct binder_transaction_data rt = bt_tr(0, 0, 0, NULL, 0, NULL, 0);
 	struct bt_buf w = { .len = 0 };
 	struct binder_extended_error ee;
 
 	cr_assert_eq(bt_enter_looper(&c), 0);
-	publish(&r, 4, BINDER_TYPE_BINDER, 0xd000, 0xe000);
-	cr_assert_eq(bt_spawn(&q, dead_caller_main, NULL), 0);
-	cr_assert_eq(bt_recv_u64(q.from_child, &v, 10000), 0);
+	publish(&c, &r, 4, BINDER_TYPE_BINDER, 0xd000, 0xe000);
+	cr_assert_eq(bt_spawn_ready(&q, stuck_caller_main, &call, 10000), 0);
 	cr_assert_eq(bt_expect(&c, BR_TRANSACTION, &br, BT_TIMEOUT_MS), 0);
 	cr_assert_eq(br.tr.sender_pid, q.pid);
 	bt_kill(&q);
@@ -433,46 +360,27 @@ Test(calls, reply_to_dead_caller)
 Test(calls, second_open_is_another_process)
 {
 	struct bt_conn c2;
-	struct bt_result r;
 	struct bt_br br;
 	uint32_t h;
 	struct binder_transaction_data t;
-	struct bt_buf w = { .len = 0 };
 
 	/* one process, two opens: two binder processes that can call each other */
-	cr_assert_eq(bt_open(&c2, BT_VM_SIZE_DEFAULT), 0);
-	cr_assert_eq(bt_enter_looper(&c2), 0);
-	{
-		struct {
-			uint32_t slot, pad;
-			struct flat_binder_object o;
-		} d = { 3, 0, bt_fbo_binder(BINDER_TYPE_BINDER, 0x4242, 0x4343) };
-		binder_size_t off = 8;
-		struct binder_transaction_data tr = bt_tr(0, BT_SM_ADD, 0, &d, sizeof(d), &off, 8);
-
-		cr_assert_eq(bt_call(&c2, &tr, &r), 0);
-		cr_assert_eq(r.final, BR_REPLY);
-		bt_free(&c2, r.reply.data.ptr.buffer);
-	}
+	open_node_owner(&c2, 3, 0x4242, 0x4343);
 	h = get_handle(&c, 3);
 	t = bt_tr(h, BT_PING_TRANSACTION, 0, NULL, 0, NULL, 0);
-	bt_put_tr(&w, BC_TRANSACTION, &t);
-	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_send(&c, &t), 0);
 	cr_assert_eq(bt_expect(&c2, BR_TRANSACTION, &br, BT_TIMEOUT_MS), 0);
 	cr_assert_eq(br.tr.target.ptr, 0x4242);
 	cr_assert_eq(br.tr.cookie, 0x4343);
 	cr_assert_eq(br.tr.sender_pid, getpid());
 	cr_assert_eq(bt_reply_empty(&c2, &br.tr), 0);
-	memset(&r, 0, sizeof(r));
-	cr_assert_eq(bt_wait_result(&c, &r, true, BT_TIMEOUT_MS), 0);
-	cr_assert_eq(r.final, BR_REPLY);
-	bt_free(&c, r.reply.data.ptr.buffer);
+	finish_call(&c);
 	bt_close(&c2);
 }
 
 /* ---- oneway --------------------------------------------------------------- */
 
-TestSuite(oneway, .init = mp_setup, .fini = mp_teardown, .timeout = 120);
+TestSuite(oneway, .init = fixture_setup, .fini = fixture_teardown, .timeout = 120);
 
 Test(oneway, thousand_arrive_in_order)
 {
@@ -480,8 +388,7 @@ Test(oneway, thousand_arrive_in_order)
 	struct srv_report rep;
 	uint32_t h;
 
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
+	h = start_server(&cfg);
 	for (uint32_t i = 0; i < 1000; i++) {
 		struct binder_transaction_data t = bt_tr(h, C_SEQ, TF_ONE_WAY, &i, 4, NULL, 0);
 		struct bt_result r;
@@ -513,8 +420,7 @@ Test(oneway, async_space_exhaustion_recovers)
 	uint32_t h, sent = 0;
 	struct bt_result r;
 
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
+	h = start_server(&cfg);
 	for (uint32_t i = 0; i < 40; i++) {
 		struct binder_transaction_data t;
 
@@ -563,7 +469,7 @@ Test(oneway, async_space_exhaustion_recovers)
 
 /* ---- death ---------------------------------------------------------------- */
 
-TestSuite(death, .init = mp_setup, .fini = mp_teardown, .timeout = 60);
+TestSuite(death, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
 
 Test(death, notice_when_owner_sigkilled)
 {
@@ -575,8 +481,7 @@ Test(death, notice_when_owner_sigkilled)
 
 	c.autoack = false;
 	cr_assert_eq(bt_enter_looper(&c), 0);
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
+	h = start_server(&cfg);
 	bt_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, h, 0xdead);
 	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
 	cr_assert(bt_read_empty(&c));
@@ -611,8 +516,7 @@ Test(death, request_on_dead_node_fires_at_once)
 
 	c.autoack = false;
 	cr_assert_eq(bt_enter_looper(&c), 0);
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
+	h = start_server(&cfg);
 	bt_kill(&s1);
 	for (int i = 0; i < 250 && bt_ping(&c, h) != BR_DEAD_REPLY; i++)
 		usleep(20 * 1000);
@@ -646,8 +550,7 @@ Test(death, notice_reaches_idle_thread_without_looper)
 	/* 6.1 hands process work to any idle thread, looper or not (it only
 	 * logs a user error for the missing BC_ENTER_LOOPER) */
 	c.autoack = false;
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
+	h = start_server(&cfg);
 	bt_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, h, 0xd1e);
 	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
 	bt_kill(&s1);
@@ -712,7 +615,7 @@ Test(death, notice_goes_to_process_not_blocked_thread)
 
 /* ---- objects -------------------------------------------------------------- */
 
-TestSuite(objects, .init = mp_setup, .fini = mp_teardown, .timeout = 60);
+TestSuite(objects, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
 
 static int make_file(const char *tag, struct stat *st)
 {
@@ -729,19 +632,14 @@ Test(objects, fd_installed_cloexec_in_receiver)
 	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1 };
 	struct stat st;
 	int fd = make_file("fd-object", &st);
-	struct binder_fd_object fo;
+	struct binder_fd_object fo = bt_fdo(fd);
 	binder_size_t off = 0;
 	struct binder_transaction_data t;
 	struct bt_result r;
 	struct srv_fdinfo fi;
 	uint32_t h;
 
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
-	memset(&fo, 0, sizeof(fo));
-	fo.hdr.type = BINDER_TYPE_FD;
-	fo.fd = fd;
-	fo.cookie = 0;
+	h = start_server(&cfg);
 	t = bt_tr(h, C_FDINFO, TF_ACCEPT_FDS, &fo, sizeof(fo), &off, sizeof(off));
 	cr_assert_eq(bt_call(&c, &t, &r), 0);
 	cr_assert_eq(r.final, BR_REPLY, "%s", bt_br_name(r.final));
@@ -764,28 +662,16 @@ Test(objects, fd_array_in_parent_buffer)
 	int fds[2] = { make_file("fda-0", &st[0]), make_file("fda-1", &st[1]) };
 	uint32_t arr[2] = { (uint32_t)fds[0], (uint32_t)fds[1] };
 	/* a parent at data offset 0 can't be fixed up in (mainline treats
-	 * offset 0 as "no parent yet"): start with a header word */
-	struct {
-		uint64_t header;
-		struct binder_buffer_object p;
-		struct binder_fd_array_object a;
-	} d;
-	binder_size_t offs[2] = { 8, 8 + sizeof(d.p) };
+	 * offset 0 as "no parent yet"): sg_fda starts with a header word */
+	struct sg_fda d;
+	binder_size_t offs[2];
 	struct binder_transaction_data t;
 	struct bt_result r;
 	struct srv_fdinfo fi[2];
 	uint32_t h;
 
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
-	memset(&d, 0, sizeof(d));
-	d.p.hdr.type = BINDER_TYPE_PTR;
-	d.p.buffer = (binder_uintptr_t)(uintptr_t)arr;
-	d.p.length = sizeof(arr);
-	d.a.hdr.type = BINDER_TYPE_FDA;
-	d.a.num_fds = 2;
-	d.a.parent = 0;
-	d.a.parent_offset = 0;
+	h = start_server(&cfg);
+	sg_fda_init(&d, offs, arr, sizeof(arr), 2);
 	t = bt_tr(h, C_FDINFO, TF_ACCEPT_FDS, &d, sizeof(d), offs, sizeof(offs));
 	cr_assert_eq(bt_call_sg(&c, &t, sizeof(arr), &r), 0);
 	cr_assert_eq(r.final, BR_REPLY, "%s", bt_br_name(r.final));
@@ -812,28 +698,15 @@ Test(objects, ptr_with_parent_fixup)
 		uint64_t x;
 		uint64_t ptr;
 	} parent = { 0x1122334455667788ull, (uint64_t)(uintptr_t)child };
-	struct {
-		uint64_t header;
-		struct binder_buffer_object a, b;
-	} d;
-	binder_size_t offs[2] = { 8, 8 + sizeof(d.a) };
+	struct sg_pair d;
+	binder_size_t offs[2];
 	struct binder_transaction_data t;
 	struct bt_result r;
 	struct srv_sginfo si;
 	uint32_t h;
 
-	cr_assert_eq(srv_start(&s1, &cfg), 0);
-	h = get_handle(&c, 0);
-	memset(&d, 0, sizeof(d));
-	d.a.hdr.type = BINDER_TYPE_PTR;
-	d.a.buffer = (binder_uintptr_t)(uintptr_t)&parent;
-	d.a.length = sizeof(parent);
-	d.b.hdr.type = BINDER_TYPE_PTR;
-	d.b.flags = BINDER_BUFFER_FLAG_HAS_PARENT;
-	d.b.buffer = (binder_uintptr_t)(uintptr_t)child;
-	d.b.length = sizeof(child);
-	d.b.parent = 0;
-	d.b.parent_offset = 8;
+	h = start_server(&cfg);
+	sg_pair_init(&d, offs, &parent, sizeof(parent), child, sizeof(child), 8);
 	t = bt_tr(h, C_SGINFO, 0, &d, sizeof(d), offs, sizeof(offs));
 	cr_assert_eq(bt_call_sg(&c, &t, sizeof(parent) + sizeof(child), &r), 0);
 	cr_assert_eq(r.final, BR_REPLY, "%s", bt_br_name(r.final));
@@ -847,7 +720,7 @@ Test(objects, ptr_with_parent_fixup)
 
 /* ---- thread pool ---------------------------------------------------------- */
 
-TestSuite(pool, .init = mp_setup, .fini = mp_teardown, .timeout = 60);
+TestSuite(pool, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
 
 static unsigned count_spawn(struct bt_result *r)
 {
@@ -914,7 +787,7 @@ Test(pool, spawn_looper_counting)
 
 /* ---- payload -------------------------------------------------------------- */
 
-TestSuite(payload, .init = mp_setup, .fini = mp_teardown, .timeout = 120);
+TestSuite(payload, .init = fixture_setup, .fini = fixture_teardown, .timeout = 120);
 
 static uint32_t send_bytes(size_t n, struct binder_extended_error *ee)
 {
@@ -955,19 +828,17 @@ Test(payload, limit_exceeded_1050k_fails)
 
 /* ---- poll and buffer clearing ---------------------------------------------- */
 
-TestSuite(misc, .init = mp_setup, .fini = mp_teardown, .timeout = 60);
+TestSuite(misc, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
 
 Test(misc, poll_wakes_for_the_reply)
 {
 	struct binder_transaction_data t = bt_tr(0, BT_PING_TRANSACTION, 0, NULL, 0, NULL, 0);
-	struct bt_buf w = { .len = 0 };
 	struct pollfd p = { .fd = c.fd, .events = POLLIN };
 	int64_t deadline;
 	struct bt_result r;
 
 	memset(&r, 0, sizeof(r));
-	bt_put_tr(&w, BC_TRANSACTION, &t);
-	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_send(&c, &t), 0);
 	deadline = bt_now_ms() + BT_TIMEOUT_MS;
 	/* one poll at a time and no slices: a lost wakeup shows as a timeout.
 	 * BR_TRANSACTION_COMPLETE may wake it first; read what is there and
@@ -1023,7 +894,7 @@ Test(misc, poll_wakes_an_idle_looper_for_process_work)
 
 	memset(&pk, 0, sizeof(pk));
 	cr_assert_eq(bt_enter_looper(&c), 0);
-	publish(&r, 5, BINDER_TYPE_BINDER, 0x1100, 0x1200);
+	publish(&c, &r, 5, BINDER_TYPE_BINDER, 0x1100, 0x1200);
 	cr_assert(bt_read_empty(&c));
 	cr_assert_eq(bt_open(&pk.peer, BT_VM_SIZE_DEFAULT), 0);
 	cr_assert_eq(pthread_create(&th, NULL, poke_later, &pk), 0);
@@ -1043,24 +914,16 @@ Test(misc, clear_buf_zeroes_on_free)
 {
 	struct bt_conn rx;
 	struct bt_br br;
-	struct bt_result r;
 	char secret[64];
 	uint32_t h;
 	struct binder_transaction_data t;
-	struct bt_buf w = { .len = 0 };
 
 	memset(secret, 's', sizeof(secret));
-	cr_assert_eq(bt_open(&rx, BT_VM_SIZE_DEFAULT), 0);
-	cr_assert_eq(bt_enter_looper(&rx), 0);
-	{
-		struct flat_binder_object o = bt_fbo_binder(BINDER_TYPE_BINDER, 0x1300, 0x1400);
-
-		cr_assert_eq(bt_sm_add(&rx, 6, &o), BR_REPLY);
-	}
+	/* a second open of our own is the receiver, so we can look inside */
+	open_node_owner(&rx, 6, 0x1300, 0x1400);
 	h = get_handle(&c, 6);
 	t = bt_tr(h, 0x55, TF_CLEAR_BUF, secret, sizeof(secret), NULL, 0);
-	bt_put_tr(&w, BC_TRANSACTION, &t);
-	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
+	cr_assert_eq(bt_send(&c, &t), 0);
 	cr_assert_eq(bt_expect(&rx, BR_TRANSACTION, &br, BT_TIMEOUT_MS), 0);
 	cr_assert(br.tr.flags & TF_CLEAR_BUF);
 	cr_assert_eq(memcmp((void *)(uintptr_t)br.tr.data.ptr.buffer, secret, sizeof(secret)), 0);
@@ -1069,9 +932,6 @@ Test(misc, clear_buf_zeroes_on_free)
 	for (size_t i = 0; i < sizeof(secret); i++)
 		cr_assert_eq(((volatile uint8_t *)(uintptr_t)br.tr.data.ptr.buffer)[i], 0,
 			     "byte %zu not cleared", i);
-	memset(&r, 0, sizeof(r));
-	cr_assert_eq(bt_wait_result(&c, &r, true, BT_TIMEOUT_MS), 0);
-	cr_assert_eq(r.final, BR_REPLY);
-	bt_free(&c, r.reply.data.ptr.buffer);
+	finish_call(&c);
 	bt_close(&rx);
 }
