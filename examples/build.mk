@@ -5,7 +5,7 @@
 # file: it appears only in recipes, and prerequisites are given by path.
 
 EX_SRC := $(TOP)/examples
-EX_NAMES := hello_service hello_client observer_service observer_client fd_service fd_client
+EX_NAMES := pingpong hello_service hello_client observer_service observer_client fd_service fd_client
 EX_BINS := $(foreach n,$(EX_NAMES),$(B)/guest/bin/$(subst _,-,$(n)))
 
 ALL_TARGETS += $(EX_BINS)

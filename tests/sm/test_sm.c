@@ -1521,3 +1521,22 @@ int main(int argc, char *argv[])
 	criterion_finalize(tests);
 	return result;
 }
+
+/* examples/pingpong serves as the context manager itself: no servicemanager.
+ * The one just stopped may still be being released (mainline releases a
+ * dead process from a work queue), so EBUSY is retried for a while. */
+Test(examples, pingpong_without_servicemanager, .init = setup, .fini = teardown, .timeout = 60)
+{
+	char out[4096];
+	int rc = -1;
+
+	sm_stop();
+	for (int i = 0; i < 100; i++) {
+		rc = run_tool(out, sizeof(out), (const char *const[]){ "pingpong", NULL });
+		if (rc == 0 || !strstr(out, "Device or resource busy"))
+			break;
+		msleep(50);
+	}
+	cr_assert_eq(rc, 0, "pingpong: %s", out);
+	cr_expect(strstr(out, "sent 41, got 42 back (Success)"), "pingpong printed: %s", out);
+}
