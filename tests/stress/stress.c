@@ -131,15 +131,22 @@ struct br {
 		struct binder_transaction_data tr;
 		struct binder_ptr_cookie pc;
 		binder_uintptr_t cookie;
-		int32_t err;
 		uint8_t raw[80];
 	};
 };
 
+/*
+ * Payload bytes after each BR command word.  BR_ERROR is declared
+ * _IOR('r', 0, __s32), but neither driver sends the int: mainline 6.1 queues
+ * the error as a BINDER_WORK_RETURN_ERROR work item and binder_thread_read()
+ * writes only e->cmd (binderc's driver/thread.c does the same), so it is the
+ * bare 4-byte word.  Counting 4 more would eat the next command.
+ */
 static size_t br_size(uint32_t cmd)
 {
 	switch (cmd) {
-	case BR_ERROR: case BR_ACQUIRE_RESULT: return 4;
+	case BR_ERROR: return 0;
+	case BR_ACQUIRE_RESULT: return 4;
 	case BR_TRANSACTION: case BR_REPLY: return sizeof(struct binder_transaction_data);
 	case BR_TRANSACTION_SEC_CTX: return sizeof(struct binder_transaction_data_secctx);
 	case BR_INCREFS: case BR_ACQUIRE: case BR_RELEASE: case BR_DECREFS:
@@ -299,7 +306,7 @@ static bool common_br(struct conn *c, const struct br *b)
 	case BR_ERROR:
 		atomic_fetch_add(&sh->n_br_error, 1);
 		if (!o_fault)
-			violation("BR_ERROR %d", b->err);
+			violation("BR_ERROR (an allocation failed in the driver)");
 		return true;
 	case BR_TRANSACTION:
 	case BR_TRANSACTION_SEC_CTX:
