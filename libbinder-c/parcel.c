@@ -403,36 +403,85 @@ int bc_parcel_write_byte_array(bc_parcel *p, const void *data, size_t len)
 	return 0;
 }
 
-/* Typed arrays: count, then @n elements written by @put_one. */
-#define WRITE_ARRAY(name, T, writer)                                                \
-	int bc_parcel_write_##name##_array(bc_parcel *p, const T *v, size_t n)       \
-	{                                                                            \
-		size_t start;                                                        \
-		int r;                                                               \
-		if (!p)                                                              \
-			return -EINVAL;                                              \
-		if (!v)                                                              \
-			return bc_parcel_write_int32(p, -1);                         \
-		if (n > MAX_LEN / 8)                                                 \
-			return -EINVAL;                                              \
-		start = p->size;                                                     \
-		r = bc_parcel_write_int32(p, (int32_t)n);                            \
-		for (size_t i = 0; r == 0 && i < n; i++)                             \
-			r = writer(p, v[i]);                                         \
-		if (r < 0)                                                           \
-			truncate_to(p, start);                                       \
-		return r;                                                            \
+/* ---- typed arrays ------------------------------------------------------- */
+
+/* How the elements of a typed array sit on the wire: copied as they are
+ * (4- or 8-byte values), or widened to int32 (bool, char). */
+enum elem_kind { ELEM_RAW, ELEM_BOOL, ELEM_CHAR };
+
+static size_t elem_wire_size(enum elem_kind kind, size_t csize)
+{
+	return kind == ELEM_RAW ? csize : 4;
+}
+
+/* Count, then the @n elements of @v (@csize bytes each in memory). */
+static int write_array(bc_parcel *p, const void *v, size_t n, size_t csize, enum elem_kind kind)
+{
+	size_t start, wsize = elem_wire_size(kind, csize);
+	uint8_t *d;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	if (!v)
+		return bc_parcel_write_int32(p, -1);
+	if (n > MAX_LEN / 8)
+		return -EINVAL;
+	start = p->size;
+	r = bc_parcel_write_int32(p, (int32_t)n);
+	if (r == 0)
+		r = reserve(p, n * wsize, &d);
+	if (r < 0) {
+		truncate_to(p, start);
+		return r;
+	}
+	if (kind == ELEM_RAW) {
+		if (n)
+			memcpy(d, v, n * wsize);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int32_t w = kind == ELEM_BOOL ? (((const bool *)v)[i] ? 1 : 0) : ((const uint16_t *)v)[i];
+
+		memcpy(d + i * 4, &w, 4);
+	}
+	return 0;
+}
+
+#define WRITE_ARRAY(name, T, kind)                                              \
+	int bc_parcel_write_##name##_array(bc_parcel *p, const T *v, size_t n) \
+	{                                                                      \
+		return write_array(p, v, n, sizeof(T), kind);                  \
 	}
 
-WRITE_ARRAY(int32, int32_t, bc_parcel_write_int32)
-WRITE_ARRAY(uint32, uint32_t, bc_parcel_write_uint32)
-WRITE_ARRAY(int64, int64_t, bc_parcel_write_int64)
-WRITE_ARRAY(uint64, uint64_t, bc_parcel_write_uint64)
-WRITE_ARRAY(float, float, bc_parcel_write_float)
-WRITE_ARRAY(double, double, bc_parcel_write_double)
-WRITE_ARRAY(bool, bool, bc_parcel_write_bool)
-WRITE_ARRAY(char, uint16_t, bc_parcel_write_char)
-WRITE_ARRAY(string16, char *const, bc_parcel_write_string16)
+WRITE_ARRAY(int32, int32_t, ELEM_RAW)
+WRITE_ARRAY(uint32, uint32_t, ELEM_RAW)
+WRITE_ARRAY(int64, int64_t, ELEM_RAW)
+WRITE_ARRAY(uint64, uint64_t, ELEM_RAW)
+WRITE_ARRAY(float, float, ELEM_RAW)
+WRITE_ARRAY(double, double, ELEM_RAW)
+WRITE_ARRAY(bool, bool, ELEM_BOOL)
+WRITE_ARRAY(char, uint16_t, ELEM_CHAR)
+
+int bc_parcel_write_string16_array(bc_parcel *p, const char *const *v, size_t n)
+{
+	size_t start;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	if (!v)
+		return bc_parcel_write_int32(p, -1);
+	if (n > MAX_LEN / 8)
+		return -EINVAL;
+	start = p->size;
+	r = bc_parcel_write_int32(p, (int32_t)n);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = bc_parcel_write_string16(p, v[i]);
+	if (r < 0)
+		truncate_to(p, start);
+	return r;
+}
 
 static int add_offset(bc_parcel *p, size_t off)
 {
@@ -657,9 +706,11 @@ static int get(bc_parcel *p, void *out, size_t len)
 	const uint8_t *d;
 	int r = take(p, len, &d);
 
-	if (r == 0 && out)
+	if (r < 0)
+		return r;
+	if (out)
 		memcpy(out, d, len);
-	return r;
+	return 0;
 }
 
 int bc_parcel_read_int32(bc_parcel *p, int32_t *ret) { return get(p, ret, 4); }
@@ -885,56 +936,81 @@ int bc_parcel_read_byte_array(bc_parcel *p, const void **ret, size_t *ret_len)
 	return 0;
 }
 
-/* Typed arrays: each element has a fixed wire size @esz, so the whole array
- * is checked before allocating. */
-#define READ_ARRAY(name, T, esz, reader)                                           \
-	int bc_parcel_read_##name##_array(bc_parcel *p, T **ret, size_t *ret_n)     \
-	{                                                                           \
-		size_t start, n;                                                    \
-		T *v;                                                               \
-		int r;                                                              \
-		if (!p)                                                             \
-			return -EINVAL;                                             \
-		start = p->pos;                                                     \
-		r = read_len(p, &n);                                                \
-		if (r < 0)                                                          \
-			return r;                                                   \
-		if (r == 1) {                                                       \
-			if (ret)                                                    \
-				*ret = NULL;                                        \
-			if (ret_n)                                                  \
-				*ret_n = 0;                                         \
-			return 0;                                                   \
-		}                                                                   \
-		r = n > MAX_LEN / (esz) ? -ENODATA : check_plain(p, p->pos, n * (esz)); \
-		if (r < 0) {                                                        \
-			p->pos = start;                                             \
-			return r;                                                   \
-		}                                                                   \
-		v = malloc(n ? n * sizeof(T) : 1);                                  \
-		if (!v) {                                                           \
-			p->pos = start;                                             \
-			return -ENOMEM;                                             \
-		}                                                                   \
-		for (size_t i = 0; i < n; i++)                                      \
-			reader(p, &v[i]);                                           \
-		if (ret)                                                            \
-			*ret = v;                                                   \
-		else                                                                \
-			free(v);                                                    \
-		if (ret_n)                                                          \
-			*ret_n = n;                                                 \
-		return 0;                                                           \
+/* A typed array into a new allocation (*@ret, or freed when @ret is NULL).
+ * Every element has a fixed wire size, so the whole array is checked
+ * before allocating. */
+static int read_array(bc_parcel *p, void **ret, size_t *ret_n, size_t csize, enum elem_kind kind)
+{
+	size_t start, n, wsize = elem_wire_size(kind, csize);
+	const uint8_t *d;
+	uint8_t *v;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	start = p->pos;
+	r = read_len(p, &n);
+	if (r < 0)
+		return r;
+	if (r == 1) {
+		if (ret)
+			*ret = NULL;
+		if (ret_n)
+			*ret_n = 0;
+		return 0;
+	}
+	r = n > MAX_LEN / wsize ? -ENODATA : check_plain(p, p->pos, n * wsize);
+	if (r < 0) {
+		p->pos = start;
+		return r;
+	}
+	v = malloc(n ? n * csize : 1);
+	if (!v) {
+		p->pos = start;
+		return -ENOMEM;
+	}
+	d = p->data + p->pos;
+	p->pos += n * wsize;
+	if (kind == ELEM_RAW && n) {
+		memcpy(v, d, n * wsize);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			int32_t w;
+
+			memcpy(&w, d + i * 4, 4);
+			if (kind == ELEM_BOOL)
+				((bool *)(void *)v)[i] = w != 0;
+			else
+				((uint16_t *)(void *)v)[i] = (uint16_t)w;
+		}
+	}
+	if (ret)
+		*ret = v;
+	else
+		free(v);
+	if (ret_n)
+		*ret_n = n;
+	return 0;
+}
+
+#define READ_ARRAY(name, T, kind)                                                 \
+	int bc_parcel_read_##name##_array(bc_parcel *p, T **ret, size_t *ret_n)  \
+	{                                                                        \
+		void *v = NULL;                                                  \
+		int r = read_array(p, ret ? &v : NULL, ret_n, sizeof(T), kind); \
+		if (r == 0 && ret)                                               \
+			*ret = v;                                                \
+		return r;                                                        \
 	}
 
-READ_ARRAY(int32, int32_t, 4, bc_parcel_read_int32)
-READ_ARRAY(uint32, uint32_t, 4, bc_parcel_read_uint32)
-READ_ARRAY(int64, int64_t, 8, bc_parcel_read_int64)
-READ_ARRAY(uint64, uint64_t, 8, bc_parcel_read_uint64)
-READ_ARRAY(float, float, 4, bc_parcel_read_float)
-READ_ARRAY(double, double, 8, bc_parcel_read_double)
-READ_ARRAY(bool, bool, 4, bc_parcel_read_bool)
-READ_ARRAY(char, uint16_t, 4, bc_parcel_read_char)
+READ_ARRAY(int32, int32_t, ELEM_RAW)
+READ_ARRAY(uint32, uint32_t, ELEM_RAW)
+READ_ARRAY(int64, int64_t, ELEM_RAW)
+READ_ARRAY(uint64, uint64_t, ELEM_RAW)
+READ_ARRAY(float, float, ELEM_RAW)
+READ_ARRAY(double, double, ELEM_RAW)
+READ_ARRAY(bool, bool, ELEM_BOOL)
+READ_ARRAY(char, uint16_t, ELEM_CHAR)
 
 void bc_strv_free(char **v, size_t n)
 {
