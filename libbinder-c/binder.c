@@ -320,6 +320,8 @@ int bc__parcel_bind(bc_parcel *p, bc_process *proc)
 {
 	int r = 0;
 
+	if (p->n_binders == 0)
+		return 0;
 	pthread_mutex_lock(&bc__lock);
 	for (size_t i = 0; i < p->n_binders && r == 0; i++) {
 		bc_binder *b = p->binders[i];

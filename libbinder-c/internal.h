@@ -22,6 +22,7 @@ ssize_t bc__utf16_to_utf8(const uint16_t *s, size_t len, char *out);
 /* ---- parcel.c --------------------------------------------------------- */
 #define BC_PARCEL_READONLY 0x1u
 #define BC_PARCEL_KERNEL 0x2u /* received from the driver: owns fds, free buffer */
+#define BC_PARCEL_REPLY 0x4u  /* a kernel parcel from BR_REPLY */
 
 struct bc_parcel {
 	atomic_int refs;
@@ -42,6 +43,10 @@ struct bc_parcel {
 
 /* Wrap a buffer received from the driver (takes a process reference). */
 int bc__parcel_from_kernel(bc_process *proc, const struct binder_transaction_data *tr, bc_parcel **ret);
+struct bc_thread;
+/* Drop a reference; if it was the last one of a kernel parcel, queue its
+ * BC_FREE_BUFFER on @t (sent with @t's next write) instead of sending it. */
+void bc__parcel_unref_queued(bc_parcel *p, struct bc_thread *t);
 
 /* ---- binder.c (local objects, proxies) -------------------------------- */
 struct bc_death_reg {
@@ -138,7 +143,12 @@ struct bc_thread {
 	struct bc_thread *next;
 	bool is_pool;
 	size_t in_len, in_pos;
+	size_t out_len;
 	uint8_t in[256];
+	/* Commands for this thread's next BINDER_WRITE_READ (BC_FREE_BUFFER of
+	 * a handled transaction, then the reply or call).  Empty whenever the
+	 * thread is outside the library's command loop. */
+	uint8_t out[256];
 };
 
 struct bc_process {
@@ -162,12 +172,20 @@ struct bc_process {
 	bc_binder *ctx_obj;
 	bc_binder *proxies; /* under bc__lock */
 	bc_binder *locals;  /* under bc__lock */
+	/* One small object-less reply buffer whose BC_FREE_BUFFER goes with
+	 * the next BINDER_WRITE_READ of any thread (0: none). */
+	atomic_uintptr_t deferred_free;
 };
 
 /* Write BC commands (no read).  0 or -errno. */
 int bc__write(bc_process *proc, const void *buf, size_t len);
 /* Write one command with payload. */
 int bc__cmd(bc_process *proc, uint32_t cmd, const void *payload, size_t len);
+/* Free a kernel buffer: BC_FREE_BUFFER now, or (@may_defer) with the
+ * process's next write. */
+void bc__free_buffer(bc_process *proc, uintptr_t buf, bool may_defer);
+/* Queue BC_FREE_BUFFER on @t's pending write. */
+void bc__thread_queue_free(struct bc_thread *t, uintptr_t buf);
 /* Per-thread state for @proc (created on first use). */
 struct bc_thread *bc__thread(bc_process *proc);
 /* Send a transaction to @handle and wait for the reply or completion. */

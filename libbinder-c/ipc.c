@@ -78,29 +78,98 @@ int bc__cmd(bc_process *proc, uint32_t cmd, const void *payload, size_t len)
 	return bc__write(proc, buf, 4 + len);
 }
 
-/* Write @wlen bytes (may be 0) and read into the thread's empty buffer. */
-static int fill(struct bc_thread *t, const void *wbuf, size_t wlen)
+void bc__free_buffer(bc_process *proc, uintptr_t buf, bool may_defer)
+{
+	uint64_t b;
+
+	/* Keep this one for the next write; free the one kept before now. */
+	if (may_defer && (buf = atomic_exchange(&proc->deferred_free, buf)) == 0)
+		return;
+	b = buf;
+	bc__cmd(proc, BC_FREE_BUFFER, &b, sizeof(b));
+}
+
+/* Send the thread's pending commands (write only). */
+static int flush_out(struct bc_thread *t)
+{
+	int r = 0;
+
+	if (t->out_len)
+		r = bc__write(t->proc, t->out, t->out_len);
+	t->out_len = 0;
+	return r;
+}
+
+/* Append one command to the thread's pending write. */
+static int queue_cmd(struct bc_thread *t, uint32_t cmd, const void *payload, size_t len)
+{
+	int r;
+
+	if (sizeof(t->out) - t->out_len < 4 + len && (r = flush_out(t)) < 0)
+		return r;
+	memcpy(t->out + t->out_len, &cmd, 4);
+	if (len)
+		memcpy(t->out + t->out_len + 4, payload, len);
+	t->out_len += 4 + len;
+	return 0;
+}
+
+void bc__thread_queue_free(struct bc_thread *t, uintptr_t buf)
+{
+	uint64_t b = buf;
+
+	if (queue_cmd(t, BC_FREE_BUFFER, &b, sizeof(b)) < 0)
+		bc__cmd(t->proc, BC_FREE_BUFFER, &b, sizeof(b));
+}
+
+/* Move the process's deferred buffer free to this thread's pending write. */
+static void take_deferred(struct bc_thread *t)
+{
+	uintptr_t buf;
+
+	if (!atomic_load_explicit(&t->proc->deferred_free, memory_order_relaxed))
+		return;
+	buf = atomic_exchange(&t->proc->deferred_free, 0);
+	if (buf)
+		bc__thread_queue_free(t, buf);
+}
+
+/* Write the pending commands (may be none) and read into the thread's empty
+ * buffer, in one BINDER_WRITE_READ. */
+static int fill(struct bc_thread *t)
 {
 	struct binder_write_read bwr;
+	int r = 0;
 
+	take_deferred(t);
 	memset(&bwr, 0, sizeof(bwr));
-	bwr.write_buffer = (uintptr_t)wbuf;
-	bwr.write_size = wlen;
+	bwr.write_buffer = (uintptr_t)t->out;
+	bwr.write_size = t->out_len;
 	bwr.read_buffer = (uintptr_t)t->in;
 	bwr.read_size = sizeof(t->in);
 	for (;;) {
 		if (ioctl(t->proc->fd, BINDER_WRITE_READ, &bwr) == 0)
 			break;
 		if (errno != EINTR) {
-			t->in_len = t->in_pos = 0;
-			return -errno;
+			r = -errno;
+			break;
 		}
 		if (bwr.read_consumed > 0)
 			break;
 	}
-	t->in_len = bwr.read_consumed;
+	t->out_len = 0;
+	t->in_len = r < 0 ? 0 : bwr.read_consumed;
 	t->in_pos = 0;
-	return 0;
+	return r;
+}
+
+/* Send the pending commands, reading too when nothing is left unread. */
+static int send_out(struct bc_thread *t)
+{
+	if (t->in_pos >= t->in_len)
+		return fill(t);
+	take_deferred(t);
+	return flush_out(t);
 }
 
 static void handle_transaction(struct bc_thread *t, const struct binder_transaction_data *tr);
@@ -129,7 +198,7 @@ static void finish(struct waiter *w, int status)
 
 /* Run the command loop until @w is done (RUN_WAIT), the process stops
  * (RUN_LOOPER), or the driver has nothing more (RUN_POLLED). */
-static int run(struct bc_thread *t, struct waiter *w, int mode)
+static int run_loop(struct bc_thread *t, struct waiter *w, int mode)
 {
 	bc_process *proc = t->proc;
 	uint8_t payload[sizeof(struct binder_transaction_data_secctx)];
@@ -146,7 +215,7 @@ static int run(struct bc_thread *t, struct waiter *w, int mode)
 				return 0;
 			if (mode == RUN_LOOPER && atomic_load(&proc->stopping))
 				return 0;
-			r = fill(t, NULL, 0);
+			r = fill(t);
 			if (r < 0) {
 				if (w)
 					finish(w, r);
@@ -201,6 +270,8 @@ static int run(struct bc_thread *t, struct waiter *w, int mode)
 				finish(w, st > 0 ? -EBADMSG : st);
 			} else {
 				r = bc__parcel_from_kernel(proc, &tr, &w->reply);
+				if (w->reply)
+					w->reply->flags |= BC_PARCEL_REPLY;
 				finish(w, r);
 			}
 			break;
@@ -273,32 +344,41 @@ static int run(struct bc_thread *t, struct waiter *w, int mode)
 	}
 }
 
+/* Whatever ends the loop, leave nothing pending (a queued buffer free must
+ * not wait for a write that may never come). */
+static int run(struct bc_thread *t, struct waiter *w, int mode)
+{
+	int r = run_loop(t, w, mode);
+
+	if (t->out_len)
+		flush_out(t);
+	return r;
+}
+
 static void send_reply(struct bc_thread *t, bc_parcel *reply, int status)
 {
-	struct {
-		uint32_t cmd;
-		struct binder_transaction_data tr;
-	} __attribute__((packed)) m;
+	struct binder_transaction_data tr;
 	struct waiter w = { .kind = W_REPLY_SENT };
 	int32_t st = status;
 
-	memset(&m, 0, sizeof(m));
-	m.cmd = BC_REPLY;
+	memset(&tr, 0, sizeof(tr));
 	if (status == 0 && reply) {
 		status = bc__parcel_bind(reply, t->proc);
 		st = status;
 	}
 	if (status == 0 && reply) {
-		m.tr.data_size = reply->size;
-		m.tr.offsets_size = reply->n_offs * sizeof(uint64_t);
-		m.tr.data.ptr.buffer = (uintptr_t)reply->data;
-		m.tr.data.ptr.offsets = (uintptr_t)reply->offs;
+		tr.data_size = reply->size;
+		tr.offsets_size = reply->n_offs * sizeof(uint64_t);
+		tr.data.ptr.buffer = (uintptr_t)reply->data;
+		tr.data.ptr.offsets = (uintptr_t)reply->offs;
 	} else {
-		m.tr.flags = TF_STATUS_CODE;
-		m.tr.data_size = sizeof(st);
-		m.tr.data.ptr.buffer = (uintptr_t)&st;
+		tr.flags = TF_STATUS_CODE;
+		tr.data_size = sizeof(st);
+		tr.data.ptr.buffer = (uintptr_t)&st;
 	}
-	if (bc__write(t->proc, &m, sizeof(m)) < 0)
+	/* The reply and the read of its BR_TRANSACTION_COMPLETE in one call,
+	 * with the freeing of the request's buffer before them. */
+	if (queue_cmd(t, BC_REPLY, &tr, sizeof(tr)) < 0 || send_out(t) < 0)
 		return;
 	run(t, &w, RUN_WAIT);
 }
@@ -333,7 +413,7 @@ static void handle_transaction(struct bc_thread *t, const struct binder_transact
 			bc__spawn(proc, false);
 		st = bc__txn_wait(txn);
 	}
-	bc_parcel_unref(in);
+	bc__parcel_unref_queued(in, t);
 	if (!oneway)
 		send_reply(t, txn ? txn->reply : NULL, st == BC_TXN_DEFERRED ? 0 : st);
 	bc_txn_unref(txn);
@@ -343,10 +423,7 @@ static void handle_transaction(struct bc_thread *t, const struct binder_transact
 int bc__transact(bc_process *proc, uint32_t handle, uint32_t code, bc_parcel *data, bc_parcel **ret_reply,
 		 uint32_t flags)
 {
-	struct {
-		uint32_t cmd;
-		struct binder_transaction_data tr;
-	} __attribute__((packed)) m;
+	struct binder_transaction_data tr;
 	bool oneway = flags & BC_FLAG_ONEWAY;
 	struct waiter w = { .kind = oneway ? W_ONEWAY : W_SYNC };
 	struct bc_thread *t;
@@ -362,21 +439,21 @@ int bc__transact(bc_process *proc, uint32_t handle, uint32_t code, bc_parcel *da
 		if (r < 0)
 			return r;
 	}
-	memset(&m, 0, sizeof(m));
-	m.cmd = BC_TRANSACTION;
-	m.tr.target.handle = handle;
-	m.tr.code = code;
-	m.tr.flags = TF_ACCEPT_FDS | (oneway ? TF_ONE_WAY : 0);
+	memset(&tr, 0, sizeof(tr));
+	tr.target.handle = handle;
+	tr.code = code;
+	tr.flags = TF_ACCEPT_FDS | (oneway ? TF_ONE_WAY : 0);
 	if (data) {
-		m.tr.data_size = data->size;
-		m.tr.offsets_size = data->n_offs * sizeof(uint64_t);
-		m.tr.data.ptr.buffer = (uintptr_t)data->data;
-		m.tr.data.ptr.offsets = (uintptr_t)data->offs;
+		tr.data_size = data->size;
+		tr.offsets_size = data->n_offs * sizeof(uint64_t);
+		tr.data.ptr.buffer = (uintptr_t)data->data;
+		tr.data.ptr.offsets = (uintptr_t)data->offs;
 	}
-	if (t->in_pos >= t->in_len)
-		r = fill(t, &m, sizeof(m));
-	else
-		r = bc__write(proc, &m, sizeof(m));
+	/* A deferred buffer free goes first: the reply may need the space. */
+	take_deferred(t);
+	r = queue_cmd(t, BC_TRANSACTION, &tr, sizeof(tr));
+	if (r == 0)
+		r = send_out(t);
 	if (r < 0)
 		return r;
 	run(t, &w, RUN_WAIT);

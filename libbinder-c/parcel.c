@@ -145,10 +145,13 @@ bc_parcel *bc_parcel_ref(bc_parcel *p)
 	return p;
 }
 
-bc_parcel *bc_parcel_unref(bc_parcel *p)
+/* A reply this small without objects holds no references in the kernel and
+ * next to no space in the mapping: its buffer may be freed with the next
+ * write instead of by an ioctl of its own. */
+#define DEFER_FREE_MAX 512u
+
+static void parcel_free(bc_parcel *p, struct bc_thread *t)
 {
-	if (!p || atomic_fetch_sub(&p->refs, 1) != 1)
-		return NULL;
 	for (size_t i = 0; i < p->n_fds; i++)
 		close(p->fds[i]);
 	free(p->fds);
@@ -156,16 +159,30 @@ bc_parcel *bc_parcel_unref(bc_parcel *p)
 		bc_binder_unref(p->binders[i]);
 	free(p->binders);
 	if (p->flags & BC_PARCEL_KERNEL) {
-		uint64_t buf = p->kbuf;
-
-		bc__cmd(p->proc, BC_FREE_BUFFER, &buf, sizeof(buf));
+		if (t)
+			bc__thread_queue_free(t, p->kbuf);
+		else
+			bc__free_buffer(p->proc, p->kbuf,
+					(p->flags & BC_PARCEL_REPLY) && p->n_offs == 0 && p->size <= DEFER_FREE_MAX);
 		bc_process_unref(p->proc);
 	} else {
 		free(p->data);
 		free(p->offs);
 	}
 	free(p);
+}
+
+bc_parcel *bc_parcel_unref(bc_parcel *p)
+{
+	if (p && atomic_fetch_sub(&p->refs, 1) == 1)
+		parcel_free(p, NULL);
 	return NULL;
+}
+
+void bc__parcel_unref_queued(bc_parcel *p, struct bc_thread *t)
+{
+	if (p && atomic_fetch_sub(&p->refs, 1) == 1)
+		parcel_free(p, t);
 }
 
 int bc_parcel_set_wire(bc_parcel *p, int wire, int partition)

@@ -82,6 +82,7 @@ int bc_process_open(const char *device, bc_process **ret)
 		return -ENOMEM;
 	atomic_init(&p->refs, 1);
 	atomic_init(&p->stopping, false);
+	atomic_init(&p->deferred_free, 0);
 	p->fd = -1;
 	p->map = MAP_FAILED;
 	p->wire = BC_WIRE_DEFAULT;
@@ -427,6 +428,8 @@ int bc_process_become_context_manager(bc_process *p, bc_binder *obj)
 
 void bc__process_destroy(bc_process *p)
 {
+	uintptr_t kept;
+
 	if (!stop_pool(p)) {
 		/* Threads still inside the driver would use freed memory. */
 		bc__log("pool threads did not stop; leaking process state");
@@ -443,6 +446,9 @@ void bc__process_destroy(bc_process *p)
 		free(t);
 	}
 	pthread_mutex_unlock(&p->mu);
+	kept = atomic_exchange(&p->deferred_free, 0);
+	if (kept)
+		bc__free_buffer(p, kept, false);
 	free(p->pool);
 	munmap(p->map, p->map_size);
 	close(p->fd);
