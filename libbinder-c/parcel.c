@@ -11,9 +11,11 @@
 #define PAD4(n) (((n) + 3u) & ~(size_t)3u)
 #define MAX_LEN ((size_t)INT32_MAX)
 
-static int grow(void **buf, size_t *cap, size_t need, size_t elem)
+/* Room for @need elements of @elem bytes; the first allocation has at
+ * least @min. */
+static int grow_min(void **buf, size_t *cap, size_t need, size_t elem, size_t min)
 {
-	size_t c = *cap ? *cap : 8;
+	size_t c = *cap ? *cap : min;
 	void *nb;
 
 	if (need <= *cap)
@@ -29,6 +31,11 @@ static int grow(void **buf, size_t *cap, size_t need, size_t elem)
 	*buf = nb;
 	*cap = c;
 	return 0;
+}
+
+static int grow(void **buf, size_t *cap, size_t need, size_t elem)
+{
+	return grow_min(buf, cap, need, elem, 8);
 }
 
 int bc_parcel_new(bc_parcel **ret)
@@ -248,7 +255,9 @@ static int reserve(bc_parcel *p, size_t len, uint8_t **ret)
 	if (len > MAX_LEN || p->size + PAD4(len) > MAX_LEN)
 		return -ENOMEM;
 	padded = PAD4(len);
-	r = grow((void **)&p->data, &p->cap, p->size + padded, 1);
+	/* A typical call's data (interface token, a few values) fits the
+	 * first allocation. */
+	r = grow_min((void **)&p->data, &p->cap, p->size + padded, 1, 128);
 	if (r < 0)
 		return r;
 	*ret = p->data + p->size;
@@ -319,12 +328,21 @@ int bc_parcel_write_string16_utf16(bc_parcel *p, const uint16_t *s, size_t len)
 	return 0;
 }
 
+static bool is_ascii(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return false;
+	return true;
+}
+
 int bc_parcel_write_string16_len(bc_parcel *p, const char *utf8, size_t len)
 {
+	uint16_t stack[64], *tmp;
+	bool ascii;
 	ssize_t n;
 	size_t start;
 	uint8_t *d;
-	uint16_t *tmp;
 	int r;
 
 	if (!p)
@@ -333,7 +351,9 @@ int bc_parcel_write_string16_len(bc_parcel *p, const char *utf8, size_t len)
 		return bc_parcel_write_int32(p, -1);
 	if (len >= MAX_LEN / 2)
 		return -EINVAL;
-	n = bc__utf8_to_utf16(utf8, len, NULL);
+	/* ASCII (descriptors, most names) is one unit a byte: no counting pass. */
+	ascii = is_ascii(utf8, len);
+	n = ascii ? (ssize_t)len : bc__utf8_to_utf16(utf8, len, NULL);
 	if (n < 0)
 		return (int)n;
 	start = p->size;
@@ -345,8 +365,16 @@ int bc_parcel_write_string16_len(bc_parcel *p, const char *utf8, size_t len)
 		truncate_to(p, start);
 		return r;
 	}
+	if (ascii) {
+		for (size_t i = 0; i <= len; i++) {
+			uint16_t u = i < len ? (unsigned char)utf8[i] : 0;
+
+			memcpy(d + i * 2, &u, 2);
+		}
+		return 0;
+	}
 	/* d may be unaligned for uint16_t in theory; convert via a temp. */
-	tmp = malloc(((size_t)n + 1) * 2);
+	tmp = (size_t)n < sizeof(stack) / sizeof(stack[0]) ? stack : malloc(((size_t)n + 1) * 2);
 	if (!tmp) {
 		truncate_to(p, start);
 		return -ENOMEM;
@@ -354,7 +382,8 @@ int bc_parcel_write_string16_len(bc_parcel *p, const char *utf8, size_t len)
 	bc__utf8_to_utf16(utf8, len, tmp);
 	tmp[n] = 0;
 	memcpy(d, tmp, ((size_t)n + 1) * 2);
-	free(tmp);
+	if (tmp != stack)
+		free(tmp);
 	return 0;
 }
 
@@ -1344,15 +1373,13 @@ int bc_parcel_exit_parcelable(bc_parcel *p, size_t end)
 	return 0;
 }
 
-int bc_parcel_read_interface_token(bc_parcel *p, char **ret_descriptor)
+/* The words before the descriptor: strict-mode policy, work source uid
+ * (Android 10+), vendor header (Android 11+). */
+static int read_token_header(bc_parcel *p)
 {
-	size_t start;
 	uint32_t w;
 	int r;
 
-	if (!p)
-		return -EINVAL;
-	start = p->pos;
 	r = bc_parcel_read_uint32(p, NULL);
 	if (r == 0 && p->wire >= BC_WIRE_ANDROID_10)
 		r = bc_parcel_read_int32(p, NULL);
@@ -1361,6 +1388,18 @@ int bc_parcel_read_interface_token(bc_parcel *p, char **ret_descriptor)
 		if (r == 0 && w != (p->partition == BC_PARTITION_VENDOR ? BC_HEADER_VNDR : BC_HEADER_SYST))
 			r = -EPROTO;
 	}
+	return r;
+}
+
+int bc_parcel_read_interface_token(bc_parcel *p, char **ret_descriptor)
+{
+	size_t start;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	start = p->pos;
+	r = read_token_header(p);
 	if (r == 0) {
 		char *d = NULL;
 
@@ -1377,13 +1416,53 @@ int bc_parcel_read_interface_token(bc_parcel *p, char **ret_descriptor)
 	return r;
 }
 
+/* strcmp() of @n UTF-16 units at @u (no alignment) with @s, when every unit
+ * is ASCII (its UTF-8 is itself): 0 equal, 1 different, -1 not all ASCII. */
+static int ascii16_cmp(const uint8_t *u, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint16_t c;
+
+		memcpy(&c, u + i * 2, 2);
+		if (c >= 0x80)
+			return -1;
+	}
+	for (size_t i = 0;; i++) {
+		uint16_t c = 0;
+
+		if (i < n)
+			memcpy(&c, u + i * 2, 2);
+		if (c != (unsigned char)s[i])
+			return 1;
+		if (c == 0)
+			return 0;
+	}
+}
+
 int bc_parcel_enforce_interface(bc_parcel *p, const char *descriptor)
 {
+	const uint16_t *s;
+	size_t start, n;
 	char *d = NULL;
 	int r;
 
-	if (!descriptor)
+	if (!descriptor || !p)
 		return -EINVAL;
+	/* The usual ASCII descriptor is compared in place, without converting. */
+	start = p->pos;
+	r = read_token_header(p);
+	if (r == 0)
+		r = bc_parcel_read_string16_utf16(p, &s, &n);
+	if (r == 0 && !s)
+		r = -EBADMSG;
+	if (r < 0) {
+		p->pos = start;
+		return r;
+	}
+	r = ascii16_cmp((const uint8_t *)s, n, descriptor);
+	if (r >= 0)
+		return r ? -EPERM : 0;
+	p->pos = start;
 	r = bc_parcel_read_interface_token(p, &d);
 	if (r < 0)
 		return r;
