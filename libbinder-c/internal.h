@@ -47,6 +47,9 @@ struct bc_thread;
 /* Drop a reference; if it was the last one of a kernel parcel, queue its
  * BC_FREE_BUFFER on @t (sent with @t's next write) instead of sending it. */
 void bc__parcel_unref_queued(bc_parcel *p, struct bc_thread *t);
+/* Empty a written parcel that nobody else holds, for reuse (its buffers are
+ * kept).  false, and nothing changed, if it is shared or not plain. */
+bool bc__parcel_recycle(bc_parcel *p);
 
 /* ---- binder.c (local objects, proxies) -------------------------------- */
 struct bc_death_reg {
@@ -133,7 +136,12 @@ struct bc_txn {
 	bool deferred, completed;
 	int status;
 };
-int bc__txn_new(bc_process *proc, uint32_t code, uint32_t flags, pid_t pid, uid_t euid, bc_txn **ret);
+/* A new transaction (with an empty reply); takes *@spare when there is one. */
+int bc__txn_new(bc_process *proc, uint32_t code, uint32_t flags, pid_t pid, uid_t euid, bc_txn **spare,
+		bc_txn **ret);
+/* Drop the handler's transaction; kept in *@spare (if empty) when nobody
+ * else holds it or its reply. */
+void bc__txn_done(bc_txn *t, bc_txn **spare);
 /* Wait until a deferred transaction is completed; returns its status. */
 int bc__txn_wait(bc_txn *t);
 
@@ -144,6 +152,7 @@ struct bc_thread {
 	bool is_pool;
 	size_t in_len, in_pos;
 	size_t out_len;
+	bc_txn *spare; /* a finished incoming transaction, for reuse */
 	uint8_t in[256];
 	/* Commands for this thread's next BINDER_WRITE_READ (BC_FREE_BUFFER of
 	 * a handled transaction, then the reply or call).  Empty whenever the

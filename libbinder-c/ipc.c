@@ -400,7 +400,8 @@ static void handle_transaction(struct bc_thread *t, const struct binder_transact
 		target = NULL;
 	}
 	if (r == 0)
-		r = bc__txn_new(proc, tr->code, oneway ? BC_FLAG_ONEWAY : 0, tr->sender_pid, tr->sender_euid, &txn);
+		r = bc__txn_new(proc, tr->code, oneway ? BC_FLAG_ONEWAY : 0, tr->sender_pid, tr->sender_euid,
+				&t->spare, &txn);
 	if (r < 0)
 		st = r;
 	else if (!target)
@@ -416,7 +417,7 @@ static void handle_transaction(struct bc_thread *t, const struct binder_transact
 	bc__parcel_unref_queued(in, t);
 	if (!oneway)
 		send_reply(t, txn ? txn->reply : NULL, st == BC_TXN_DEFERRED ? 0 : st);
-	bc_txn_unref(txn);
+	bc__txn_done(txn, &t->spare);
 	bc_binder_unref(target);
 }
 

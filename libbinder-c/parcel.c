@@ -179,6 +179,16 @@ static void parcel_free(bc_parcel *p, struct bc_thread *t)
 	free(p);
 }
 
+bool bc__parcel_recycle(bc_parcel *p)
+{
+	if (atomic_load(&p->refs) != 1 || (p->flags & (BC_PARCEL_READONLY | BC_PARCEL_KERNEL)) || p->n_fds ||
+	    p->n_binders || p->cap > 4096)
+		return false;
+	p->size = p->pos = 0;
+	p->n_offs = 0;
+	return true;
+}
+
 bc_parcel *bc_parcel_unref(bc_parcel *p)
 {
 	if (p && atomic_fetch_sub(&p->refs, 1) == 1)

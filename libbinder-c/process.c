@@ -16,6 +16,7 @@ static void thread_free(struct bc_thread *t, bool unlink)
 	bc_process *proc = t->proc;
 
 	ioctl(proc->fd, BINDER_THREAD_EXIT, 0);
+	bc_txn_unref(t->spare);
 	if (unlink) {
 		pthread_mutex_lock(&proc->mu);
 		for (struct bc_thread **pp = &proc->threads; *pp; pp = &(*pp)->next) {
@@ -443,6 +444,7 @@ void bc__process_destroy(bc_process *p)
 		struct bc_thread *t = p->threads;
 
 		p->threads = t->next;
+		bc_txn_unref(t->spare);
 		free(t);
 	}
 	pthread_mutex_unlock(&p->mu);

@@ -5,28 +5,52 @@
 
 #include "internal.h"
 
-int bc__txn_new(bc_process *proc, uint32_t code, uint32_t flags, pid_t pid, uid_t euid, bc_txn **ret)
+int bc__txn_new(bc_process *proc, uint32_t code, uint32_t flags, pid_t pid, uid_t euid, bc_txn **spare,
+		bc_txn **ret)
 {
-	bc_txn *t = calloc(1, sizeof(*t));
+	bc_txn *t = spare && proc ? *spare : NULL;
 	int r;
 
-	if (!t)
-		return -ENOMEM;
-	r = proc ? bc_process_new_parcel(proc, &t->reply) : bc_parcel_new(&t->reply);
-	if (r < 0) {
-		free(t);
-		return r;
+	if (t) {
+		/* A finished one of this thread's: its reply parcel is empty. */
+		*spare = NULL;
+		bc_parcel_set_wire(t->reply, proc->wire, proc->partition);
+		t->deferred = t->completed = false;
+		t->status = 0;
+	} else {
+		t = calloc(1, sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		r = proc ? bc_process_new_parcel(proc, &t->reply) : bc_parcel_new(&t->reply);
+		if (r < 0) {
+			free(t);
+			return r;
+		}
+		atomic_init(&t->refs, 1);
+		pthread_mutex_init(&t->mu, NULL);
+		pthread_cond_init(&t->cv, NULL);
 	}
-	atomic_init(&t->refs, 1);
 	t->proc = proc ? bc_process_ref(proc) : NULL;
 	t->code = code;
 	t->flags = flags;
 	t->pid = pid;
 	t->euid = euid;
-	pthread_mutex_init(&t->mu, NULL);
-	pthread_cond_init(&t->cv, NULL);
 	*ret = t;
 	return 0;
+}
+
+void bc__txn_done(bc_txn *t, bc_txn **spare)
+{
+	if (!t)
+		return;
+	/* Nobody else holds the transaction or its reply: keep both for the
+	 * thread's next one (saves two allocations and the reply's buffer). */
+	if (spare && !*spare && atomic_load(&t->refs) == 1 && bc__parcel_recycle(t->reply)) {
+		t->proc = bc_process_unref(t->proc);
+		*spare = t;
+		return;
+	}
+	bc_txn_unref(t);
 }
 
 bc_txn *bc_txn_ref(bc_txn *t)
