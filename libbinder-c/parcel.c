@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Parcels: Android's binder wire format, written and read bounds-checked. */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,13 +39,99 @@ static int grow(void **buf, size_t *cap, size_t need, size_t elem)
 	return grow_min(buf, cap, need, elem, 8);
 }
 
-int bc_parcel_new(bc_parcel **ret)
+/* ---- allocation ----------------------------------------------------------
+ * Each thread keeps the last two parcels it freed (a call's request and
+ * reply, or a handler's request), with a written parcel's data buffer if it
+ * is small, so that a steady stream of calls allocates nothing.  A thread's
+ * cache is freed when it exits. */
+#define PARCEL_CACHE 2
+#define CACHED_BUF_MAX 1024u
+
+struct parcel_cache {
+	bc_parcel *p[PARCEL_CACHE];
+	size_t n;
+	bool registered;
+};
+
+static _Thread_local struct parcel_cache cache;
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static bool cache_usable;
+
+static void cache_drop(void *arg)
 {
+	struct parcel_cache *c = arg;
+
+	/* Parcels freed by later destructors register the cache again. */
+	c->registered = false;
+	while (c->n) {
+		bc_parcel *p = c->p[--c->n];
+
+		free(p->data);
+		free(p);
+	}
+}
+
+static void cache_key_make(void)
+{
+	cache_usable = pthread_key_create(&cache_key, cache_drop) == 0;
+}
+
+/* Keep @p (no references, fds, objects or kernel buffer left) or free it. */
+static void cache_put(bc_parcel *p)
+{
+	struct parcel_cache *c = &cache;
+
+	free(p->offs);
+	if (p->cap > CACHED_BUF_MAX) {
+		free(p->data);
+		p->data = NULL;
+		p->cap = 0;
+	}
+	if (!c->registered) {
+		pthread_once(&cache_once, cache_key_make);
+		c->registered = cache_usable && pthread_setspecific(cache_key, c) == 0;
+	}
+	if (!c->registered || c->n == PARCEL_CACHE) {
+		free(p->data);
+		free(p);
+		return;
+	}
+	c->p[c->n++] = p;
+}
+
+/* A new empty parcel; with a cached data buffer when @buffer (one the
+ * caller will write), else without one. */
+static bc_parcel *parcel_alloc(bool buffer)
+{
+	struct parcel_cache *c = &cache;
+	uint8_t *data = NULL;
+	size_t cap = 0, i;
 	bc_parcel *p;
 
-	if (!ret)
-		return -EINVAL;
-	p = calloc(1, sizeof(*p));
+	if (c->n == 0)
+		return calloc(1, sizeof(*p));
+	/* The most recent one whose buffer state matches, else the most recent. */
+	for (i = c->n; i > 1 && (c->p[i - 1]->cap != 0) != buffer; i--)
+		;
+	p = c->p[i - 1];
+	c->p[i - 1] = c->p[--c->n];
+	if (buffer) {
+		data = p->data;
+		cap = p->cap;
+	} else {
+		free(p->data);
+	}
+	memset(p, 0, sizeof(*p));
+	p->data = data;
+	p->cap = cap;
+	return p;
+}
+
+static int parcel_new(bool buffer, bc_parcel **ret)
+{
+	bc_parcel *p = parcel_alloc(buffer);
+
 	if (!p)
 		return -ENOMEM;
 	atomic_init(&p->refs, 1);
@@ -52,6 +139,13 @@ int bc_parcel_new(bc_parcel **ret)
 	p->partition = BC_PARTITION_SYSTEM;
 	*ret = p;
 	return 0;
+}
+
+int bc_parcel_new(bc_parcel **ret)
+{
+	if (!ret)
+		return -EINVAL;
+	return parcel_new(true, ret);
 }
 
 static bool valid_object_type(uint32_t t)
@@ -88,7 +182,7 @@ int bc_parcel_new_from_data(const void *data, size_t size, const uint64_t *offse
 	r = check_offsets(data, size, offsets, n_offsets);
 	if (r < 0)
 		return r;
-	r = bc_parcel_new(&p);
+	r = parcel_new(false, &p);
 	if (r < 0)
 		return r;
 	p->flags = BC_PARCEL_READONLY;
@@ -113,7 +207,7 @@ int bc__parcel_from_kernel(bc_process *proc, const struct binder_transaction_dat
 	bc_parcel *p;
 	int r;
 
-	r = bc_parcel_new(&p);
+	r = parcel_new(false, &p);
 	if (r < 0)
 		return r;
 	p->flags = BC_PARCEL_READONLY | BC_PARCEL_KERNEL;
@@ -172,11 +266,17 @@ static void parcel_free(bc_parcel *p, struct bc_thread *t)
 			bc__free_buffer(p->proc, p->kbuf,
 					(p->flags & BC_PARCEL_REPLY) && p->n_offs == 0 && p->size <= DEFER_FREE_MAX);
 		bc_process_unref(p->proc);
-	} else {
+		/* The data and offsets are the kernel's. */
+		p->data = NULL;
+		p->offs = NULL;
+		p->cap = 0;
+	} else if (p->flags & BC_PARCEL_READONLY) {
+		/* A copy (bc_parcel_new_from_data): exact size, not for reuse. */
 		free(p->data);
-		free(p->offs);
+		p->data = NULL;
+		p->cap = 0;
 	}
-	free(p);
+	cache_put(p);
 }
 
 bool bc__parcel_recycle(bc_parcel *p)
