@@ -26,6 +26,12 @@ struct bt_difference {
 /* clang-format off */
 static const struct bt_difference bt_differences[] = {
 	/* { "suite/test", "key", mainline, binderc, "reason" }, */
+	{ "counters/count_live_objects_then_zero", "orphan nodes tolerated", 1, 0,
+	  "mainline 6.1 can leave a node that no process references when a call races "
+	  "its owner's death (seen on the debug kernel after the cve suite, and by the "
+	  "fuzzer and the kill storm); a mainline leak, reported, not ours to fix" },
+	{ "counters/zero_after_the_suite", "orphan nodes tolerated", 1, 0,
+	  "as above" },
 	{ 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
 /* clang-format on */

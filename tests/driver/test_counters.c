@@ -73,11 +73,20 @@ static long kind(const struct counts *c, const char *singular)
 
 static bool all_zero(const struct counts *c, char *why, size_t len)
 {
-	for (int i = 0; i < c->n; i++)
+	/* mainline can keep a node no process references (differences.h) */
+	bool orphan_nodes_ok = bt_expected("orphan nodes tolerated", 1);
+
+	for (int i = 0; i < c->n; i++) {
+		if (orphan_nodes_ok && c->value[i] && strcmp(c->name[i], "node") == 0) {
+			cr_log_warn("mainline: %ld orphan node(s) left, its own leak (differences.h)",
+				    c->value[i]);
+			continue;
+		}
 		if (c->value[i]) {
 			snprintf(why, len, "%s %ld", c->name[i], c->value[i]);
 			return false;
 		}
+	}
 	return true;
 }
 
