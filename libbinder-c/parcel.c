@@ -438,18 +438,39 @@ int bc_parcel_write_string16_utf16(bc_parcel *p, const uint16_t *s, size_t len)
 	return 0;
 }
 
-static bool is_ascii(const char *s, size_t len)
+/* Write ASCII @s as String16 units in one pass; false (and nothing
+ * written) at the first byte outside ASCII. */
+static bool put_ascii16(bc_parcel *p, const char *s, size_t len, int *ret)
 {
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)s[i] >= 0x80)
+	size_t start = p->size;
+	uint8_t *d;
+	int r;
+
+	r = bc_parcel_write_int32(p, (int32_t)len);
+	if (r == 0)
+		r = reserve(p, (len + 1) * 2, &d);
+	if (r < 0) {
+		truncate_to(p, start);
+		*ret = r;
+		return true;
+	}
+	for (size_t i = 0; i < len; i++) {
+		uint16_t u = (unsigned char)s[i];
+
+		if (u >= 0x80) {
+			truncate_to(p, start);
 			return false;
+		}
+		memcpy(d + i * 2, &u, 2);
+	}
+	memset(d + len * 2, 0, 2);
+	*ret = 0;
 	return true;
 }
 
 int bc_parcel_write_string16_len(bc_parcel *p, const char *utf8, size_t len)
 {
 	uint16_t stack[64], *tmp;
-	bool ascii;
 	ssize_t n;
 	size_t start;
 	uint8_t *d;
@@ -462,8 +483,9 @@ int bc_parcel_write_string16_len(bc_parcel *p, const char *utf8, size_t len)
 	if (len >= MAX_LEN / 2)
 		return -EINVAL;
 	/* ASCII (descriptors, most names) is one unit a byte: no counting pass. */
-	ascii = is_ascii(utf8, len);
-	n = ascii ? (ssize_t)len : bc__utf8_to_utf16(utf8, len, NULL);
+	if (put_ascii16(p, utf8, len, &r))
+		return r;
+	n = bc__utf8_to_utf16(utf8, len, NULL);
 	if (n < 0)
 		return (int)n;
 	start = p->size;
@@ -474,14 +496,6 @@ int bc_parcel_write_string16_len(bc_parcel *p, const char *utf8, size_t len)
 	if (r < 0) {
 		truncate_to(p, start);
 		return r;
-	}
-	if (ascii) {
-		for (size_t i = 0; i <= len; i++) {
-			uint16_t u = i < len ? (unsigned char)utf8[i] : 0;
-
-			memcpy(d + i * 2, &u, 2);
-		}
-		return 0;
 	}
 	/* d may be unaligned for uint16_t in theory; convert via a temp. */
 	tmp = (size_t)n < sizeof(stack) / sizeof(stack[0]) ? stack : malloc(((size_t)n + 1) * 2);
@@ -1530,23 +1544,26 @@ int bc_parcel_read_interface_token(bc_parcel *p, char **ret_descriptor)
  * is ASCII (its UTF-8 is itself): 0 equal, 1 different, -1 not all ASCII. */
 static int ascii16_cmp(const uint8_t *u, size_t n, const char *s)
 {
-	for (size_t i = 0; i < n; i++) {
+	bool differ = false, ended = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
 		uint16_t c;
 
 		memcpy(&c, u + i * 2, 2);
 		if (c >= 0x80)
 			return -1;
+		/* strcmp() stops at the first NUL of either side. */
+		if (!ended && !differ) {
+			if (c != (unsigned char)s[i])
+				differ = true;
+			else if (c == 0)
+				ended = true;
+		}
 	}
-	for (size_t i = 0;; i++) {
-		uint16_t c = 0;
-
-		if (i < n)
-			memcpy(&c, u + i * 2, 2);
-		if (c != (unsigned char)s[i])
-			return 1;
-		if (c == 0)
-			return 0;
-	}
+	if (!ended && !differ && s[i] != 0)
+		differ = true;
+	return differ ? 1 : 0;
 }
 
 int bc_parcel_enforce_interface(bc_parcel *p, const char *descriptor)
