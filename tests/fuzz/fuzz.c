@@ -42,6 +42,7 @@
  * objects left after every worker exited.
  */
 #include <errno.h>
+#include <execinfo.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -184,6 +185,7 @@ struct thr {
 };
 
 static struct proc P;
+static __thread struct thr *cur_thr;  /* for the crash report */
 
 static void trace(struct thr *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void trace(struct thr *t, const char *fmt, ...)
@@ -1175,10 +1177,11 @@ static void op_reopen(struct thr *t)
 	pthread_mutex_lock(&P.lock);
 	P.nhandles = P.nbufs = P.nfreed = 0;
 	P.acklen = 0;
-	pthread_mutex_unlock(&P.lock);
+	/* under P.lock: a thread leaving (OP_PTHREAD_EXIT) frees its struct */
 	for (unsigned i = 0; i < MAX_THREADS; i++)
 		if (P.thr[i])
 			P.thr[i]->nin = 0; /* racy but only a hint for replies */
+	pthread_mutex_unlock(&P.lock);
 	pthread_rwlock_unlock(&P.maplock);
 }
 
@@ -1303,6 +1306,8 @@ static void *thread_main(void *arg)
 	struct thr *t = arg;
 	struct thr_slot *ts = &sh->proc[P.slot].thr[t->slot];
 
+	cur_thr = t;
+
 	while (budget_left()) {
 		enum op_kind k;
 
@@ -1332,8 +1337,11 @@ static void *thread_main(void *arg)
 			atomic_store(&ts->op_start_ms, 0);
 			atomic_fetch_add(&sh->ops, 1);
 			munmap(t->arena, ARENA_SIZE + PAGE);
+			cur_thr = NULL;
+			pthread_mutex_lock(&P.lock);
 			P.thr[t->slot] = NULL;
 			start_thread(t->slot, t->gen + 1);
+			pthread_mutex_unlock(&P.lock);
 			free(t);
 			return NULL;
 		case OP_MMAP: op_mmap(t); break;
@@ -1361,8 +1369,34 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+/* A worker's SIGSEGV / SIGBUS: say where (address, operation, mapping,
+ * return addresses for addr2line), then die of the signal as before. */
+static void crash_report(int sig, siginfo_t *si, void *uc)
+{
+	struct thr *t = cur_thr;
+	void *frames[24];
+	char msg[320];
+	int n;
+
+	(void)uc;
+	n = snprintf(msg, sizeof(msg),
+		     "binderc-fuzz: CRASH seed 0x%" PRIx64 " proc %u inc %u thread %u gen %u op %" PRIu64
+		     " (%s): signal %d code %d addr %p; map %p+%zu arena %p\n",
+		     o_seed, P.slot, P.inc, t ? t->slot : 0, t ? t->gen : 0, t ? t->opidx : 0,
+		     t ? op_name[atomic_load(&sh->proc[P.slot].thr[t->slot].op) % OP_COUNT] : "-", sig,
+		     si->si_code, si->si_addr, (void *)P.map, P.map_size, t ? (void *)t->arena : NULL);
+	if (n > 0 && write(2, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1) < 0) {
+		/* nothing to do */
+	}
+	n = backtrace(frames, 24);
+	backtrace_symbols_fd(frames, n, 2);
+	/* SA_RESETHAND: returning re-runs the access, which kills us */
+}
+
 static void worker(unsigned slot, unsigned inc)
 {
+	struct sigaction sa = { .sa_sigaction = crash_report, .sa_flags = SA_SIGINFO | SA_RESETHAND };
+
 	struct rlimit rl = { 96, 96 };
 	pthread_rwlockattr_t ra;
 
@@ -1370,6 +1404,8 @@ static void worker(unsigned slot, unsigned inc)
 	P.inc = inc;
 	signal(SIGCHLD, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
 	setrlimit(RLIMIT_NOFILE, &rl);  /* fd installs reach EMFILE now and then */
 	pthread_rwlockattr_init(&ra);
 	/* munmap/reopen must not starve behind the readers */
