@@ -213,7 +213,7 @@ static void teardown(void)
 	srv_pid = 0;
 }
 
-TestSuite(guest, .fini = teardown, .timeout = 120);
+TestSuite(guest, .fini = teardown, .timeout = 600); /* hang detector: the debug kernel is slow */
 
 Test(guest, ffi_stub_hand_written_client)
 {

@@ -10,7 +10,7 @@
 
 #include "guest.h"
 
-Test(examples, calc_and_kv, .timeout = 120)
+Test(examples, calc_and_kv, .timeout = 600)
 {
 	int st;
 

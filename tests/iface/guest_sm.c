@@ -95,7 +95,7 @@ static int on_registration(void *self, const char *name, bc_binder *binder)
 	return 0;
 }
 
-Test(sm, aidl_service_manager_through_signatures, .fini = stop_sm, .timeout = 120)
+Test(sm, aidl_service_manager_through_signatures, .fini = stop_sm, .timeout = 600)
 {
 	static const struct iscb cb_impl = { .onRegistration = on_registration };
 	bc_process *proc;

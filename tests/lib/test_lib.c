@@ -53,7 +53,7 @@ static void run_client(int (*fn)(void *), void *arg)
 	cr_assert_eq(lt_wait(pid), 0, "client failed (see its output)");
 }
 
-TestSuite(lib, .init = setup, .fini = teardown, .timeout = 120);
+TestSuite(lib, .init = setup, .fini = teardown, .timeout = 300);
 
 /* ---- basic calls ------------------------------------------------------- */
 
@@ -196,7 +196,7 @@ static int threads_client(void *arg)
 	return 0;
 }
 
-Test(lib, eight_threads_thousand_calls, .timeout = 300) { run_client(threads_client, NULL); }
+Test(lib, eight_threads_thousand_calls, .timeout = 900) { run_client(threads_client, NULL); }
 
 /* ---- oneway ordering ----------------------------------------------------- */
 

@@ -311,7 +311,7 @@ static bool wait_gone(bc_sm *sm, const char *name, int ms)
 
 /* ---- daemon --------------------------------------------------------------- */
 
-TestSuite(daemon, .init = setup, .fini = teardown, .timeout = 60);
+TestSuite(daemon, .init = setup, .fini = teardown, .timeout = 180);
 
 Test(daemon, ping_and_manager)
 {
@@ -500,7 +500,7 @@ static void methods(int dialect)
 	kill_child(&c);
 }
 
-TestSuite(dialects, .init = setup, .fini = teardown, .timeout = 60);
+TestSuite(dialects, .init = setup, .fini = teardown, .timeout = 180);
 
 Test(dialects, aidl_methods)
 {
@@ -599,7 +599,7 @@ static int32_t rd32(bc_parcel *p)
 	return v;
 }
 
-Test(raw, legacy_codes_1_to_4, .init = setup, .fini = teardown, .timeout = 60)
+Test(raw, legacy_codes_1_to_4, .init = setup, .fini = teardown, .timeout = 180)
 {
 	static const int wires[] = { BC_WIRE_ANDROID_9, BC_WIRE_ANDROID_10 };
 	bc_sm *sm = client(BC_SM_DIALECT_LEGACY);
@@ -675,7 +675,7 @@ Test(raw, legacy_codes_1_to_4, .init = setup, .fini = teardown, .timeout = 60)
 	bc_sm_unref(sm);
 }
 
-Test(raw, aidl_codes_1_to_14, .init = setup, .fini = teardown, .timeout = 60)
+Test(raw, aidl_codes_1_to_14, .init = setup, .fini = teardown, .timeout = 180)
 {
 	const int w = BC_WIRE_ANDROID_13;
 	bc_sm *sm;
@@ -873,7 +873,7 @@ static bool wait_seen(int count, int ms)
 	}
 }
 
-Test(notifications, register_death_reregister, .init = setup, .fini = teardown, .timeout = 60)
+Test(notifications, register_death_reregister, .init = setup, .fini = teardown, .timeout = 180)
 {
 	bc_sm *sm = client(BC_SM_DIALECT_AIDL);
 	bc_sm_watcher *w = NULL;
@@ -919,7 +919,7 @@ Test(notifications, register_death_reregister, .init = setup, .fini = teardown, 
 	bc_sm_unref(sm);
 }
 
-Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = teardown, .timeout = 60)
+Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = teardown, .timeout = 180)
 {
 	struct child c = spawn_service("watched", 1, BC_SM_DIALECT_AIDL, -1);
 	bc_sm *sm;
@@ -967,7 +967,7 @@ Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = 
 
 /* ---- policy -------------------------------------------------------------------- */
 
-Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = 60)
+Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = 180)
 {
 	struct stat st;
 	bc_sm *sm;
@@ -1053,7 +1053,7 @@ Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = 6
 	kill_child(&ok);
 }
 
-Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = 60)
+Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = 180)
 {
 	struct child c;
 	bc_sm *sm;
@@ -1082,7 +1082,7 @@ Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = 60)
 
 /* ---- scale ---------------------------------------------------------------------- */
 
-Test(scale, two_hundred_services, .init = setup, .fini = teardown, .timeout = 120)
+Test(scale, two_hundred_services, .init = setup, .fini = teardown, .timeout = 600)
 {
 	struct child c = spawn_service("many.%03d", 200, BC_SM_DIALECT_AIDL, -1);
 
@@ -1232,7 +1232,7 @@ static void expect_serving(size_t n_services)
 	cr_expect_eq(waitpid(sm_pid, NULL, WNOHANG), 0, "servicemanager died");
 }
 
-Test(malformed, garbage_gets_errors, .init = setup, .fini = teardown, .timeout = 60)
+Test(malformed, garbage_gets_errors, .init = setup, .fini = teardown, .timeout = 180)
 {
 	struct raw r;
 	struct child c = spawn_service("keep.me", 1, BC_SM_DIALECT_AIDL, -1);
@@ -1320,7 +1320,7 @@ Test(malformed, garbage_gets_errors, .init = setup, .fini = teardown, .timeout =
 	kill_child(&c);
 }
 
-Test(malformed, clients_dying_mid_call, .init = setup, .fini = teardown, .timeout = 60)
+Test(malformed, clients_dying_mid_call, .init = setup, .fini = teardown, .timeout = 180)
 {
 	struct child c = spawn_service("keep.me", 1, BC_SM_DIALECT_AIDL, -1);
 
@@ -1407,7 +1407,7 @@ static int run_tool(char *out, size_t outlen, const char *const *argv)
 
 #define TOOL(out, ...) run_tool(out, sizeof(out), (const char *const[]){ "binder", __VA_ARGS__, NULL })
 
-Test(tool, commands, .init = setup, .fini = teardown, .timeout = 60)
+Test(tool, commands, .init = setup, .fini = teardown, .timeout = 180)
 {
 	struct child c = spawn_service("tool.echo", 1, BC_SM_DIALECT_AIDL, -1);
 	char out[8192];
@@ -1490,18 +1490,18 @@ static void example(const char *service, const char *svcname, const char *const 
 	waitpid(pid, NULL, 0);
 }
 
-Test(examples, hello, .init = setup, .fini = teardown, .timeout = 60)
+Test(examples, hello, .init = setup, .fini = teardown, .timeout = 180)
 {
 	example("hello-service", "hello", (const char *const[]){ "hello-client", "tester", NULL }, "Hello, tester!", NULL);
 }
 
-Test(examples, observer, .init = setup, .fini = teardown, .timeout = 60)
+Test(examples, observer, .init = setup, .fini = teardown, .timeout = 180)
 {
 	example("observer-service", "ticker", (const char *const[]){ "observer-client", "3", NULL },
 		"callback 3: tick", NULL);
 }
 
-Test(examples, fd_passing, .init = setup, .fini = teardown, .timeout = 60)
+Test(examples, fd_passing, .init = setup, .fini = teardown, .timeout = 180)
 {
 	example("fd-service", "fdpass", (const char *const[]){ "fd-client", NULL },
 		"read from the fd it sent back: a note from fd-service",
@@ -1525,7 +1525,7 @@ int main(int argc, char *argv[])
 /* examples/pingpong serves as the context manager itself: no servicemanager.
  * The one just stopped may still be being released (mainline releases a
  * dead process from a work queue), so EBUSY is retried for a while. */
-Test(examples, pingpong_without_servicemanager, .init = setup, .fini = teardown, .timeout = 60)
+Test(examples, pingpong_without_servicemanager, .init = setup, .fini = teardown, .timeout = 180)
 {
 	char out[4096];
 	int rc = -1;
