@@ -118,4 +118,27 @@ static inline int fzg_run(char *const argv[], char *const env[], int timeout_s)
 	return WEXITSTATUS(ws);
 }
 
+#ifdef CRITERION_H_
+/*
+ * main() of fuzz-test, stress-test and fault-test: Criterion as usual, but
+ * one test at a time whatever --jobs says (Criterion runs the tests of a
+ * binary in parallel by default).  The fuzzer's worker 0, the storm's
+ * manager and the conformance binaries each want the device's context
+ * manager, and a budgeted run must not share the guest's two CPUs with
+ * another.
+ */
+static inline int fzg_criterion_main(int argc, char *argv[])
+{
+	struct criterion_test_set *tests = criterion_initialize();
+	int result = 0;
+
+	if (criterion_handle_args(argc, argv, true)) {
+		criterion_options.jobs = 1;
+		result = !criterion_run_all_tests(tests);
+	}
+	criterion_finalize(tests);
+	return result;
+}
+#endif
+
 #endif

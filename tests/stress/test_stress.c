@@ -71,3 +71,8 @@ Test(stress_regress, no_live_node_after_kill_storm)
 	fzg_loud(&q);
 	cr_assert_eq(rc, 0, "binderc-stress --seed 0x5 --procs 8 on %s failed (%d)", fz_device(), rc);
 }
+
+int main(int argc, char *argv[])
+{
+	return fzg_criterion_main(argc, argv);
+}
