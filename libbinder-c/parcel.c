@@ -1544,26 +1544,27 @@ int bc_parcel_read_interface_token(bc_parcel *p, char **ret_descriptor)
  * is ASCII (its UTF-8 is itself): 0 equal, 1 different, -1 not all ASCII. */
 static int ascii16_cmp(const uint8_t *u, size_t n, const char *s)
 {
-	bool differ = false, ended = false;
+	uint16_t c = 0;
 	size_t i;
+	int r;
 
 	for (i = 0; i < n; i++) {
-		uint16_t c;
-
 		memcpy(&c, u + i * 2, 2);
 		if (c >= 0x80)
 			return -1;
-		/* strcmp() stops at the first NUL of either side. */
-		if (!ended && !differ) {
-			if (c != (unsigned char)s[i])
-				differ = true;
-			else if (c == 0)
-				ended = true;
-		}
+		/* strcmp() stops at the first difference or the common NUL. */
+		if (c != (unsigned char)s[i] || c == 0)
+			break;
 	}
-	if (!ended && !differ && s[i] != 0)
-		differ = true;
-	return differ ? 1 : 0;
+	if (i == n)
+		return s[n] != 0;
+	r = c != (unsigned char)s[i];
+	while (++i < n) {
+		memcpy(&c, u + i * 2, 2);
+		if (c >= 0x80)
+			return -1;
+	}
+	return r;
 }
 
 int bc_parcel_enforce_interface(bc_parcel *p, const char *descriptor)
