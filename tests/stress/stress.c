@@ -639,7 +639,12 @@ static void *looper_main(void *arg)
 	struct br b;
 
 	c.rec = &sh->w[W.slot].call[MAXC + (idx < MAXL ? idx : MAXL - 1)];
-	cmd0(c.fd, idx == 0 ? BC_ENTER_LOOPER : BC_REGISTER_LOOPER);
+	/* Under fault injection a thread's first ioctl can fail (the driver
+	 * allocates its thread then): a looper that never entered gets no
+	 * process work, and with no other looper every call to us would wait
+	 * forever (seen as a HANG on mainline).  Retry. */
+	for (int i = 0; cmd0(c.fd, idx == 0 ? BC_ENTER_LOOPER : BC_REGISTER_LOOPER) == -ENOMEM && i < 1000; i++)
+		usleep(1000);
 	for (;;) {
 		int rc = next_br(&c, &b);
 
