@@ -13,8 +13,8 @@
 #                                        and fuzz under fault injection (per
 #                                        device; skips without fault injection)
 #
-# For 'make check' the lead adds (see tests/fuzz/README.md):
-#   GUEST_TESTS += $(RELIABILITY_GUEST_TESTS)
+# 'make check' runs RELIABILITY_GUEST_TESTS once per device on the debug
+# kernel (GUEST_DEBUG_TESTS in the top-level Makefile).
 TOP ?= $(CURDIR)
 B ?= $(TOP)/build
 CFLAGS_BASE ?= -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include
@@ -48,7 +48,7 @@ $(FUZZ_BIN)/fuzz-test: $(FUZZ_SRC)/test_fuzz.c $(FUZZ_HDRS) | $(FUZZ_BIN)/binder
 # fuzzer with the shim preloaded.
 $(FUZZ_BIN)/fault-test: $(FUZZ_SRC)/test_fault.c $(FUZZ_HDRS) | $(FUZZ_PROGS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(CRITERION_LIBS)
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(CRITERION_LIBS) -lpthread
 
 .PHONY: fuzz soak
 fuzz: $(FUZZ_PROGS) $(FUZZ_TESTS)

@@ -13,18 +13,24 @@
  *   BINDERC_FAILNTH_RATE   percent of binder syscalls to inject into  [20]
  *   BINDERC_FAILNTH_MAX    N is drawn from 1..MAX                     [12]
  *   BINDERC_FAILNTH_SEED   per-thread streams derive from it          [1]
- *   BINDERC_FAILNTH_STATS  file to append "pid injected failed silent
- *                          calls" to at exit (optional)
+ *   BINDERC_FAILNTH_STATS  counters file (struct fz_failnth_stats in
+ *                          fz.h), shared by every process (optional)
  *
  * "injected" counts syscalls where the failure was actually injected (the
  * kernel consumed the count), "failed" those of them that returned an
  * error, "silent" those that returned 0 with no BR_FAILED_REPLY, BR_ERROR
  * or BR_DEAD_REPLY in the data read: the failure either surfaces later or
  * was absorbed (e.g. by an allocation with a fallback).
+ *
+ * The counters live in a MAP_SHARED mapping of the stats file, updated with
+ * atomic adds as they happen: the fuzz and storm workers are SIGKILLed or
+ * _exit(), so counts kept until an exit-time destructor were never written.
+ * A fork inherits the mapping; an exec'd program maps the file again.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -35,6 +41,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -47,12 +54,41 @@ static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
 static int (*real_open)(const char *, int, ...);
 static unsigned rate = 20, maxn = 12;
 static uint64_t seed = 1;
-static const char *stats_path;
-static _Atomic uint64_t n_calls, n_injected, n_failed, n_silent;
+static struct fz_failnth_stats local_stats, *st = &local_stats;
 
 static __thread int nth_fd = -1;
 static __thread struct fz_rng rng;
 static __thread int rng_ready;
+
+/* The child of a fork is one thread, the forking one: its fail-nth fd still
+ * names the parent's thread (thread-self is resolved at open), and writing
+ * it would arm the parent at a random point outside any binder syscall. */
+static void failnth_atfork_child(void)
+{
+	if (nth_fd >= 0)
+		close(nth_fd);
+	nth_fd = -1;
+	rng_ready = 0;
+}
+
+static void map_stats(const char *path)
+{
+	struct fz_failnth_stats *m;
+	int fd;
+
+	if (!path || !*path)
+		return;
+	fd = real_open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	/* extends a new file with zeros; leaves an existing one as it is */
+	if (ftruncate(fd, sizeof(*m)) == 0) {
+		m = real_mmap(NULL, sizeof(*m), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (m != MAP_FAILED)
+			st = m;
+	}
+	close(fd);
+}
 
 __attribute__((constructor)) static void failnth_init(void)
 {
@@ -62,24 +98,11 @@ __attribute__((constructor)) static void failnth_init(void)
 	rate = (unsigned)fz_env_u64("BINDERC_FAILNTH_RATE", 20);
 	maxn = (unsigned)fz_env_u64("BINDERC_FAILNTH_MAX", 12);
 	seed = fz_env_u64("BINDERC_FAILNTH_SEED", 1);
-	stats_path = getenv("BINDERC_FAILNTH_STATS");
 	if (!maxn)
 		maxn = 1;
-}
-
-__attribute__((destructor)) static void failnth_fini(void)
-{
-	FILE *f;
-
-	if (!stats_path || !atomic_load(&n_calls))
-		return;
-	f = fopen(stats_path, "a");
-	if (!f)
-		return;
-	fprintf(f, "%d %llu %llu %llu %llu\n", (int)getpid(),
-		(unsigned long long)atomic_load(&n_injected), (unsigned long long)atomic_load(&n_failed),
-		(unsigned long long)atomic_load(&n_silent), (unsigned long long)atomic_load(&n_calls));
-	fclose(f);
+	map_stats(getenv("BINDERC_FAILNTH_STATS"));
+	atomic_fetch_add(&st->programs, 1);
+	pthread_atfork(NULL, NULL, failnth_atfork_child);
 }
 
 /* binder devices are character devices named .../binder* */
@@ -109,7 +132,7 @@ static unsigned arm(void)
 		rng.s = fz_derive(seed, (uint64_t)getpid(), (uint64_t)syscall(SYS_gettid), 0, 0, 0);
 		rng_ready = 1;
 	}
-	atomic_fetch_add(&n_calls, 1);
+	atomic_fetch_add(&st->calls, 1);
 	if (!fz_pct(&rng, rate))
 		return 0;
 	if (nth_fd < 0) {
@@ -137,26 +160,55 @@ static int disarm(void)
 		/* nothing more to do */
 	}
 	if (injected)
-		atomic_fetch_add(&n_injected, 1);
+		atomic_fetch_add(&st->injected, 1);
 	return injected;
 }
 
-static int error_in_reads(const struct binder_write_read *bwr)
+/* Copy from our own memory without trusting the address: the fuzzer hands
+ * the driver NULL, kernel and PROT_NONE pointers on purpose. */
+static int safe_copy(void *dst, uint64_t src, size_t n)
 {
-	const uint8_t *p = (const uint8_t *)(uintptr_t)bwr->read_buffer;
+	struct iovec l = { dst, n }, r = { (void *)(uintptr_t)src, n };
 
-	for (binder_size_t i = 0; i + 4 <= bwr->read_consumed; i += 4) {
-		uint32_t c;
+	return process_vm_readv(getpid(), &l, 1, &r, 1, 0) == (ssize_t)n ? 0 : -1;
+}
 
-		memcpy(&c, p + i, 4);
-		if (c == BR_FAILED_REPLY || c == BR_ERROR || c == BR_DEAD_REPLY)
-			return 1;
+/*
+ * An error BR among what this BINDER_WRITE_READ read: only the bytes the
+ * kernel wrote in this call (read_consumed before .. after; it may start
+ * non-zero), copied with safe_copy().  Dereferencing read_buffer directly
+ * for read_consumed bytes crashed fuzz workers with SIGSEGV: with
+ * read_size 0 the driver reads nothing and returns 0, leaving the fuzzer's
+ * random read_consumed and its deliberately invalid read_buffer as they
+ * were.
+ */
+static int error_in_reads(const struct binder_write_read *bwr, binder_size_t before)
+{
+	uint8_t buf[512];
+	binder_size_t end = bwr->read_consumed;
+
+	if (end <= before || end > bwr->read_size)
+		return 0;
+	for (binder_size_t at = before; at < end; at += sizeof(buf)) {
+		size_t n = end - at < sizeof(buf) ? (size_t)(end - at) : sizeof(buf);
+
+		if (safe_copy(buf, bwr->read_buffer + at, n))
+			return 0;
+		for (size_t i = 0; i + 4 <= n; i += 4) {
+			uint32_t c;
+
+			memcpy(&c, buf + i, 4);
+			if (c == BR_FAILED_REPLY || c == BR_ERROR || c == BR_DEAD_REPLY)
+				return 1;
+		}
 	}
 	return 0;
 }
 
 int ioctl(int fd, unsigned long req, ...)
 {
+	struct binder_write_read bwr;
+	binder_size_t before = 0;
 	va_list ap;
 	void *arg;
 	unsigned armed;
@@ -168,13 +220,16 @@ int ioctl(int fd, unsigned long req, ...)
 	if (!is_binder_fd(fd))
 		return real_ioctl(fd, req, arg);
 	armed = arm();
+	if (armed && req == BINDER_WRITE_READ && !safe_copy(&bwr, (uintptr_t)arg, sizeof(bwr)))
+		before = bwr.read_consumed;
 	rc = real_ioctl(fd, req, arg);
 	err = errno;
 	if (armed && disarm()) {
 		if (rc < 0)
-			atomic_fetch_add(&n_failed, 1);
-		else if (req != BINDER_WRITE_READ || !error_in_reads(arg))
-			atomic_fetch_add(&n_silent, 1);
+			atomic_fetch_add(&st->failed, 1);
+		else if (req != BINDER_WRITE_READ || safe_copy(&bwr, (uintptr_t)arg, sizeof(bwr)) ||
+			 !error_in_reads(&bwr, before))
+			atomic_fetch_add(&st->silent, 1);
 	}
 	errno = err;
 	return rc;
@@ -193,9 +248,9 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	err = errno;
 	if (armed && disarm()) {
 		if (m == MAP_FAILED)
-			atomic_fetch_add(&n_failed, 1);
+			atomic_fetch_add(&st->failed, 1);
 		else
-			atomic_fetch_add(&n_silent, 1);
+			atomic_fetch_add(&st->silent, 1);
 	}
 	errno = err;
 	return m;
@@ -220,9 +275,9 @@ int open(const char *path, int flags, ...)
 	err = errno;
 	if (armed && disarm()) {
 		if (fd < 0)
-			atomic_fetch_add(&n_failed, 1);
+			atomic_fetch_add(&st->failed, 1);
 		else
-			atomic_fetch_add(&n_silent, 1);
+			atomic_fetch_add(&st->silent, 1);
 	}
 	errno = err;
 	return fd;

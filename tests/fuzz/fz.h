@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -224,5 +225,20 @@ static inline void fz_dump_stacks(pid_t pid, FILE *out)
 	}
 	closedir(d);
 }
+
+/*
+ * The fault-injection shim's counters (failnth.c), kept in the file named
+ * by BINDERC_FAILNTH_STATS, mapped MAP_SHARED by every process the shim is
+ * loaded into: forks inherit the mapping, execs map it again, and what a
+ * SIGKILLed or _exit()ing process counted is already there.  The file holds
+ * this struct only; fault-test reads it after each program.
+ */
+struct fz_failnth_stats {
+	_Atomic uint64_t programs;  /* processes that loaded the shim (execs) */
+	_Atomic uint64_t calls;     /* binder syscalls seen */
+	_Atomic uint64_t injected;  /* failures the kernel actually injected */
+	_Atomic uint64_t failed;    /* ... of them, the syscall returned an error */
+	_Atomic uint64_t silent;    /* ... returned success with no error BR */
+};
 
 #endif

@@ -92,6 +92,10 @@ static inline int fzg_run(char *const argv[], char *const env[], int timeout_s)
 	if (pid < 0)
 		return -2;
 	if (pid == 0) {
+		/* We run inside a Criterion worker: a Criterion binary started
+		 * with its BXFI_MAP would take itself for that worker and abort
+		 * (exit 134) before running a test. */
+		unsetenv("BXFI_MAP");
 		for (int i = 0; env && env[i]; i++)
 			putenv(env[i]);
 		setpgid(0, 0);
