@@ -18,6 +18,9 @@
 #                    guest once per device (BINDER_DEVICE=/dev/binder, then
 #                    /dev/binderc; BINDERC_TEST_DRIVER=mainline|binderc)
 #   GUEST_ONCE_TESTS like GUEST_TESTS, run once per guest, one job at a time
+#   GUEST_DEBUG_TESTS like GUEST_TESTS, one job at a time, on the debug
+#                    kernel only (the reliability budget: fuzzer, kill
+#                    storm, fault injection; each wants the context manager)
 #   INSTALL_TARGETS  phony targets run by 'make install'
 
 TOP := $(CURDIR)
@@ -38,6 +41,7 @@ ALL_TARGETS :=
 HOST_TESTS :=
 GUEST_TESTS :=
 GUEST_ONCE_TESTS :=
+GUEST_DEBUG_TESTS :=
 INSTALL_TARGETS :=
 
 include $(sort $(wildcard $(TOP)/*/build.mk $(TOP)/tests/*/build.mk))
@@ -80,10 +84,18 @@ $(B)/guest/bin/%: $(TOP)/tests/guest/%.c
 GUEST_TESTS += $(B)/guest/bin/test_version
 GUEST_ONCE_TESTS += $(B)/guest/bin/test_module
 
-guest-tests: $(GUEST_TESTS) $(GUEST_ONCE_TESTS)
+# The reliability budget (tests/fuzz, tests/stress): the fuzzer on both
+# kernels (its budget depends on the kernel, see tests/fuzz/test_fuzz.c);
+# the kill storm and fault injection where KASAN, lockdep, kmemleak and
+# failslab can see what they provoke.
+GUEST_TESTS += $(FUZZ_BIN)/fuzz-test
+GUEST_DEBUG_TESTS += $(STRESS_TESTS) $(FUZZ_BIN)/fault-test
+
+guest-tests: $(GUEST_TESTS) $(GUEST_ONCE_TESTS) $(GUEST_DEBUG_TESTS)
 	@mkdir -p $(B)/guest
 	@{ for t in $(notdir $(GUEST_ONCE_TESTS)); do echo "once $$t --jobs 1"; done; \
-	   for t in $(notdir $(GUEST_TESTS)); do echo "device $$t"; done; } > $(B)/guest/suite.list
+	   for t in $(notdir $(GUEST_TESTS)); do echo "device $$t"; done; \
+	   for t in $(notdir $(GUEST_DEBUG_TESTS)); do echo "debug-device $$t --jobs 1"; done; } > $(B)/guest/suite.list
 
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check
@@ -99,7 +111,7 @@ check-host: $(HOST_TESTS)
 # Wall-clock limits for one guest run of the suite (TCG; the debug kernel's
 # KASAN, lockdep and kmemleak make everything several times slower).
 GUEST_TIMEOUT_stock := 1200
-GUEST_TIMEOUT_debug := 3000
+GUEST_TIMEOUT_debug := 4200
 
 # Phony targets get no pattern rules, so each kernel gets its rule here.
 define guest_check

@@ -13,8 +13,9 @@
 #                                        and fuzz under fault injection (per
 #                                        device; skips without fault injection)
 #
-# 'make check' runs RELIABILITY_GUEST_TESTS once per device on the debug
-# kernel (GUEST_DEBUG_TESTS in the top-level Makefile).
+# 'make check' runs fuzz-test once per device on both kernels and the
+# storm and fault-test on the debug kernel only (GUEST_TESTS and
+# GUEST_DEBUG_TESTS in the top-level Makefile).
 TOP ?= $(CURDIR)
 B ?= $(TOP)/build
 CFLAGS_BASE ?= -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include
