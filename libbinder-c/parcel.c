@@ -1042,10 +1042,13 @@ int bc_parcel_read_string16(bc_parcel *p, char **ret, size_t *ret_len)
 	return 0;
 }
 
-int bc_parcel_read_string8(bc_parcel *p, const char **ret, size_t *ret_len)
+/* A length-prefixed run of @n bytes plus @nul terminating zero bytes (0 or
+ * 1), read in place; length -1 is null (*@ret = NULL, *@ret_len = 0).  On
+ * error the position is left where it was. */
+static int read_counted(bc_parcel *p, size_t nul, const uint8_t **ret, size_t *ret_len)
 {
-	size_t start, n;
-	const uint8_t *d;
+	size_t start, n = 0;
+	const uint8_t *d = NULL;
 	int r;
 
 	if (!p)
@@ -1054,56 +1057,40 @@ int bc_parcel_read_string8(bc_parcel *p, const char **ret, size_t *ret_len)
 	r = read_len(p, &n);
 	if (r < 0)
 		return r;
-	if (r == 1) {
-		if (ret)
-			*ret = NULL;
-		if (ret_len)
-			*ret_len = 0;
-		return 0;
-	}
-	r = n >= MAX_LEN ? -ENODATA : take(p, n + 1, &d);
-	if (r == 0 && d[n] != 0)
-		r = -EBADMSG;
-	if (r < 0) {
-		p->pos = start;
-		return r;
-	}
-	if (ret)
-		*ret = (const char *)d;
-	if (ret_len)
-		*ret_len = n;
-	return 0;
-}
-
-int bc_parcel_read_byte_array(bc_parcel *p, const void **ret, size_t *ret_len)
-{
-	size_t start, n;
-	const uint8_t *d;
-	int r;
-
-	if (!p)
-		return -EINVAL;
-	start = p->pos;
-	r = read_len(p, &n);
-	if (r < 0)
-		return r;
-	if (r == 1) {
-		if (ret)
-			*ret = NULL;
-		if (ret_len)
-			*ret_len = 0;
-		return 0;
-	}
-	r = take(p, n, &d);
-	if (r < 0) {
-		p->pos = start;
-		return r;
+	if (r == 0) {
+		r = n >= MAX_LEN ? -ENODATA : take(p, n + nul, &d);
+		if (r == 0 && nul && d[n] != 0)
+			r = -EBADMSG;
+		if (r < 0) {
+			p->pos = start;
+			return r;
+		}
 	}
 	if (ret)
 		*ret = d;
 	if (ret_len)
 		*ret_len = n;
 	return 0;
+}
+
+int bc_parcel_read_string8(bc_parcel *p, const char **ret, size_t *ret_len)
+{
+	const uint8_t *d;
+	int r = read_counted(p, 1, &d, ret_len);
+
+	if (r == 0 && ret)
+		*ret = (const char *)d;
+	return r;
+}
+
+int bc_parcel_read_byte_array(bc_parcel *p, const void **ret, size_t *ret_len)
+{
+	const uint8_t *d;
+	int r = read_counted(p, 0, &d, ret_len);
+
+	if (r == 0 && ret)
+		*ret = d;
+	return r;
 }
 
 /* A typed array into a new allocation (*@ret, or freed when @ret is NULL).
