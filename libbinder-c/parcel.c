@@ -584,21 +584,33 @@ static size_t elem_wire_size(enum elem_kind kind, size_t csize)
 	return kind == ELEM_RAW ? csize : 4;
 }
 
-/* Count, then the @n elements of @v (@csize bytes each in memory). */
-static int write_array(bc_parcel *p, const void *v, size_t n, size_t csize, enum elem_kind kind)
+/* An array's count: -1 for a null @v (returns 1: nothing follows), else
+ * @n; *@start is where the array began, for truncate_to() on failure. */
+static int write_array_count(bc_parcel *p, const void *v, size_t n, size_t *start)
 {
-	size_t start, wsize = elem_wire_size(kind, csize);
-	uint8_t *d;
 	int r;
 
 	if (!p)
 		return -EINVAL;
-	if (!v)
-		return bc_parcel_write_int32(p, -1);
+	*start = p->size;
+	if (!v) {
+		r = bc_parcel_write_int32(p, -1);
+		return r < 0 ? r : 1;
+	}
 	if (n > MAX_LEN / 8)
 		return -EINVAL;
-	start = p->size;
-	r = bc_parcel_write_int32(p, (int32_t)n);
+	return bc_parcel_write_int32(p, (int32_t)n);
+}
+
+/* Count, then the @n elements of @v (@csize bytes each in memory). */
+static int write_array(bc_parcel *p, const void *v, size_t n, size_t csize, enum elem_kind kind)
+{
+	size_t start = 0, wsize = elem_wire_size(kind, csize);
+	uint8_t *d;
+	int r = write_array_count(p, v, n, &start);
+
+	if (r == 1)
+		return 0;
 	if (r == 0)
 		r = reserve(p, n * wsize, &d);
 	if (r < 0) {
@@ -635,17 +647,11 @@ WRITE_ARRAY(char, uint16_t, ELEM_CHAR)
 
 int bc_parcel_write_string16_array(bc_parcel *p, const char *const *v, size_t n)
 {
-	size_t start;
-	int r;
+	size_t start = 0;
+	int r = write_array_count(p, v, n, &start);
 
-	if (!p)
-		return -EINVAL;
-	if (!v)
-		return bc_parcel_write_int32(p, -1);
-	if (n > MAX_LEN / 8)
-		return -EINVAL;
-	start = p->size;
-	r = bc_parcel_write_int32(p, (int32_t)n);
+	if (r == 1)
+		return 0;
 	for (size_t i = 0; r == 0 && i < n; i++)
 		r = bc_parcel_write_string16(p, v[i]);
 	if (r < 0)
