@@ -32,6 +32,13 @@ static const struct bt_difference bt_differences[] = {
 	  "fuzzer and the kill storm); a mainline leak, reported, not ours to fix" },
 	{ "counters/zero_after_the_suite", "orphan nodes tolerated", 1, 0,
 	  "as above" },
+	{ "files_in_flight/own_file_queued_to_itself", "procs left after their owners died", 1, 0,
+	  "a binder file queued (in an FD object) to its own proc, or to a proc whose own "
+	  "file is queued back to it, pins itself: mainline never releases those procs "
+	  "(no garbage collector for files in flight); binderc answers a proc's queue "
+	  "when its receive mapping goes away, which the owner's exit always does" },
+	{ "files_in_flight/files_queued_to_each_other", "procs left after their owners died", 2, 0,
+	  "as above, a cycle of two procs" },
 	{ 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
 /* clang-format on */
