@@ -272,6 +272,7 @@ struct binderc_proc {
 	int requested_threads_started;
 	int tmp_ref;
 	bool is_dead;
+	bool receive_closed;		/* inner_lock: the mapping is gone */
 	long default_priority;
 	int outstanding_txns;
 	bool oneway_spam_detection_enabled;
@@ -316,6 +317,7 @@ void binderc_stat_br(struct binderc_proc *proc, u32 cmd);
 struct binderc_proc *binderc_proc_create(struct binderc_context *context);
 void binderc_proc_release(struct binderc_proc *proc);
 void binderc_proc_flush(struct binderc_proc *proc);
+void binderc_proc_close_receive(struct binderc_proc *proc);
 void binderc_proc_dec_tmpref(struct binderc_proc *proc);
 void binderc_release_work(struct binderc_proc *proc, struct list_head *list);
 

@@ -364,6 +364,8 @@ static void binderc_print_proc(struct seq_file *m, struct binderc_proc *proc,
 					   "  pending transaction", w);
 	if (!list_empty(&proc->delivered_death))
 		seq_puts(m, "  has delivered dead binder\n");
+	if (print_all && proc->receive_closed)
+		seq_puts(m, "  receive area unmapped: refusing transactions\n");
 	spin_unlock(&proc->inner_lock);
 	if (!print_all && m->count == header_pos)
 		m->count = start_pos;

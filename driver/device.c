@@ -87,6 +87,7 @@ static void binderc_vma_close(struct vm_area_struct *vma)
 	struct binderc_proc *proc = vma->vm_private_data;
 
 	binderc_alloc_vma_close(&proc->alloc);
+	binderc_proc_close_receive(proc);
 }
 
 static vm_fault_t binderc_vma_fault(struct vm_fault *vmf)

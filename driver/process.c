@@ -128,6 +128,95 @@ void binderc_proc_flush(struct binderc_proc *proc)
 	spin_unlock(&proc->inner_lock);
 }
 
+/*
+ * Move every transaction queued to @proc to @out, and the oneways waiting
+ * behind a node's oneway in flight to @waiting.  A reply taken from a
+ * thread's queue leaves BR_DEAD_REPLY in its place, so the thread does not
+ * wait for it forever.
+ */
+static void binderc_proc_take_queued_ilocked(struct binderc_proc *proc,
+					     struct list_head *out,
+					     struct list_head *waiting)
+{
+	struct binderc_work *w, *tmp;
+	struct rb_node *n;
+
+	list_for_each_entry_safe(w, tmp, &proc->todo, entry)
+		if (w->type == BINDERC_WORK_TRANSACTION)
+			list_move_tail(&w->entry, out);
+	for (n = rb_first(&proc->nodes); n; n = rb_next(n)) {
+		struct binderc_node *node;
+
+		node = rb_entry(n, struct binderc_node, rb_node);
+		list_splice_tail_init(&node->async_todo, waiting);
+	}
+	for (n = rb_first(&proc->threads); n; n = rb_next(n)) {
+		struct binderc_thread *thread;
+		bool took_reply = false;
+
+		thread = rb_entry(n, struct binderc_thread, rb_node);
+		list_for_each_entry_safe(w, tmp, &thread->todo, entry) {
+			struct binderc_transaction *t;
+
+			if (w->type != BINDERC_WORK_TRANSACTION)
+				continue;
+			t = container_of(w, struct binderc_transaction, work);
+			took_reply |= !t->buffer->target_node &&
+				      !(t->flags & TF_ONE_WAY);
+			list_move_tail(&w->entry, out);
+		}
+		if (took_reply && thread->reply_error.cmd == BR_OK) {
+			thread->reply_error.cmd = BR_DEAD_REPLY;
+			binderc_enqueue_thread_work_ilocked(thread,
+					&thread->reply_error.work);
+			wake_up_interruptible(&thread->wait);
+		}
+	}
+}
+
+/*
+ * The receive mapping is gone: munmap, or the owner's exit tore its mm
+ * down.  Nothing queued can reach userspace any more (the area cannot be
+ * mapped again), so refuse new transactions and answer the queued ones now,
+ * as if the proc had died: sync callers get BR_DEAD_REPLY, oneways are
+ * dropped, and every buffer and file they hold is released.
+ *
+ * Waiting for release() instead is not enough.  A queued transaction can
+ * carry this proc's own binder file (or that of another proc in the same
+ * state): the file then pins itself through the queue, release() never
+ * runs, and the proc leaks forever (mainline does; binder has no garbage
+ * collector for files in flight).  The owner's exit always closes its
+ * mapping first, which breaks every such cycle.
+ */
+void binderc_proc_close_receive(struct binderc_proc *proc)
+{
+	struct binderc_transaction *t, *tmp;
+	struct binderc_buffer *buffer;
+	LIST_HEAD(queued);
+	LIST_HEAD(waiting);
+
+	spin_lock(&proc->inner_lock);
+	proc->receive_closed = true;
+	binderc_proc_take_queued_ilocked(proc, &queued, &waiting);
+	spin_unlock(&proc->inner_lock);
+
+	/* Never delivered, so no fd of theirs was installed (is_failure). */
+	list_for_each_entry_safe(t, tmp, &waiting, work.entry) {
+		list_del_init(&t->work.entry);
+		buffer = t->buffer;
+		binderc_free_transaction(t);
+		/* Not the node's oneway in flight: leave that state alone. */
+		binderc_release_entire_buffer(proc, NULL, buffer, true);
+		binderc_alloc_free_buf(&proc->alloc, buffer);
+	}
+	list_for_each_entry_safe(t, tmp, &queued, work.entry) {
+		list_del_init(&t->work.entry);
+		buffer = t->buffer;
+		binderc_cleanup_transaction(t, BR_DEAD_REPLY);
+		binderc_free_buf(proc, NULL, buffer, true);
+	}
+}
+
 static void binderc_proc_drop_context_mgr(struct binderc_proc *proc)
 {
 	struct binderc_context *ctx = proc->context;

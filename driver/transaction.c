@@ -487,9 +487,11 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 		proc->sync_recv |= !oneway;
 		proc->async_recv |= oneway;
 	}
-	if ((proc->is_frozen && !oneway) || proc->is_dead ||
-	    (thread && thread->is_dead)) {
-		u32 err = proc->is_frozen ? BR_FROZEN_REPLY : BR_DEAD_REPLY;
+	if (proc->is_dead || proc->receive_closed ||
+	    (thread && thread->is_dead) || (proc->is_frozen && !oneway)) {
+		u32 err = proc->is_dead || proc->receive_closed ||
+			  (thread && thread->is_dead) ?
+			  BR_DEAD_REPLY : BR_FROZEN_REPLY;
 
 		spin_unlock(&proc->inner_lock);
 		spin_unlock(&node->lock);
@@ -522,7 +524,7 @@ static u32 binderc_send_reply(struct binderc_txn_build *b,
 
 	binderc_enqueue_thread_work(b->thread, tcomplete);
 	spin_lock(&target_proc->inner_lock);
-	if (target_thread->is_dead) {
+	if (target_thread->is_dead || target_proc->receive_closed) {
 		spin_unlock(&target_proc->inner_lock);
 		return BR_DEAD_REPLY;
 	}

@@ -39,6 +39,12 @@ static const struct bt_difference bt_differences[] = {
 	  "when its receive mapping goes away, which the owner's exit always does" },
 	{ "files_in_flight/files_queued_to_each_other", "procs left after their owners died", 2, 0,
 	  "as above, a cycle of two procs" },
+	{ "misc/munmap_answers_what_was_queued", "queued work answered at munmap", 0, 1,
+	  "after munmap nothing queued can be read into the receive area (it cannot be "
+	  "mapped again): binderc answers the queue at once (BR_DEAD_REPLY to callers and "
+	  "to a thread whose reply waited unread), which is also what frees binder files "
+	  "queued to their own proc (files_in_flight); mainline keeps the queue until the "
+	  "file is released and delivers a reply pointing into the unmapped area" },
 	{ 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
 /* clang-format on */

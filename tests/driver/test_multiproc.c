@@ -935,3 +935,59 @@ Test(misc, clear_buf_zeroes_on_free)
 	finish_call(&c);
 	bt_close(&rx);
 }
+
+/*
+ * munmap of the receive area: nothing queued can be read into it any more
+ * (it cannot be mapped again), so binderc answers the queue at once, as if
+ * the proc had died; mainline leaves it queued until the file is released
+ * (an unread reply is then still delivered, pointing into the unmapped
+ * area).  A new call fails on both.  Why binderc does this: differences.h.
+ */
+Test(misc, munmap_answers_what_was_queued)
+{
+	struct binder_transaction_data ping = bt_tr(0, BT_PING_TRANSACTION, 0, NULL, 0, NULL, 0);
+	struct binder_transaction_data call;
+	struct bt_result r, rx_r;
+	struct bt_conn rx, c2;
+	bool dead_at_munmap = bt_expected("queued work answered at munmap", 0);
+	uint32_t h;
+
+	/* a second open of ours owns the node; no looper: calls stay queued */
+	cr_assert_eq(bt_open(&rx, BT_VM_SIZE_DEFAULT), 0);
+	publish(&rx, NULL, 6, BINDER_TYPE_BINDER, 0x1500, 0x1600);
+	h = get_handle(&c, 6);
+	/* rx's own call: the manager's reply waits, unread, on rx's thread */
+	cr_assert_eq(bt_send(&rx, &ping), 0);
+	usleep(300 * 1000);
+	/* and a call to rx waits on rx's queue */
+	call = bt_tr(h, 0x56, 0, NULL, 0, NULL, 0);
+	cr_assert_eq(bt_send(&c, &call), 0);
+	usleep(100 * 1000);
+
+	cr_assert_eq(munmap(rx.map, rx.map_size), 0);
+	rx.map = MAP_FAILED;
+	memset(&r, 0, sizeof(r));
+	memset(&rx_r, 0, sizeof(rx_r));
+	bt_wait_result(&c, &r, true, 1000);
+	bt_wait_result(&rx, &rx_r, true, 1000);
+	cr_assert_eq(r.final, dead_at_munmap ? BR_DEAD_REPLY : 0, "queued call: %s",
+		     bt_br_name(r.final));
+	cr_assert_eq(rx_r.final, dead_at_munmap ? BR_DEAD_REPLY : BR_REPLY, "unread reply: %s",
+		     bt_br_name(rx_r.final));
+	if (rx_r.final == BR_REPLY)
+		cr_assert_eq(bt_free(&rx, rx_r.reply.data.ptr.buffer), 0);
+
+	/* a new call finds no receive area on both drivers */
+	cr_assert_eq(bt_open(&c2, BT_VM_SIZE_DEFAULT), 0);
+	cr_assert_eq(bt_ping(&c2, get_handle(&c2, 6)), BR_DEAD_REPLY);
+	bt_close(&c2);
+
+	/* once rx is gone mainline answers the queued call too */
+	bt_close(&rx);
+	if (!dead_at_munmap) {
+		cr_assert_eq(bt_wait_result(&c, &r, true, BT_TIMEOUT_MS), 0);
+		cr_assert_eq(r.final, BR_DEAD_REPLY, "queued call after close: %s",
+			     bt_br_name(r.final));
+	}
+	assert_usable();
+}
