@@ -45,6 +45,11 @@ static const struct bt_difference bt_differences[] = {
 	  "to a thread whose reply waited unread), which is also what frees binder files "
 	  "queued to their own proc (files_in_flight); mainline keeps the queue until the "
 	  "file is released and delivers a reply pointing into the unmapped area" },
+	{ "protocol/read_room_runs_into_unmapped_page", "work kept after a faulting read", 0, 1,
+	  "mainline takes the work off the queue before it writes it out: a faulting read "
+	  "buffer (or a failed allocation behind the fault) drops a transaction, and a "
+	  "oneway's never-freed buffer then stalls its node; binderc faults the room in "
+	  "before taking work and puts back what still could not be written" },
 	{ 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
 /* clang-format on */

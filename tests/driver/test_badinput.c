@@ -696,6 +696,52 @@ Test(protocol, payload_runs_into_unmapped_page)
 	assert_usable_clean();
 }
 
+/*
+ * A read buffer whose BR_NOOP fits but whose room for the transaction runs
+ * into an unmapped page: both drivers fail the read with EFAULT.  Mainline
+ * has taken the transaction off the queue by then and drops it (the sync
+ * caller gets BR_FAILED_REPLY; a oneway would be lost and its node's later
+ * oneways stall behind its never-freed buffer).  binderc faults the room in
+ * before taking any work, so the call waits for the next good read.
+ */
+Test(protocol, read_room_runs_into_unmapped_page)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *p = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	bool kept = bt_expected("work kept after a faulting read", 0);
+	struct binder_transaction_data t;
+	struct bt_conn rx;
+	struct bt_result r;
+	struct bt_br br;
+	binder_size_t rc = 0;
+
+	cr_assert_neq(p, MAP_FAILED);
+	cr_assert_eq(mprotect(p + pg, pg, PROT_NONE), 0);
+	/* a second open of ours serves the node; the call waits on its queue */
+	open_node_owner(&rx, 6, 0x1700, 0x1800);
+	t = bt_tr(get_handle(&c, 6), 0x57, 0, NULL, 0, NULL, 0);
+	cr_assert_eq(bt_send(&c, &t), 0);
+	cr_assert_eq(bt_write_read(rx.fd, NULL, 0, NULL, p + pg - 8, 256, &rc), -EFAULT);
+	cr_assert_eq(rc, 0);
+
+	memset(&r, 0, sizeof(r));
+	bt_wait_result(&c, &r, true, kept ? 300 : BT_TIMEOUT_MS);
+	cr_assert_eq(r.final, kept ? 0 : BR_FAILED_REPLY, "caller after the faulting read: %s",
+		     bt_br_name(r.final));
+	if (kept) {
+		/* the next good read gets the call, and the caller its reply */
+		cr_assert_eq(bt_expect(&rx, BR_TRANSACTION, &br, BT_TIMEOUT_MS), 0);
+		cr_assert_eq(br.tr.code, 0x57);
+		cr_assert_eq(bt_reply_empty(&rx, &br.tr), 0);
+		cr_assert_eq(bt_expect(&rx, BR_TRANSACTION_COMPLETE, &br, BT_TIMEOUT_MS), 0);
+		finish_call(&c);
+	}
+	cr_assert(bt_read_empty(&rx));
+	bt_close(&rx);
+	munmap(p, 2 * pg);
+	assert_usable_clean();
+}
+
 Test(protocol, write_size_cuts_a_command)
 {
 	struct bt_buf w = { .len = 0 };
