@@ -3,6 +3,7 @@
  * binderc: threads, their todo lists and looper state, and the two halves
  * of BINDER_WRITE_READ: the BC_* write loop and the BR_* read loop.
  */
+#include <linux/pagemap.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -464,6 +465,7 @@ static void binderc_fill_txn_data(struct binderc_transaction *t,
 /*
  * Deliver a transaction to userspace.  Returns 1 when the loop must stop
  * (a transaction or a failed reply was written), 0 to go on, or -errno.
+ * -EFAULT leaves @t untouched, for the caller to queue it again.
  */
 static int binderc_txn_to_user(struct binderc_proc *proc,
 			       struct binderc_thread *thread,
@@ -476,6 +478,15 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 	int ret;
 
 	binderc_fill_txn_data(t, &tr.transaction_data, &cmd);
+	tr.secctx = t->security_ctx;
+	if (t->security_ctx) {
+		cmd = BR_TRANSACTION_SEC_CTX;
+		trsize = sizeof(tr);
+	}
+	/* The header first: it holds no fd, so a fault here changes nothing. */
+	if (put_user(cmd, (u32 __user *)*ptrp) ||
+	    copy_to_user(*ptrp + sizeof(u32), &tr, trsize))
+		return -EFAULT;
 
 	ret = binderc_apply_fd_fixups(proc, t);
 	if (ret) {
@@ -486,19 +497,9 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 		binderc_free_buf(proc, thread, buffer, true);
 		if (cmd != BR_REPLY)
 			return 0;
+		/* Over the header just written: it was never consumed. */
 		ret = binderc_put_cmd(proc, ptrp, BR_FAILED_REPLY);
 		return ret ? ret : 1;
-	}
-
-	tr.secctx = t->security_ctx;
-	if (t->security_ctx) {
-		cmd = BR_TRANSACTION_SEC_CTX;
-		trsize = sizeof(tr);
-	}
-	if (put_user(cmd, (u32 __user *)*ptrp) ||
-	    copy_to_user(*ptrp + sizeof(u32), &tr, trsize)) {
-		binderc_cleanup_transaction(t, BR_FAILED_REPLY);
-		return -EFAULT;
 	}
 	*ptrp += sizeof(u32) + trsize;
 	binderc_stat_br(proc, cmd);
@@ -516,6 +517,23 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 	return 1;
 }
 
+#define BINDERC_READ_PREFAULT	(4 * PAGE_SIZE)
+#define BINDERC_MAX_READ_ITEM	(sizeof(u32) + \
+				 sizeof(struct binder_transaction_data_secctx))
+
+/* Put back what could not be written out, where it was taken from. */
+static void binderc_requeue_head(struct binderc_proc *proc,
+				 struct binderc_thread *thread,
+				 struct list_head *list,
+				 struct binderc_work *w)
+{
+	spin_lock(&proc->inner_lock);
+	list_add(&w->entry, list);
+	if (list == &thread->todo)
+		thread->process_todo = true;
+	spin_unlock(&proc->inner_lock);
+}
+
 /*
  * Take one work item and write it out.  Returns 1 to stop reading, 0 to
  * continue, -ENODATA when there is nothing, -ENOSPC when there is no room
@@ -529,6 +547,7 @@ static int binderc_read_one(struct binderc_proc *proc,
 	struct list_head *list;
 	struct binderc_work *w;
 	u32 cmd;
+	int ret;
 
 	spin_lock(&proc->inner_lock);
 	if (!list_empty(&thread->todo))
@@ -538,7 +557,7 @@ static int binderc_read_one(struct binderc_proc *proc,
 	else
 		goto nothing;
 	/* Always leave room for the largest item, as mainline does. */
-	if (end - *ptrp < sizeof(struct binder_transaction_data_secctx) + 4) {
+	if (end - *ptrp < BINDERC_MAX_READ_ITEM) {
 		spin_unlock(&proc->inner_lock);
 		return -ENOSPC;
 	}
@@ -547,20 +566,33 @@ static int binderc_read_one(struct binderc_proc *proc,
 	if (list_empty(&thread->todo))
 		thread->process_todo = false;
 
+	/*
+	 * A fault while writing an item out puts the item back: the room was
+	 * faulted in by binderc_thread_read(), so this takes another thread
+	 * unmapping the buffer meanwhile.  (Mainline drops a transaction then,
+	 * and with a oneway's buffer never freed its node stalls.)
+	 */
 	switch (w->type) {
 	case BINDERC_WORK_TRANSACTION:
 		spin_unlock(&proc->inner_lock);
-		return binderc_txn_to_user(proc, thread,
+		ret = binderc_txn_to_user(proc, thread,
 				container_of(w, struct binderc_transaction,
 					     work), ptrp);
+		if (ret == -EFAULT)
+			binderc_requeue_head(proc, thread, list, w);
+		return ret;
 	case BINDERC_WORK_RETURN_ERROR: {
 		struct binderc_error *e;
 
 		e = container_of(w, struct binderc_error, work);
 		cmd = e->cmd;
-		e->cmd = BR_OK;
 		spin_unlock(&proc->inner_lock);
-		return binderc_put_cmd(proc, ptrp, cmd);
+		ret = binderc_put_cmd(proc, ptrp, cmd);
+		if (ret)
+			binderc_requeue_head(proc, thread, list, w);
+		else
+			e->cmd = BR_OK;
+		return ret;
 	}
 	case BINDERC_WORK_TRANSACTION_COMPLETE:
 	case BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT:
@@ -569,9 +601,14 @@ static int binderc_read_one(struct binderc_proc *proc,
 		      proc->oneway_spam_detection_enabled ?
 		      BR_ONEWAY_SPAM_SUSPECT : BR_TRANSACTION_COMPLETE;
 		spin_unlock(&proc->inner_lock);
+		ret = binderc_put_cmd(proc, ptrp, cmd);
+		if (ret) {
+			binderc_requeue_head(proc, thread, list, w);
+			return ret;
+		}
 		kfree(w);
 		binderc_count_dec(BINDERC_CNT_TRANSACTION_COMPLETE);
-		return binderc_put_cmd(proc, ptrp, cmd);
+		return 0;
 	case BINDERC_WORK_NODE:
 		/* Drops inner_lock. */
 		return binderc_node_work_to_user(proc,
@@ -616,6 +653,28 @@ static void binderc_maybe_spawn_looper(struct binderc_proc *proc,
 		binderc_stat_br(proc, BR_SPAWN_LOOPER);
 }
 
+/*
+ * Make the read buffer present before any work is taken off a queue: a
+ * fault (or an allocation failing behind one, e.g. a COW break after fork)
+ * then costs nothing, where faulting after the work is taken would lose
+ * it.  At most BINDERC_READ_PREFAULT bytes; *end shrinks to what is in, so
+ * a longer read returns early and the rest waits for the next one.
+ */
+static int binderc_fault_in_room(void __user *ptr, void __user **end)
+{
+	size_t room = min_t(size_t, *end - ptr, BINDERC_READ_PREFAULT);
+	size_t in;
+
+	/* No room for an item: nothing will be written, touch nothing. */
+	if (room < BINDERC_MAX_READ_ITEM)
+		return 0;
+	in = room - fault_in_writeable(ptr, room);
+	if (in < BINDERC_MAX_READ_ITEM)
+		return -EFAULT;
+	*end = ptr + in;
+	return 0;
+}
+
 int binderc_thread_read(struct binderc_proc *proc,
 			struct binderc_thread *thread,
 			binder_uintptr_t ubuf, size_t size,
@@ -648,6 +707,9 @@ retry:
 		ret = binderc_wait_for_work(thread, wait_for_proc_work);
 	}
 	thread->looper &= ~BINDERC_LOOPER_WAITING;
+	if (ret)
+		return ret;
+	ret = binderc_fault_in_room(ptr, &end);
 	if (ret)
 		return ret;
 
