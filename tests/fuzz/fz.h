@@ -226,6 +226,25 @@ static inline void fz_dump_stacks(pid_t pid, FILE *out)
 	closedir(d);
 }
 
+/* The driver's own view for hang reports: its debugfs "state" (every
+ * proc's threads, nodes, refs, buffers and queued work), at most max_lines. */
+static inline void fz_dump_driver_state(const char *dev, FILE *out, int max_lines)
+{
+	FILE *f = fopen(fz_is_binderc(dev) ? "/sys/kernel/debug/binderc/state" :
+					     "/sys/kernel/debug/binder/state", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return;
+	fprintf(out, "  driver state (%s):\n", dev);
+	while (fgets(line, sizeof(line), f) && n++ < max_lines)
+		fprintf(out, "    %s", line);
+	if (n > max_lines)
+		fprintf(out, "    ... (cut at %d lines)\n", max_lines);
+	fclose(f);
+}
+
 /*
  * The fault-injection shim's counters (failnth.c), kept in the file named
  * by BINDERC_FAILNTH_STATS, mapped MAP_SHARED by every process the shim is
