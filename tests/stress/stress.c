@@ -119,7 +119,7 @@ static void violation(const char *fmt, ...)
 
 struct conn {
 	int fd;
-	uint8_t rbuf[512];
+	uint8_t rbuf[2048];
 	size_t rlen, rpos;
 	struct call_rec *rec;
 	int depth;
@@ -157,38 +157,80 @@ static size_t br_size(uint32_t cmd)
 	}
 }
 
-static int wr(int fd, const void *w, size_t n)
+/* Read more BRs into c's queue, after the ones not parsed yet. */
+static int fill(struct conn *c)
+{
+	struct binder_write_read bwr = { 0 };
+
+	memmove(c->rbuf, c->rbuf + c->rpos, c->rlen - c->rpos);
+	c->rlen -= c->rpos;
+	c->rpos = 0;
+	bwr.read_buffer = (uintptr_t)(c->rbuf + c->rlen);
+	bwr.read_size = sizeof(c->rbuf) - c->rlen;
+	for (;;) {
+		if (ioctl(c->fd, BINDER_WRITE_READ, &bwr) == 0)
+			break;
+		if (errno != EINTR && errno != EAGAIN)
+			return -errno;
+	}
+	c->rlen += bwr.read_consumed;
+	return 0;
+}
+
+/*
+ * Write commands, all of them.  While a BR_ERROR waits to be read (an
+ * allocation failed in the driver, e.g. for a death notification) both
+ * drivers stop taking commands: the ioctl succeeds with write_consumed
+ * short.  Queue the BRs (the error among them) and send the rest, as
+ * libbinder does; taking a short write for a whole one leaves the caller
+ * waiting for the answer to a call that was never made.
+ */
+static int wr(struct conn *c, const void *w, size_t n)
 {
 	struct binder_write_read bwr = { 0 };
 
 	bwr.write_buffer = (uintptr_t)w;
 	bwr.write_size = n;
-	while (ioctl(fd, BINDER_WRITE_READ, &bwr) < 0) {
-		if (errno != EINTR)
+	for (int tries = 0;; tries++) {
+		int rc;
+
+		if (ioctl(c->fd, BINDER_WRITE_READ, &bwr) < 0) {
+			if (errno == EINTR)
+				continue;
 			return -errno;
+		}
+		if (bwr.write_consumed >= n)
+			return 0;
+		if (tries == 100) {
+			violation("write of %zu bytes stuck at %llu", n,
+				  (unsigned long long)bwr.write_consumed);
+			return -EPROTO;
+		}
+		rc = fill(c);
+		if (rc)
+			return rc;
 	}
-	return 0;
 }
 
-static int cmd0(int fd, uint32_t cmd)
+static int cmd0(struct conn *c, uint32_t cmd)
 {
-	return wr(fd, &cmd, sizeof(cmd));
+	return wr(c, &cmd, sizeof(cmd));
 }
 
-static int cmd32(int fd, uint32_t cmd, uint32_t arg)
+static int cmd32(struct conn *c, uint32_t cmd, uint32_t arg)
 {
 	uint32_t w[2] = { cmd, arg };
 
-	return wr(fd, w, sizeof(w));
+	return wr(c, w, sizeof(w));
 }
 
-static int cmd64(int fd, uint32_t cmd, uint64_t arg)
+static int cmd64(struct conn *c, uint32_t cmd, uint64_t arg)
 {
 	uint8_t w[12];
 
 	memcpy(w, &cmd, 4);
 	memcpy(w + 4, &arg, 8);
-	return wr(fd, w, sizeof(w));
+	return wr(c, w, sizeof(w));
 }
 
 /* Next BR (NOOP skipped), blocking.  0 or -errno. */
@@ -212,17 +254,10 @@ static int next_br(struct conn *c, struct br *b)
 			return 0;
 		}
 		{
-			struct binder_write_read bwr = { 0 };
+			int rc = fill(c);
 
-			bwr.read_buffer = (uintptr_t)c->rbuf;
-			bwr.read_size = sizeof(c->rbuf);
-			c->rlen = c->rpos = 0;
-			if (ioctl(c->fd, BINDER_WRITE_READ, &bwr) < 0) {
-				if (errno == EINTR || errno == EAGAIN)
-					continue;
-				return -errno;
-			}
-			c->rlen = bwr.read_consumed;
+			if (rc)
+				return rc;
 		}
 	}
 }
@@ -277,7 +312,7 @@ static void on_dead_binder(struct conn *c, binder_uintptr_t cookie)
 	if (j < MAXP && W.cache[j].have && W.cache[j].inc == inc)
 		W.cache[j].valid = false;
 	pthread_mutex_unlock(&W.lock);
-	cmd64(c->fd, BC_DEAD_BINDER_DONE, cookie);
+	cmd64(c, BC_DEAD_BINDER_DONE, cookie);
 }
 
 /* Work that may arrive on any thread; true if b was consumed. */
@@ -291,7 +326,7 @@ static bool common_br(struct conn *c, const struct br *b)
 
 		memcpy(w, &cmd, 4);
 		memcpy(w + 4, &b->pc, sizeof(b->pc));
-		wr(c->fd, w, sizeof(w));
+		wr(c, w, sizeof(w));
 		return true;
 	}
 	case BR_RELEASE: case BR_DECREFS: case BR_CLEAR_DEATH_NOTIFICATION_DONE:
@@ -347,15 +382,21 @@ static uint32_t transact(struct conn *c, uint32_t handle, uint32_t code, uint32_
 		atomic_store(&c->rec->start_ms, fz_now_ms());
 	}
 	c->depth++;
-	rc = wr(c->fd, w, sizeof(w));
+	rc = wr(c, w, sizeof(w));
 	if (rc) {
 		final = BR_FAILED_REPLY;
 		if (!o_fault)
 			violation("BC_TRANSACTION write: %s", strerror(-rc));
 		goto out;
 	}
-	while (!final) {
+	for (int read_errors = 0; !final;) {
 		rc = next_br(c, &b);
+		/* An injected failure behind a read is transient, and the call
+		 * is still in flight: read again rather than desert it. */
+		if (rc && o_fault && ++read_errors < 100) {
+			usleep(1000);
+			continue;
+		}
 		if (rc) {
 			if (!o_fault)
 				violation("read while waiting: %s", strerror(-rc));
@@ -395,7 +436,7 @@ out:
 
 static void free_buf(struct conn *c, binder_uintptr_t buf)
 {
-	cmd64(c->fd, BC_FREE_BUFFER, buf);
+	cmd64(c, BC_FREE_BUFFER, buf);
 }
 
 static void reply(struct conn *c, const struct binder_transaction_data *in, const void *data, size_t size)
@@ -411,7 +452,7 @@ static void reply(struct conn *c, const struct binder_transaction_data *in, cons
 	tr.data.ptr.buffer = (uintptr_t)data;
 	memcpy(w + 12, &cmd, 4);
 	memcpy(w + 16, &tr, sizeof(tr));
-	wr(c->fd, w, sizeof(w));
+	wr(c, w, sizeof(w));
 }
 
 /* The handle of worker j's current node (looked up in the registry). */
@@ -443,10 +484,10 @@ static bool get_handle(struct conn *c, unsigned j, uint32_t *handle, uint32_t *i
 		if (fbo.hdr.type == BINDER_TYPE_HANDLE) {
 			struct cache_ent *e = &W.cache[j];
 
-			cmd32(c->fd, BC_ACQUIRE, fbo.handle);
+			cmd32(c, BC_ACQUIRE, fbo.handle);
 			pthread_mutex_lock(&W.lock);
 			if (e->have) {
-				cmd32(c->fd, BC_RELEASE, e->handle);
+				cmd32(c, BC_RELEASE, e->handle);
 				if (e->handle != fbo.handle)
 					e->death = false;
 			}
@@ -461,7 +502,7 @@ static bool get_handle(struct conn *c, unsigned j, uint32_t *handle, uint32_t *i
 
 				memcpy(w, &cmd, 4);
 				memcpy(w + 4, &hc, sizeof(hc));
-				wr(c->fd, w, 4 + sizeof(hc));
+				wr(c, w, 4 + sizeof(hc));
 				e->death = true;
 			}
 			*handle = fbo.handle;
@@ -643,7 +684,7 @@ static void *looper_main(void *arg)
 	 * allocates its thread then): a looper that never entered gets no
 	 * process work, and with no other looper every call to us would wait
 	 * forever (seen as a HANG on mainline).  Retry. */
-	for (int i = 0; cmd0(c.fd, idx == 0 ? BC_ENTER_LOOPER : BC_REGISTER_LOOPER) == -ENOMEM && i < 1000; i++)
+	for (int i = 0; cmd0(&c, idx == 0 ? BC_ENTER_LOOPER : BC_REGISTER_LOOPER) == -ENOMEM && i < 1000; i++)
 		usleep(1000);
 	for (;;) {
 		int rc = next_br(&c, &b);
@@ -834,7 +875,7 @@ static void registry(void)
 		}
 		usleep(50 * 1000); /* a previous manager may still be being released */
 	}
-	cmd0(c.fd, BC_ENTER_LOOPER);
+	cmd0(&c, BC_ENTER_LOOPER);
 	atomic_store(&sh->cm_ready, 1);
 	for (;;) {
 		const uint8_t *d;
@@ -859,9 +900,9 @@ static void registry(void)
 			memcpy(&inc, d + 4, 4);
 			memcpy(&fbo, d + 8, sizeof(fbo));
 			if (j < MAXP && fbo.hdr.type == BINDER_TYPE_HANDLE) {
-				cmd32(c.fd, BC_ACQUIRE, fbo.handle);
+				cmd32(&c, BC_ACQUIRE, fbo.handle);
 				if (slot[j].have)
-					cmd32(c.fd, BC_RELEASE, slot[j].handle);
+					cmd32(&c, BC_RELEASE, slot[j].handle);
 				slot[j].have = true;
 				slot[j].handle = fbo.handle;
 				slot[j].inc = inc;
@@ -889,7 +930,7 @@ static void registry(void)
 				cmd = BC_REPLY;
 				memcpy(w + 12, &cmd, 4);
 				memcpy(w + 16, &tr, sizeof(tr));
-				wr(c.fd, w, sizeof(w));
+				wr(&c, w, sizeof(w));
 			} else {
 				uint32_t none = ~0u;
 
@@ -928,6 +969,16 @@ static pid_t fork_worker(unsigned slot)
 	return pid;
 }
 
+/* Who is who, then the driver's view of them all (hang reports). */
+static void dump_workers_and_driver(void)
+{
+	fprintf(stderr, "  worker pids:");
+	for (unsigned s = 0; s < o_procs; s++)
+		fprintf(stderr, " %u.%u=%d", s, atomic_load(&sh->w[s].inc), (int)atomic_load(&sh->w[s].pid));
+	fprintf(stderr, "\n");
+	fz_dump_driver_state(o_dev, stderr, 800);
+}
+
 static bool check_hangs(int64_t now)
 {
 	for (unsigned s = 0; s < o_procs; s++) {
@@ -942,6 +993,7 @@ static bool check_hangs(int64_t now)
 					i < MAXC ? i : i - MAXC, atomic_load(&sh->w[s].call[i].code),
 					atomic_load(&sh->w[s].call[i].target), now - st);
 				fz_dump_stacks(pid, stderr);
+				dump_workers_and_driver();
 				return true;
 			}
 		}
@@ -1120,6 +1172,7 @@ int main(int argc, char **argv)
 				for (unsigned s = 0; s < o_procs; s++)
 					if (atomic_load(&sh->w[s].idle) < (int)o_clients)
 						fz_dump_stacks(atomic_load(&sh->w[s].pid), stderr);
+				dump_workers_and_driver();
 				hung = true;
 			}
 		}
@@ -1128,8 +1181,8 @@ int main(int argc, char **argv)
 			usleep(50 * 1000);
 			reap(false, &restarts, &crashes);
 		}
-		if (!hung)
-			lost_oneways(true);
+		if (!hung && lost_oneways(true))
+			dump_workers_and_driver();
 	}
 
 	/* everything down, then the driver must be empty */
