@@ -5,12 +5,17 @@
  *
  *   binderc-fuzz [--seed S] [--ops N] [--seconds S] [--procs P] [--threads T]
  *                [--device DEV] [--hang-ms MS] [--min-read N] [--skip OP,...]
- *                [--allow-leak KIND,...] [--no-kill] [--trace]
+ *                [--allow-leak KIND,...] [--no-kill] [--no-binder-fds] [--trace]
  *   env: BINDER_DEVICE, BINDERC_FUZZ_OPS, BINDERC_FUZZ_SECONDS, BINDERC_FUZZ_SEED
  *
  * --ops 0 means no operation budget (--seconds then bounds the run).
  * --min-read N raises every non-zero read size below N to N: it keeps a
  * known bug's trigger (see test_fuzz.c) out of a run that looks for others.
+ * --no-binder-fds sends a pipe wherever a binder file (the worker's own, or
+ * one it received) would go in an FD object or fd array: a binder file
+ * queued to its own proc, or in a cycle of procs, pins those procs forever
+ * on mainline (tests/driver differences.h, files_in_flight), which a long
+ * run then reports as a leak.
  *
  * The parent forks P worker processes (restarting them when they exit or
  * are killed) and watches them; each worker runs T threads on one open of
@@ -58,6 +63,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -113,7 +119,8 @@ static uint64_t o_seconds;
 static unsigned o_procs = 4, o_threads = 3;
 static const char *o_dev;
 static int64_t o_hang_ms = 60000;
-static bool o_kill = true, o_trace;
+static bool o_kill = true, o_trace, o_no_binder_fds;
+static dev_t o_dev_rdev;             /* the device's, for --no-binder-fds */
 static size_t o_min_read;            /* --min-read: avoid a known bug's trigger */
 static unsigned o_skip;              /* --skip: operation kinds left out (bit mask) */
 
@@ -562,16 +569,27 @@ struct objbuild {
 	size_t ptr_next_fix[8];         /* next fixup offset allowed in each PTR */
 };
 
+/* An open file of a binder device (ours or one received)?  --no-binder-fds */
+static bool is_binder_file(int fd)
+{
+	struct stat st;
+
+	return fd >= 0 && !fstat(fd, &st) && S_ISCHR(st.st_mode) && st.st_rdev == o_dev_rdev;
+}
+
 static int pick_fd(struct thr *t)
 {
+	int fd;
+
 	switch (R(t, 6)) {
-	case 0: return P.fd;
+	case 0: fd = P.fd; break;
 	case 1: case 2: return P.pipefd[R(t, 2)];
-	case 3: { int fd; pthread_mutex_lock(&P.lock); fd = P.nfds ? P.fds[R(t, P.nfds)] : 0;
-		pthread_mutex_unlock(&P.lock); return fd; }
+	case 3: pthread_mutex_lock(&P.lock); fd = P.nfds ? P.fds[R(t, P.nfds)] : 0;
+		pthread_mutex_unlock(&P.lock); break;
 	case 4: return -1 - (int)R(t, 3);
 	default: return 900 + (int)R(t, 100);
 	}
+	return o_no_binder_fds && is_binder_file(fd) ? P.pipefd[0] : fd;
 }
 
 static void put_obj(struct objbuild *b, const void *obj, size_t n)
@@ -1464,7 +1482,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: binderc-fuzz [--seed S] [--ops N] [--seconds S] [--procs P] [--threads T]\n"
 			"                    [--device DEV] [--hang-ms MS] [--min-read N] [--skip OP,OP...]\n"
-			"                    [--allow-leak KIND,...] [--no-kill] [--trace]\n");
+			"                    [--allow-leak KIND,...] [--no-kill] [--no-binder-fds] [--trace]\n");
 	exit(2);
 }
 
@@ -1487,6 +1505,7 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "--no-kill")) { o_kill = false; continue; }
 		if (!strcmp(a, "--trace")) { o_trace = true; continue; }
+		if (!strcmp(a, "--no-binder-fds")) { o_no_binder_fds = true; continue; }
 		if (!v)
 			usage();
 		i++;
@@ -1504,8 +1523,18 @@ int main(int argc, char **argv)
 	}
 	if (!o_procs || o_procs > MAX_PROCS || !o_threads || o_threads > MAX_THREADS)
 		usage();
+	{
+		struct stat st;
+
+		if (o_no_binder_fds && stat(o_dev, &st)) {
+			fprintf(stderr, "binderc-fuzz: %s: %s\n", o_dev, strerror(errno));
+			return 2;
+		}
+		o_dev_rdev = o_no_binder_fds ? st.st_rdev : 0;
+	}
 	printf("binderc-fuzz: seed 0x%" PRIx64 " device %s procs %u threads %u ops %" PRIu64
-	       " seconds %" PRIu64 "\n", o_seed, o_dev, o_procs, o_threads, o_ops, o_seconds);
+	       " seconds %" PRIu64 "%s\n", o_seed, o_dev, o_procs, o_threads, o_ops, o_seconds,
+	       o_no_binder_fds ? " (no binder fds in FD objects)" : "");
 	fflush(stdout);
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
