@@ -361,6 +361,98 @@ Test(lib, death_recipient_on_sigkill)
 	cr_assert_eq(lt_wait(c), 0);
 }
 
+/* ---- an allocation failing in the driver ------------------------------------- */
+
+/* The driver's count of BR_ERROR sent (global "BR_ERROR: N" of its stats). */
+static long br_errors(void)
+{
+	const char *dev = getenv("BINDER_DEVICE");
+	FILE *f = fopen(dev && strstr(dev, "binderc") ? "/sys/kernel/debug/binderc/stats"
+						     : "/sys/kernel/debug/binder/stats", "r");
+	char line[128];
+	long n = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "BR_ERROR: %ld", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n < 0 ? 0 : n;
+}
+
+/*
+ * A death notification whose allocation fails in the driver (the debug
+ * kernel's fault injection): the driver queues BR_ERROR and takes no
+ * command until the thread reads it.  libbinder-c spun in bc__write (the
+ * write never progressed), dropped the commands a short write left, and
+ * read BR_ERROR as carrying an int, eating the next return: calls after it
+ * hung.  Every call here must still be answered.
+ */
+static int failed_death_client(void *arg)
+{
+	bc_process *p;
+	bc_binder *svc;
+	long before;
+	int32_t v;
+	int nth, n;
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, false)); /* no pool: everything on this thread */
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	CHECK_OK(lt_call_add(svc, 1, 2, &v));
+	/* once through, so nothing of the library's is touched for the first
+	 * time below (fail-nth counts page faults too) */
+	CHECK_OK(bc_binder_link_to_death(svc, on_death, &deaths));
+	CHECK_OK(bc_binder_unlink_to_death(svc, on_death, &deaths));
+	nth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	CHECK(nth >= 0);
+	before = br_errors();
+	/* fail the 1st, 2nd, ... allocation until the driver reports one */
+	for (n = 1; n <= 8 && br_errors() == before; n++) {
+		char arm[8];
+		int r;
+
+		snprintf(arm, sizeof(arm), "%d", n);
+		CHECK(write(nth, arm, strlen(arm)) == (ssize_t)strlen(arm));
+		r = bc_binder_link_to_death(svc, on_death, &deaths);
+		CHECK(write(nth, "0", 1) == 1);
+		CHECK_OK(r);
+		CHECK_OK(lt_call_add(svc, n, 40, &v));
+		CHECK(v == n + 40);
+		CHECK_OK(bc_binder_unlink_to_death(svc, on_death, &deaths));
+	}
+	close(nth);
+	fprintf(stderr, "BR_ERROR sent by the driver: %ld (fail-nth up to %d)\n", br_errors() - before,
+		n - 1);
+	CHECK(br_errors() > before);
+	for (int i = 0; i < 10; i++) {
+		CHECK_OK(lt_call_add(svc, i, 1, &v));
+		CHECK(v == i + 1);
+	}
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+static void write_knob(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	fputs(val, f);
+	cr_assert_eq(fclose(f), 0, "%s", path);
+}
+
+Test(lib, death_request_failing_in_the_driver)
+{
+	if (access("/proc/thread-self/fail-nth", W_OK) || access("/sys/kernel/debug/failslab", F_OK))
+		cr_skip_test("no fault injection in this kernel (debug kernel only)");
+	/* sleeping allocations may fail too (the drivers' are GFP_KERNEL) */
+	write_knob("/sys/kernel/debug/failslab/ignore-gfp-wait", "N");
+	write_knob("/sys/kernel/debug/failslab/verbose", "0");
+	run_client(failed_death_client, NULL);
+}
+
 /* ---- object lifetime ---------------------------------------------------------- */
 
 static int create_client(void *arg)
