@@ -49,21 +49,75 @@ void bc__log(const char *fmt, ...)
 	va_end(ap);
 }
 
-int bc__write(bc_process *proc, const void *buf, size_t len)
+/*
+ * Read more returns into @t's input, after what is still unread: a write
+ * found the driver waiting for its BR_ERROR to be read (below).  The
+ * thread's command loop handles what was read when it next runs.
+ */
+static int read_more(struct bc_thread *t)
 {
 	struct binder_write_read bwr;
 
+	memmove(t->in, t->in + t->in_pos, t->in_len - t->in_pos);
+	t->in_len -= t->in_pos;
+	t->in_pos = 0;
+	/* The driver writes nothing without room for its largest return. */
+	if (sizeof(t->in) - t->in_len < 4 + sizeof(struct binder_transaction_data_secctx))
+		return -EAGAIN;
+	memset(&bwr, 0, sizeof(bwr));
+	bwr.read_buffer = (uintptr_t)(t->in + t->in_len);
+	bwr.read_size = sizeof(t->in) - t->in_len;
+	while (ioctl(t->proc->fd, BINDER_WRITE_READ, &bwr) < 0)
+		if (errno != EINTR)
+			return -errno;
+	t->in_len += bwr.read_consumed;
+	return 0;
+}
+
+/*
+ * Write all of @buf.  While a BR_ERROR waits to be read (the driver failed
+ * an allocation, e.g. for a death notification), the driver takes no
+ * command: the ioctl succeeds with write_consumed short.  Then the error
+ * is read into the calling thread's input and the rest sent again.
+ * Returns the bytes written (all, or fewer with -EAGAIN in *@err when no
+ * progress is possible) so a caller with a buffer of its own can keep the
+ * rest.
+ */
+static size_t write_all(bc_process *proc, const void *buf, size_t len, int *err)
+{
+	struct binder_write_read bwr;
+	struct bc_thread *t = NULL;
+
+	*err = 0;
 	memset(&bwr, 0, sizeof(bwr));
 	bwr.write_buffer = (uintptr_t)buf;
 	bwr.write_size = len;
 	while (bwr.write_consumed < len) {
+		binder_size_t before = bwr.write_consumed;
+
 		if (ioctl(proc->fd, BINDER_WRITE_READ, &bwr) < 0) {
 			if (errno == EINTR)
 				continue;
-			return -errno;
+			*err = -errno;
+			break;
 		}
+		if (bwr.write_consumed != before)
+			continue;
+		if (!t)
+			t = bc__thread(proc);
+		*err = t ? read_more(t) : -ENOMEM;
+		if (*err)
+			break;
 	}
-	return 0;
+	return bwr.write_consumed;
+}
+
+int bc__write(bc_process *proc, const void *buf, size_t len)
+{
+	int err;
+
+	write_all(proc, buf, len, &err);
+	return err;
 }
 
 int bc__cmd(bc_process *proc, uint32_t cmd, const void *payload, size_t len)
@@ -89,13 +143,21 @@ void bc__free_buffer(bc_process *proc, uintptr_t buf, bool may_defer)
 	bc__cmd(proc, BC_FREE_BUFFER, &b, sizeof(b));
 }
 
-/* Send the thread's pending commands (write only). */
+/* Send the thread's pending commands (write only).  What the driver could
+ * not take yet stays for the next write (fill() reads first). */
 static int flush_out(struct bc_thread *t)
 {
-	int r = 0;
+	size_t done;
+	int r;
 
-	if (t->out_len)
-		r = bc__write(t->proc, t->out, t->out_len);
+	if (!t->out_len)
+		return 0;
+	done = write_all(t->proc, t->out, t->out_len, &r);
+	if (r == -EAGAIN) {
+		t->out_len -= done;
+		memmove(t->out, t->out + done, t->out_len);
+		return 0;
+	}
 	t->out_len = 0;
 	return r;
 }
@@ -107,6 +169,8 @@ static int queue_cmd(struct bc_thread *t, uint32_t cmd, const void *payload, siz
 
 	if (sizeof(t->out) - t->out_len < 4 + len && (r = flush_out(t)) < 0)
 		return r;
+	if (sizeof(t->out) - t->out_len < 4 + len)
+		return -EAGAIN; /* the driver is not taking commands yet */
 	memcpy(t->out + t->out_len, &cmd, 4);
 	if (len)
 		memcpy(t->out + t->out_len + 4, payload, len);
@@ -157,7 +221,14 @@ static int fill(struct bc_thread *t)
 		if (bwr.read_consumed > 0)
 			break;
 	}
-	t->out_len = 0;
+	/* A pending BR_ERROR stops the driver taking commands: what it did
+	 * not take goes out with the next write, once the error was read. */
+	if (r == 0 && bwr.write_consumed < t->out_len) {
+		t->out_len -= bwr.write_consumed;
+		memmove(t->out, t->out + bwr.write_consumed, t->out_len);
+	} else {
+		t->out_len = 0;
+	}
 	t->in_len = r < 0 ? 0 : bwr.read_consumed;
 	t->in_pos = 0;
 	return r;
@@ -228,7 +299,9 @@ static int run_loop(struct bc_thread *t, struct waiter *w, int mode)
 			continue;
 		}
 		memcpy(&cmd, t->in + t->in_pos, 4);
-		size = _IOC_SIZE(cmd);
+		/* BR_ERROR is declared with an int, but drivers write the bare
+		 * word (mainline 6.1 and binderc alike). */
+		size = cmd == BR_ERROR ? 0 : _IOC_SIZE(cmd);
 		if (size > sizeof(payload) || t->in_len - t->in_pos - 4 < size) {
 			bc__log("bad return command %#x", cmd);
 			t->in_pos = t->in_len;
@@ -330,13 +403,12 @@ static int run_loop(struct bc_thread *t, struct waiter *w, int mode)
 			bc__proxy_clear_done(proc, c);
 			break;
 		}
-		case BR_ERROR: {
-			int32_t e;
-
-			memcpy(&e, payload, sizeof(e));
-			bc__log("BR_ERROR %d", e);
+		case BR_ERROR:
+			/* An allocation failed in the driver; for a death
+			 * notification (the one source in 6.1) no notice
+			 * will come. */
+			bc__log("BR_ERROR: the driver failed an allocation");
 			break;
-		}
 		default:
 			bc__log("unhandled return command %#x", cmd);
 			break;
