@@ -42,6 +42,10 @@
  *   9. t->lock                spinlock: t->from, t->to_proc, t->to_thread
  *  10. binderc_dead_nodes_lock spinlock: the list of nodes whose proc died
  *
+ * The mm's mmap_lock is outside all of them: vma close (munmap, exit)
+ * runs binderc_proc_close_receive() under it, which takes 4 and 6-10;
+ * nothing here takes mmap_lock, and no user memory is touched with 4 held.
+ *
  * A lock of one proc may be nested inside a lock of another proc only if it
  * is on a strictly higher level here (e.g. outer_lock(A) -> node->lock ->
  * inner_lock(B) is fine, inner_lock(A) -> inner_lock(B) never happens).
