@@ -487,11 +487,9 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 		proc->sync_recv |= !oneway;
 		proc->async_recv |= oneway;
 	}
-	if (proc->is_dead || proc->receive_closed ||
-	    (thread && thread->is_dead) || (proc->is_frozen && !oneway)) {
-		u32 err = proc->is_dead || proc->receive_closed ||
-			  (thread && thread->is_dead) ?
-			  BR_DEAD_REPLY : BR_FROZEN_REPLY;
+	if ((proc->is_frozen && !oneway) || proc->is_dead ||
+	    proc->receive_closed || (thread && thread->is_dead)) {
+		u32 err = proc->is_frozen ? BR_FROZEN_REPLY : BR_DEAD_REPLY;
 
 		spin_unlock(&proc->inner_lock);
 		spin_unlock(&node->lock);
