@@ -1523,14 +1523,14 @@ int main(int argc, char **argv)
 	}
 	if (!o_procs || o_procs > MAX_PROCS || !o_threads || o_threads > MAX_THREADS)
 		usage();
-	{
+	if (o_no_binder_fds) {
 		struct stat st;
 
-		if (o_no_binder_fds && stat(o_dev, &st)) {
+		if (stat(o_dev, &st)) {
 			fprintf(stderr, "binderc-fuzz: %s: %s\n", o_dev, strerror(errno));
 			return 2;
 		}
-		o_dev_rdev = o_no_binder_fds ? st.st_rdev : 0;
+		o_dev_rdev = st.st_rdev;
 	}
 	printf("binderc-fuzz: seed 0x%" PRIx64 " device %s procs %u threads %u ops %" PRIu64
 	       " seconds %" PRIu64 "%s\n", o_seed, o_dev, o_procs, o_threads, o_ops, o_seconds,
