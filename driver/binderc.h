@@ -10,9 +10,10 @@
 #define BINDERC_H
 
 #include <linux/atomic.h>
+#include <linux/cdev.h>
 #include <linux/cred.h>
+#include <linux/device.h>
 #include <linux/list.h>
-#include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
 #include <linux/spinlock.h>
@@ -23,7 +24,7 @@
 /*
  * LOCK ORDER (the one place it is written down; outermost first)
  *
- *   1. binderc_devices_lock   mutex: module-wide device list, init/exit only
+ *   1. binderc_devices_lock   mutex: the devices= list, init/exit only
  *   2. binderc_procs_lock     mutex: list of all procs (open, release,
  *                             debugfs); never on the transaction path
  *   3. context->mgr_set_lock  mutex: serializes BINDER_SET_CONTEXT_MGR*
@@ -107,12 +108,31 @@ struct binderc_context {
 	const char *name;
 };
 
-/* One registered misc device: its own binder context. */
+static inline void binderc_context_init(struct binderc_context *ctx,
+					const char *name)
+{
+	mutex_init(&ctx->mgr_set_lock);
+	spin_lock_init(&ctx->mgr_lock);
+	ctx->mgr_uid = INVALID_UID;
+	ctx->name = name;
+}
+
+/* Longest device name, as binderfs allows. */
+#define BINDERC_NAME_MAX 255
+
+/*
+ * Before 6.2 struct device_type's devnode() took a non-const device.
+ * TODO(compat): moves to compat.h with the kernel matrix.
+ */
+#define BINDERC_DEVNODE_CONST
+
+/* One character device of devices=: its own binder context. */
 struct binderc_device {
-	struct list_head entry;		/* on binderc_devices */
-	struct miscdevice misc;
+	struct list_head entry;		/* binderc_devices_lock */
+	struct cdev cdev;
+	struct device dev;		/* its release frees this struct */
 	struct binderc_context context;
-	char name[];			/* the misc device's name */
+	char name[];			/* the node's name under /dev */
 };
 
 /* A binder object owned by a proc (the target of handles). */
@@ -314,8 +334,15 @@ static inline void binderc_count_dec(enum binderc_counter c)
 	atomic_dec(&binderc_counters[c]);
 }
 
+extern const struct file_operations binderc_fops;
+
 void binderc_stat_bc(struct binderc_proc *proc, u32 cmd);
 void binderc_stat_br(struct binderc_proc *proc, u32 cmd);
+
+/* chardev.c */
+int binderc_chardev_init(const char *names);
+void binderc_chardev_exit(void);
+struct binderc_device *binderc_device_from_inode(struct inode *inode);
 
 /* process.c */
 struct binderc_proc *binderc_proc_create(struct binderc_context *context);
@@ -496,8 +523,9 @@ size_t binderc_alloc_buffer_size(struct binderc_alloc *alloc,
 				 struct binderc_buffer *buffer);
 
 /* freeze.c */
-long binderc_ioctl_freeze(void __user *ubuf);
-long binderc_ioctl_get_frozen_info(void __user *ubuf);
+long binderc_ioctl_freeze(struct binderc_proc *caller, void __user *ubuf);
+long binderc_ioctl_get_frozen_info(struct binderc_proc *caller,
+				   void __user *ubuf);
 struct binderc_transaction *
 binderc_find_outdated_txn_ilocked(struct binderc_transaction *t,
 				  struct list_head *target_list);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * binderc: module entry, device registration, file operations and the
- * ioctl dispatch.
+ * binderc: module entry, file operations and the ioctl dispatch.
  *
- * Each name in the devices= parameter becomes one misc device with its own
- * binder context, as the mainline driver does for its legacy devices.
+ * Each name in the devices= parameter becomes one device with its own
+ * binder context, as the mainline driver does for its legacy devices (the
+ * nodes themselves are chardev.c's).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,9 +23,6 @@
 static char *devices = "binderc";
 module_param(devices, charp, 0444);
 MODULE_PARM_DESC(devices, "comma-separated device names (default binderc)");
-
-static LIST_HEAD(binderc_devices);
-static DEFINE_MUTEX(binderc_devices_lock);
 
 atomic_t binderc_last_id;
 DEFINE_MUTEX(binderc_procs_lock);
@@ -54,12 +51,9 @@ void binderc_stat_br(struct binderc_proc *proc, u32 cmd)
 
 static int binderc_open(struct inode *inode, struct file *filp)
 {
-	/* misc_open() left the miscdevice in private_data. */
-	struct miscdevice *misc = filp->private_data;
-	struct binderc_device *dev;
+	struct binderc_device *dev = binderc_device_from_inode(inode);
 	struct binderc_proc *proc;
 
-	dev = container_of(misc, struct binderc_device, misc);
 	proc = binderc_proc_create(&dev->context);
 	if (!proc)
 		return -ENOMEM;
@@ -361,10 +355,10 @@ static long binderc_ioctl(struct file *filp, unsigned int cmd,
 		ret = binderc_ioctl_extended_error(thread, ubuf);
 		break;
 	case BINDER_FREEZE:
-		ret = binderc_ioctl_freeze(ubuf);
+		ret = binderc_ioctl_freeze(proc, ubuf);
 		break;
 	case BINDER_GET_FROZEN_INFO:
-		ret = binderc_ioctl_get_frozen_info(ubuf);
+		ret = binderc_ioctl_get_frozen_info(proc, ubuf);
 		break;
 	case BINDER_ENABLE_ONEWAY_SPAM_DETECTION:
 		ret = binderc_ioctl_spam_detection(proc, ubuf);
@@ -379,7 +373,7 @@ static long binderc_ioctl(struct file *filp, unsigned int cmd,
 	return ret;
 }
 
-static const struct file_operations binderc_fops = {
+const struct file_operations binderc_fops = {
 	.owner = THIS_MODULE,
 	.open = binderc_open,
 	.flush = binderc_flush,
@@ -390,92 +384,20 @@ static const struct file_operations binderc_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 };
 
-static void binderc_unregister_all(void)
-{
-	struct binderc_device *dev, *tmp;
-
-	mutex_lock(&binderc_devices_lock);
-	list_for_each_entry_safe(dev, tmp, &binderc_devices, entry) {
-		misc_deregister(&dev->misc);
-		list_del(&dev->entry);
-		kfree(dev);
-	}
-	mutex_unlock(&binderc_devices_lock);
-}
-
-static void binderc_context_init(struct binderc_context *ctx,
-				 const char *name)
-{
-	mutex_init(&ctx->mgr_set_lock);
-	spin_lock_init(&ctx->mgr_lock);
-	ctx->mgr_uid = INVALID_UID;
-	ctx->name = name;
-}
-
-static int binderc_register_one(const char *name)
-{
-	struct binderc_device *dev;
-	size_t len = strlen(name);
-	int ret;
-
-	if (!len || len > 255 || strchr(name, '/'))
-		return -EINVAL;
-	/*
-	 * A second misc device of the same name would make sysfs warn with a
-	 * stack trace; refuse the duplicate ourselves with a plain error.
-	 */
-	list_for_each_entry(dev, &binderc_devices, entry)
-		if (!strcmp(dev->name, name))
-			return -EEXIST;
-	dev = kzalloc(struct_size(dev, name, len + 1), GFP_KERNEL);
-	if (!dev)
-		return -ENOMEM;
-	memcpy(dev->name, name, len + 1);
-	binderc_context_init(&dev->context, dev->name);
-	dev->misc.minor = MISC_DYNAMIC_MINOR;
-	dev->misc.name = dev->name;
-	dev->misc.fops = &binderc_fops;
-	dev->misc.mode = 0666;
-	ret = misc_register(&dev->misc);
-	if (ret) {
-		kfree(dev);
-		return ret;
-	}
-	mutex_lock(&binderc_devices_lock);
-	list_add_tail(&dev->entry, &binderc_devices);
-	mutex_unlock(&binderc_devices_lock);
-	return 0;
-}
-
 static int __init binderc_init(void)
 {
-	char *names, *cursor, *name;
-	int ret = 0;
+	int ret;
 
-	names = kstrdup(devices, GFP_KERNEL);
-	if (!names)
-		return -ENOMEM;
 	binderc_debugfs_init();
-	cursor = names;
-	while ((name = strsep(&cursor, ","))) {
-		ret = binderc_register_one(name);
-		if (ret) {
-			pr_err("cannot register device '%s': %d\n", name, ret);
-			break;
-		}
-	}
-	kfree(names);
-	if (ret) {
-		binderc_unregister_all();
+	ret = binderc_chardev_init(devices);
+	if (ret)
 		binderc_debugfs_exit();
-	}
 	return ret;
 }
 
 static void __exit binderc_exit(void)
 {
-	/* No file is open (the fops owner pins the module), so no proc. */
-	binderc_unregister_all();
+	binderc_chardev_exit();
 	binderc_debugfs_exit();
 }
 

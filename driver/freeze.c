@@ -7,8 +7,18 @@
  * oneway calls are queued; both are recorded for GET_FROZEN_INFO.  Freezing
  * fails with -EAGAIN (and undoes itself) while the proc still has
  * transactions in flight, optionally after waiting timeout_ms for them.
- * Like mainline there is no permission check: holding a binderc fd is enough.
+ *
+ * Unlike mainline, both ioctls see only the procs of the caller's own
+ * context (device), and act only for a caller with the target's euid or
+ * CAP_SYS_NICE in the target's user namespace: on a generic distro a device
+ * may be shared by several users, and holding a binder fd must not let one
+ * of them stall another's processes or watch their calls.  A pid with no
+ * proc in the caller's context answers -EINVAL, as an unknown pid does in
+ * mainline; one the caller may not act on answers -EPERM, before anything
+ * is changed.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -70,16 +80,44 @@ static int binderc_freeze_one(struct binderc_proc *proc,
 	return 0;
 }
 
-/* Pin every proc of @pid; returns how many (0: none), or -ENOMEM. */
-static int binderc_pin_procs_of(int pid, struct binderc_proc ***procsp)
+/* Whether current may freeze @proc or read its frozen state. */
+static bool binderc_may_freeze(struct binderc_proc *proc)
+{
+	const struct cred *tcred = get_task_cred(proc->tsk);
+	bool ok;
+
+	ok = uid_eq(current_euid(), tcred->euid) ||
+	     ns_capable(tcred->user_ns, CAP_SYS_NICE);
+	put_cred(tcred);
+	return ok;
+}
+
+static bool binderc_freeze_target(struct binderc_proc *proc,
+				  struct binderc_proc *caller, int pid)
+{
+	return proc->pid == pid && proc->context == caller->context;
+}
+
+/*
+ * Pin every proc of @pid in @caller's context; returns how many (0: none),
+ * -ENOMEM, or -EPERM if the caller may not act on one of them.
+ */
+static int binderc_pin_procs_of(struct binderc_proc *caller, int pid,
+				struct binderc_proc ***procsp)
 {
 	struct binderc_proc *proc, **procs;
 	int count = 0, i = 0;
 
 	mutex_lock(&binderc_procs_lock);
-	list_for_each_entry(proc, &binderc_procs, proc_entry)
-		if (proc->pid == pid)
-			count++;
+	list_for_each_entry(proc, &binderc_procs, proc_entry) {
+		if (!binderc_freeze_target(proc, caller, pid))
+			continue;
+		if (!binderc_may_freeze(proc)) {
+			mutex_unlock(&binderc_procs_lock);
+			return -EPERM;
+		}
+		count++;
+	}
 	if (!count) {
 		mutex_unlock(&binderc_procs_lock);
 		return 0;
@@ -91,7 +129,7 @@ static int binderc_pin_procs_of(int pid, struct binderc_proc ***procsp)
 		return -ENOMEM;
 	}
 	list_for_each_entry(proc, &binderc_procs, proc_entry) {
-		if (proc->pid != pid)
+		if (!binderc_freeze_target(proc, caller, pid))
 			continue;
 		spin_lock(&proc->inner_lock);
 		proc->tmp_ref++;
@@ -103,7 +141,7 @@ static int binderc_pin_procs_of(int pid, struct binderc_proc ***procsp)
 	return count;
 }
 
-long binderc_ioctl_freeze(void __user *ubuf)
+long binderc_ioctl_freeze(struct binderc_proc *caller, void __user *ubuf)
 {
 	struct binder_freeze_info info;
 	struct binderc_proc **procs;
@@ -111,7 +149,7 @@ long binderc_ioctl_freeze(void __user *ubuf)
 
 	if (copy_from_user(&info, ubuf, sizeof(info)))
 		return -EFAULT;
-	count = binderc_pin_procs_of(info.pid, &procs);
+	count = binderc_pin_procs_of(caller, info.pid, &procs);
 	if (count <= 0)
 		return count ? count : -EINVAL;
 	for (i = 0; i < count; i++) {
@@ -124,7 +162,8 @@ long binderc_ioctl_freeze(void __user *ubuf)
 	return ret < 0 ? ret : 0;
 }
 
-long binderc_ioctl_get_frozen_info(void __user *ubuf)
+long binderc_ioctl_get_frozen_info(struct binderc_proc *caller,
+				   void __user *ubuf)
 {
 	struct binder_frozen_status_info info;
 	struct binderc_proc *proc;
@@ -137,8 +176,12 @@ long binderc_ioctl_get_frozen_info(void __user *ubuf)
 
 	mutex_lock(&binderc_procs_lock);
 	list_for_each_entry(proc, &binderc_procs, proc_entry) {
-		if (proc->pid != info.pid)
+		if (!binderc_freeze_target(proc, caller, info.pid))
 			continue;
+		if (!binderc_may_freeze(proc)) {
+			mutex_unlock(&binderc_procs_lock);
+			return -EPERM;
+		}
 		found = true;
 		spin_lock(&proc->inner_lock);
 		/* bit 0: a sync call was refused; bit 1: calls in flight. */
