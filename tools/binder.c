@@ -76,6 +76,10 @@ static int connect_sm(struct ctx *c)
 	if (r < 0) {
 		fprintf(stderr, "%s: cannot open %s: %s\n", prog, c->device ? c->device : "the binder device",
 			strerror(-r));
+		if (r == -EACCES)
+			fprintf(stderr, "%s: binder devices are 0600 root by default; to share one, load "
+					"binderc with group=GID mode=0660 (see README, Access control)\n",
+				prog);
 		return EXIT_UNREACHABLE;
 	}
 	r = bc_sm_new(c->proc, c->dialect, &c->sm);
