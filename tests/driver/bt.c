@@ -78,8 +78,13 @@ int bt_ioctl(int fd, unsigned long req, void *arg)
 
 int bt_open_dev(struct bt_conn *c, int oflags)
 {
+	return bt_open_dev_at(c, bt_device(), oflags);
+}
+
+int bt_open_dev_at(struct bt_conn *c, const char *path, int oflags)
+{
 	memset(c, 0, sizeof(*c));
-	c->fd = open(bt_device(), O_RDWR | O_CLOEXEC | oflags);
+	c->fd = open(path, O_RDWR | O_CLOEXEC | oflags);
 	if (c->fd < 0)
 		return -errno;
 	c->map = MAP_FAILED;
@@ -89,7 +94,12 @@ int bt_open_dev(struct bt_conn *c, int oflags)
 
 int bt_open(struct bt_conn *c, size_t map_size)
 {
-	int ret = bt_open_dev(c, O_NONBLOCK);
+	return bt_open_at(c, bt_device(), map_size);
+}
+
+int bt_open_at(struct bt_conn *c, const char *path, size_t map_size)
+{
+	int ret = bt_open_dev_at(c, path, O_NONBLOCK);
 
 	if (ret)
 		return ret;
@@ -832,15 +842,15 @@ static void cm_handler(struct bt_conn *c, const struct binder_transaction_data *
 	}
 }
 
+/* arg: the device path, NULL for bt_device() */
 static int cm_main(void *arg, int rd, int wr)
 {
 	struct cm_state st;
 	struct bt_conn c;
 	int ret;
 
-	(void)arg;
 	memset(&st, 0, sizeof(st));
-	if (bt_open(&c, BT_VM_SIZE_LIBBINDER))
+	if (bt_open_at(&c, arg ? (const char *)arg : bt_device(), BT_VM_SIZE_LIBBINDER))
 		return 10;
 	/* the previous test's manager may still be in deferred release */
 	ret = bt_become_ctxmgr(&c, NULL, 10000);
@@ -858,7 +868,12 @@ static int cm_main(void *arg, int rd, int wr)
 
 int bt_cm_start(struct bt_child *cm)
 {
-	return bt_spawn_ready(cm, cm_main, NULL, 12000);
+	return bt_cm_start_on(cm, NULL);
+}
+
+int bt_cm_start_on(struct bt_child *cm, const char *path)
+{
+	return bt_spawn_ready(cm, cm_main, (void *)path, 12000);
 }
 
 void bt_cm_stop(struct bt_child *cm)

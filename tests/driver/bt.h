@@ -70,6 +70,9 @@ struct bt_conn {
 
 int bt_open_dev(struct bt_conn *c, int oflags);              /* open only */
 int bt_open(struct bt_conn *c, size_t map_size);             /* O_NONBLOCK, mmap, autoack */
+/* The same on another device (another binder context of the driver). */
+int bt_open_dev_at(struct bt_conn *c, const char *path, int oflags);
+int bt_open_at(struct bt_conn *c, const char *path, size_t map_size);
 void bt_thread_conn(struct bt_conn *thr, const struct bt_conn *proc); /* same fd, own queue */
 void bt_close(struct bt_conn *c);
 
@@ -194,6 +197,8 @@ int bt_recv_u64(int fd, uint64_t *v, int timeout_ms);
  * while a previous manager is still being released), answers PING with an
  * empty reply and implements the BT_SM_* slot registry. */
 int bt_cm_start(struct bt_child *cm);
+/* The same on another device (path; NULL: bt_device()). */
+int bt_cm_start_on(struct bt_child *cm, const char *path);
 void bt_cm_stop(struct bt_child *cm);
 /* Register/lookup through the test context manager. */
 uint32_t bt_sm_add(struct bt_conn *c, uint32_t slot, const struct flat_binder_object *obj);
