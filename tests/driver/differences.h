@@ -15,6 +15,8 @@
 #ifndef BINDERC_TESTS_DRIVER_DIFFERENCES_H
 #define BINDERC_TESTS_DRIVER_DIFFERENCES_H
 
+#include <errno.h> /* rows give ioctl results as 0 or -errno */
+
 struct bt_difference {
 	const char *test;     /* "suite/test" */
 	const char *key;      /* what the value is */
@@ -50,6 +52,32 @@ static const struct bt_difference bt_differences[] = {
 	  "buffer (or a failed allocation behind the fault) drops a transaction, and a "
 	  "oneway's never-freed buffer then stalls its node; binderc faults the room in "
 	  "before taking work and puts back what still could not be written" },
+	{ "access/other_euid_may_not_freeze", "BINDER_FREEZE of another euid's proc", 0, -EPERM,
+	  "mainline lets anyone who can open the device freeze any binder process, so "
+	  "one user can stall another's services; binderc requires the target's euid or "
+	  "CAP_SYS_NICE in its user namespace (as for sched_setscheduler), checked before "
+	  "any proc is touched" },
+	{ "access/other_euid_may_not_freeze", "BINDER_GET_FROZEN_INFO of another euid's proc", 0,
+	  -EPERM, "as above: another user's freeze state is not the caller's business" },
+	{ "access/other_euid_may_not_freeze", "BINDER_FREEZE (thaw) of another euid's proc", 0,
+	  -EPERM, "as above: thawing is the same ioctl and the same power" },
+	{ "access/root_proc_is_another_euid", "BINDER_FREEZE of root's proc", 0, -EPERM,
+	  "as above, a root-owned target" },
+	{ "access/other_capabilities_are_not_enough", "BINDER_FREEZE without CAP_SYS_NICE", 0, -EPERM,
+	  "as above: only CAP_SYS_NICE stands in for the same euid" },
+	{ "access/cap_sys_nice_in_own_userns_is_not_enough",
+	  "BINDER_FREEZE from a user namespace of one's own", 0, -EPERM,
+	  "as above: CAP_SYS_NICE counts in the target's user namespace, not in one the "
+	  "caller just created" },
+	{ "access/pid_only_on_another_context", "BINDER_FREEZE of a pid open only on another context",
+	  0, -EINVAL,
+	  "mainline looks the pid up in every binder context of the driver, so a user of one "
+	  "device can freeze the users of another (another container's); binderc looks only "
+	  "in the caller's context, and a pid not found there is unknown, as in mainline" },
+	{ "access/pid_only_on_another_context",
+	  "BINDER_GET_FROZEN_INFO of a pid open only on another context", 0, -EINVAL, "as above" },
+	{ "access/pid_only_on_another_context",
+	  "BINDER_FREEZE (thaw) of a pid open only on another context", 0, -EINVAL, "as above" },
 	{ 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
 /* clang-format on */
