@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * binderc.ko loads and unloads cleanly, repeatedly, and cannot be unloaded
- * while a file is open on it.  Runs once per guest (not per device): it
- * takes binderc down and brings it back with the devices run-guest gave it.
+ * while a file is open on it; its device nodes get the mode= and group= it
+ * was loaded with.  Runs once per guest (not per device): each test takes
+ * binderc down and its .fini brings it back with the parameters the guest
+ * loaded it with (read from /sys/module/binderc/parameters, kept in a file
+ * since every test runs in a process of its own, forked by the runner).
  * guest-init checks the kernel log afterwards.
  */
 #include <criterion/criterion.h>
@@ -17,6 +20,7 @@
 #include <unistd.h>
 
 #define MODULE_PATH "/lib/binderc/binderc.ko"
+#define PARAMS_DIR  "/sys/module/binderc/parameters"
 
 static void load(const char *params)
 {
@@ -31,6 +35,42 @@ static void load(const char *params)
 static int unload(void)
 {
 	return syscall(SYS_delete_module, "binderc", O_NONBLOCK);
+}
+
+/* finit_module with params: 0 or -errno, for loads meant to fail */
+static int try_load(const char *params)
+{
+	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC), ret;
+
+	cr_assert(fd >= 0, "open %s: %s", MODULE_PATH, strerror(errno));
+	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* One parameter of the loaded module, without the newline. */
+static void param(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), PARAMS_DIR "/%s", name);
+	f = fopen(path, "re");
+	cr_assert(f, "%s: %s", path, strerror(errno));
+	cr_assert(fgets(buf, (int)len, f), "%s: empty", path);
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+/* The loaded module's parameters, as a finit_module argument. */
+static void current_params(char *buf, size_t len)
+{
+	char devices[256], mode[16], group[16];
+
+	param("devices", devices, sizeof(devices));
+	param("mode", mode, sizeof(mode));
+	param("group", group, sizeof(group));
+	snprintf(buf, len, "devices=%s mode=%s group=%s", devices, mode, group);
 }
 
 static int version_of(const char *path)
@@ -60,6 +100,46 @@ static int loaded(void)
 	return found;
 }
 
+static char saved[512];
+
+/* .init: what the guest loaded, saved before any test unloads it (the
+ * first test's copy; a later test may find binderc already changed). */
+static void save_params(void)
+{
+	char path[64];
+	FILE *f;
+
+	/* one file per run: the runner is every test's parent */
+	snprintf(path, sizeof(path), "/tmp/test_module.params.%d", (int)getppid());
+	f = fopen(path, "re");
+	if (f) {
+		cr_assert(fgets(saved, sizeof(saved), f), "%s: empty", path);
+		fclose(f);
+		return;
+	}
+	cr_assert(loaded(), "binderc is not loaded at the first test");
+	current_params(saved, sizeof(saved));
+	f = fopen(path, "we");
+	cr_assert(f && fputs(saved, f) >= 0 && fclose(f) == 0, "%s: %s", path, strerror(errno));
+}
+
+/* .fini: binderc loaded again with what the guest gave it, whatever the
+ * test left (also after a failed assert). */
+static void restore_params(void)
+{
+	char now[512];
+
+	if (loaded()) {
+		current_params(now, sizeof(now));
+		if (!strcmp(now, saved))
+			return;
+		cr_assert_eq(unload(), 0, "unload to restore: %s", strerror(errno));
+	}
+	load(saved);
+}
+
+TestSuite(module, .init = save_params, .fini = restore_params);
+
 Test(module, load_unload_50_times, .timeout = 600)
 {
 	if (loaded())
@@ -70,8 +150,8 @@ Test(module, load_unload_50_times, .timeout = 600)
 		cr_assert_eq(version_of("/dev/binderc-b"), 8, "round %d", i);
 		cr_assert_eq(unload(), 0, "round %d: %s", i, strerror(errno));
 		cr_assert_eq(access("/dev/binderc", F_OK), -1);
+		cr_assert_eq(access("/sys/class/binderc", F_OK), -1, "round %d: class left", i);
 	}
-	load("devices=binderc");
 }
 
 Test(module, busy_while_open)
@@ -88,13 +168,89 @@ Test(module, busy_while_open)
 Test(module, bad_device_names_refused)
 {
 	cr_assert_eq(unload(), 0, "%s", strerror(errno));
-	int fd = open(MODULE_PATH, O_RDONLY | O_CLOEXEC);
-
-	cr_assert(fd >= 0);
 	/* An empty name in the list, and a duplicate, are both refused. */
-	cr_assert_eq(syscall(SYS_finit_module, fd, "devices=binderc,,x", 0), -1);
-	cr_assert_eq(syscall(SYS_finit_module, fd, "devices=binderc,binderc", 0), -1);
+	cr_assert_eq(try_load("devices=binderc,,x"), -EINVAL);
+	cr_assert_eq(try_load("devices=binderc,binderc"), -EEXIST);
 	cr_assert_eq(loaded(), 0);
-	close(fd);
-	load("devices=binderc");
+	cr_assert_eq(access("/dev/binderc", F_OK), -1, "node left");
+	cr_assert_eq(access("/sys/class/binderc", F_OK), -1, "class left");
 }
+
+/* A device node as devtmpfs made it: a char device, mode, owner, group. */
+static void assert_node(const char *name, mode_t mode, gid_t gid)
+{
+	char path[128];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	cr_assert_eq(stat(path, &st), 0, "stat %s: %s", path, strerror(errno));
+	cr_assert(S_ISCHR(st.st_mode), "%s is not a char device", path);
+	cr_assert_eq(st.st_mode & 07777, mode, "%s: mode %04o, want %04o", path,
+		     st.st_mode & 07777, mode);
+	cr_assert_eq(st.st_uid, 0, "%s: owner %u", path, st.st_uid);
+	cr_assert_eq(st.st_gid, gid, "%s: group %u, want %u", path, st.st_gid, gid);
+	/* a device of binderc's own class, not a misc device */
+	snprintf(path, sizeof(path), "/sys/class/binderc/%s", name);
+	cr_assert_eq(access(path, F_OK), 0, "%s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	cr_assert_eq(version_of(path), 8, "%s", path);
+}
+
+static void assert_param(const char *name, const char *want)
+{
+	char v[64];
+
+	param(name, v, sizeof(v));
+	cr_assert_str_eq(v, want, "parameter %s", name);
+}
+
+/* Reload with params (devices binderc and binderc-x): both nodes and the
+ * parameters read back must say mode and gid. */
+static void reload_and_check(const char *params, mode_t mode, gid_t gid)
+{
+	char want[16];
+
+	if (loaded())
+		cr_assert_eq(unload(), 0, "%s", strerror(errno));
+	load(params);
+	assert_node("binderc", mode, gid);
+	assert_node("binderc-x", mode, gid);
+	snprintf(want, sizeof(want), "%04o", mode);
+	assert_param("mode", want);
+	snprintf(want, sizeof(want), "%u", gid);
+	assert_param("group", want);
+	assert_param("devices", "binderc,binderc-x");
+}
+
+Test(module, default_mode_is_0600_root)
+{
+	reload_and_check("devices=binderc,binderc-x", 0600, 0);
+}
+
+Test(module, mode_and_group_params)
+{
+	reload_and_check("devices=binderc,binderc-x mode=0660 group=2000", 0660, 2000);
+	/* any subset of 0666 */
+	reload_and_check("devices=binderc,binderc-x mode=0444", 0444, 0);
+}
+
+Test(module, bad_mode_or_group_refused)
+{
+	/* execute, sticky, setuid bits; not octal; no such gid */
+	static const char *const bad[] = {
+		"mode=0777", "mode=01666", "mode=0700", "mode=04660", "mode=0668",
+		"group=4294967295",
+	};
+	char params[128];
+
+	cr_assert_eq(unload(), 0, "%s", strerror(errno));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(params, sizeof(params), "devices=binderc %s", bad[i]);
+		cr_assert_eq(try_load(params), -EINVAL, "%s", params);
+		/* and nothing left behind */
+		cr_assert_eq(loaded(), 0, "%s", params);
+		cr_assert_eq(access("/dev/binderc", F_OK), -1, "%s: node left", params);
+		cr_assert_eq(access("/sys/class/binderc", F_OK), -1, "%s: class left", params);
+	}
+}
+
