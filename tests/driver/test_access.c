@@ -183,12 +183,17 @@ static long user_req(const struct user *u, uint32_t keep_caps, enum op op, pid_t
 struct target {
 	const struct user *u;
 	struct srv_cfg cfg;
+	bool open_as_root;  /* also hold a binder fd opened before dropping root */
 };
 
 static int target_main(void *arg, int rd, int wr)
 {
 	struct target *t = arg;
-	int ret = become(t->u, 0);
+	struct bt_conn early;
+	int ret = t->open_as_root ? bt_open_dev(&early, O_NONBLOCK) : 0;
+
+	if (!ret)
+		ret = become(t->u, 0);
 
 	if (ret) {
 		bt_send_u64(wr, (uint64_t)-ret);
@@ -198,15 +203,21 @@ static int target_main(void *arg, int rd, int wr)
 }
 
 /* Start s1 as a node server running as u (NULL: root); its handle. */
-static uint32_t start_target(const struct user *u)
+static uint32_t start_target_opts(const struct user *u, bool open_as_root)
 {
 	static struct target t;
 	int ret;
 
-	t = (struct target){ .u = u, .cfg = { .first_slot = 0, .nslots = 1 } };
+	t = (struct target){ .u = u, .cfg = { .first_slot = 0, .nslots = 1 },
+			     .open_as_root = open_as_root };
 	ret = u ? bt_spawn_ready(&s1, target_main, &t, 10000) : srv_start(&s1, &t.cfg);
 	cr_assert_eq(ret, 0, "target server did not start (%d)", ret);
 	return get_handle(&c, 0);
+}
+
+static uint32_t start_target(const struct user *u)
+{
+	return start_target_opts(u, false);
 }
 
 /* From outside (root): is the proc behind h, pid, frozen?  A sync call
@@ -251,6 +262,29 @@ Test(access, root_freezes_and_thaws)
 	assert_frozen(&c, h, s1.pid, false);
 	/* thawing what is not frozen is fine */
 	cr_assert_eq(freeze_pid(c.fd, s1.pid, false), 0);
+}
+
+Test(access, oneway_to_frozen_proc_is_recorded)
+{
+	uint32_t h = start_target(NULL), seq = 0;
+	struct binder_transaction_data t = bt_tr(h, C_SEQ, TF_ONE_WAY, &seq, sizeof(seq), NULL, 0);
+	struct srv_report rep;
+	struct bt_result r;
+	long info;
+
+	cr_assert_eq(freeze_pid(c.fd, s1.pid, true), 0);
+	/* a oneway is not refused: it is queued and recorded as async_recv */
+	cr_assert_eq(bt_oneway(&c, &t, &r), 0);
+	cr_assert_eq(r.final, BR_TRANSACTION_COMPLETE, "%s", bt_br_name(r.final));
+	info = frozen_info(c.fd, s1.pid);
+	/* sync_recv bit 1 (calls in flight) may be set until the oneway is read */
+	cr_assert_eq(info & ~2L, 1L << 8, "frozen info 0x%lx", info);
+	cr_assert_eq(freeze_pid(c.fd, s1.pid, false), 0);
+	/* it was delivered, once, in order */
+	rep = srv_get_report(&c, h);
+	cr_assert_eq(rep.seq_next, 1);
+	cr_assert_eq(rep.seq_errors, 0);
+	cr_assert_eq(rep.received, 2, "the oneway and the report");
 }
 
 static int idle_main(void *arg, int rd, int wr)
@@ -392,6 +426,19 @@ Test(access, root_proc_is_another_euid)
 	cr_assert_eq(ret, bt_expected("BINDER_FREEZE of root's proc", 0), "freeze: %ld", ret);
 	assert_frozen(&c, h, s1.pid, ret == 0);
 	cr_assert_eq(freeze_pid(c.fd, s1.pid, false), 0);
+}
+
+/* The target's euid is its task's now, not the one its fd was opened with:
+ * a server that opened one fd as root and another after dropping to bob is
+ * bob's (two procs of one pid in the context; both freeze and thaw). */
+Test(access, target_euid_is_the_tasks_own)
+{
+	uint32_t h = start_target_opts(&bob, true);
+
+	cr_assert_eq(user_req(&bob, 0, FREEZE, s1.pid), 0);
+	assert_frozen(&c, h, s1.pid, true);
+	cr_assert_eq(user_req(&bob, 0, THAW, s1.pid), 0);
+	assert_frozen(&c, h, s1.pid, false);
 }
 
 #define CAP_BIT(cap) (1u << (cap))
