@@ -34,7 +34,7 @@ uint8_t *bench_payload;
 size_t bench_payload_size;
 
 #define PING_METHODS(METHOD, ONEWAY, IN, OUT) METHOD(ping, , )
-BC_IFACE_DECLARE(bench_ping, "org.binderc.bench.IPing", PING_METHODS);
+BINDERC_IFACE_DECLARE(bench_ping, "org.binderc.bench.IPing", PING_METHODS);
 
 static int ping_impl(void *self)
 {
@@ -59,7 +59,7 @@ static int open_proc(const char *dev, bc_process **p)
 	int r = bc_process_open(dev, p);
 	if (r < 0)
 		return bench_fail(r, "bc_process_open %s: %s", dev, strerror(-r));
-	if ((r = bc_process_set_wire(*p, BC_WIRE_ANDROID_9, BC_PARTITION_SYSTEM)) < 0)
+	if ((r = bc_process_set_wire(*p, BINDERC_WIRE_ANDROID_9, BINDERC_PARTITION_SYSTEM)) < 0)
 		return bench_fail(r, "bc_process_set_wire: %s", strerror(-r));
 	if ((r = bc_process_set_max_threads(*p, 0)) < 0)
 		return bench_fail(r, "bc_process_set_max_threads: %s", strerror(-r));

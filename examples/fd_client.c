@@ -42,7 +42,7 @@ int main(void)
 
 	r = bc_process_open(NULL, &proc);
 	if (r == 0)
-		r = bc_sm_new(proc, BC_SM_DIALECT_DEFAULT, &sm);
+		r = bc_sm_new(proc, BINDERC_SM_DIALECT_DEFAULT, &sm);
 	if (r == 0)
 		r = bc_sm_get(sm, FDPASS_NAME, &svc);
 	fflush(stdout);

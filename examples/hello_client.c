@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 
 	r = bc_process_open(NULL, &proc);
 	if (r == 0)
-		r = bc_sm_new(proc, BC_SM_DIALECT_DEFAULT, &sm);
+		r = bc_sm_new(proc, BINDERC_SM_DIALECT_DEFAULT, &sm);
 	if (r == 0)
 		r = bc_sm_get(sm, HELLO_NAME, &hello); /* waits up to 5 s for it */
 	if (r == 0)

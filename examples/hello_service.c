@@ -42,11 +42,11 @@ int main(void)
 
 	r = bc_process_open(NULL, &proc);
 	if (r == 0) /* the library checks the interface token for us */
-		r = bc_class_new(HELLO_DESCRIPTOR, on_transact, NULL, BC_CLASS_ENFORCE_INTERFACE, &cls);
+		r = bc_class_new(HELLO_DESCRIPTOR, on_transact, NULL, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);
 	if (r == 0)
 		r = bc_binder_new(cls, NULL, &hello);
 	if (r == 0)
-		r = bc_sm_new(proc, BC_SM_DIALECT_DEFAULT, &sm);
+		r = bc_sm_new(proc, BINDERC_SM_DIALECT_DEFAULT, &sm);
 	if (r == 0)
 		r = bc_sm_add(sm, HELLO_NAME, hello, 0, 0);
 	if (r < 0) {

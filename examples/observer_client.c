@@ -44,13 +44,13 @@ int main(int argc, char **argv)
 
 	r = bc_process_open(NULL, &proc);
 	if (r == 0)
-		r = bc_class_new(OBSERVER_DESCRIPTOR, on_tick, NULL, BC_CLASS_ENFORCE_INTERFACE, &cls);
+		r = bc_class_new(OBSERVER_DESCRIPTOR, on_tick, NULL, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);
 	if (r == 0)
 		r = bc_binder_new(cls, NULL, &observer);
 	if (r == 0)
 		r = bc_process_start_thread_pool(proc); /* the callbacks arrive there */
 	if (r == 0)
-		r = bc_sm_new(proc, BC_SM_DIALECT_DEFAULT, &sm);
+		r = bc_sm_new(proc, BINDERC_SM_DIALECT_DEFAULT, &sm);
 	if (r == 0)
 		r = bc_sm_get(sm, TICKER_NAME, &ticker);
 	if (r == 0)

@@ -53,7 +53,7 @@ static void tick(int n)
 		if (r == 0)
 			r = bc_parcel_write_int32(p, n);
 		if (r == 0)
-			r = bc_binder_transact(observers[i], OBSERVER_ON_TICK, p, NULL, BC_FLAG_ONEWAY);
+			r = bc_binder_transact(observers[i], OBSERVER_ON_TICK, p, NULL, BINDERC_FLAG_ONEWAY);
 		bc_parcel_unref(p);
 		if (r == -EPIPE) { /* its process is gone */
 			bc_binder_unref(observers[i]);
@@ -75,13 +75,13 @@ int main(void)
 
 	r = bc_process_open(NULL, &proc);
 	if (r == 0)
-		r = bc_class_new(TICKER_DESCRIPTOR, on_transact, NULL, BC_CLASS_ENFORCE_INTERFACE, &cls);
+		r = bc_class_new(TICKER_DESCRIPTOR, on_transact, NULL, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);
 	if (r == 0)
 		r = bc_binder_new(cls, NULL, &ticker);
 	if (r == 0)
 		r = bc_process_start_thread_pool(proc); /* subscriptions arrive there */
 	if (r == 0)
-		r = bc_sm_new(proc, BC_SM_DIALECT_DEFAULT, &sm);
+		r = bc_sm_new(proc, BINDERC_SM_DIALECT_DEFAULT, &sm);
 	if (r == 0)
 		r = bc_sm_add(sm, TICKER_NAME, ticker, 0, 0);
 	if (r < 0) {

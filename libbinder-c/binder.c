@@ -23,7 +23,7 @@ int bc_class_new(const char *descriptor, bc_transact_fn on_transact, bc_destroy_
 {
 	bc_class *c;
 
-	if (!descriptor || !on_transact || !ret || (flags & ~BC_CLASS_ENFORCE_INTERFACE))
+	if (!descriptor || !on_transact || !ret || (flags & ~BINDERC_CLASS_ENFORCE_INTERFACE))
 		return -EINVAL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -263,8 +263,8 @@ int bc_binder_set_stability(bc_binder *b, int level)
 {
 	if (!b || b->remote)
 		return -EINVAL;
-	if (level != BC_STABILITY_UNDECLARED && level != BC_STABILITY_VENDOR && level != BC_STABILITY_SYSTEM &&
-	    level != BC_STABILITY_VINTF)
+	if (level != BINDERC_STABILITY_UNDECLARED && level != BINDERC_STABILITY_VENDOR && level != BINDERC_STABILITY_SYSTEM &&
+	    level != BINDERC_STABILITY_VINTF)
 		return -EINVAL;
 	b->stability = level;
 	return 0;
@@ -312,8 +312,8 @@ int bc__binder_wire_stability(const bc_binder *b, int partition)
 	if (b->stability)
 		return b->stability;
 	if (b->remote)
-		return BC_STABILITY_UNDECLARED;
-	return partition == BC_PARTITION_VENDOR ? BC_STABILITY_VENDOR : BC_STABILITY_SYSTEM;
+		return BINDERC_STABILITY_UNDECLARED;
+	return partition == BINDERC_PARTITION_VENDOR ? BINDERC_STABILITY_VENDOR : BINDERC_STABILITY_SYSTEM;
 }
 
 int bc__parcel_bind(bc_parcel *p, bc_process *proc)
@@ -349,12 +349,12 @@ int bc__local_dispatch(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, 
 	bc_class *c = b->cls;
 	int r;
 
-	if (code == BC_PING_TRANSACTION)
+	if (code == BINDERC_PING_TRANSACTION)
 		return 0;
-	if (code == BC_INTERFACE_TRANSACTION)
+	if (code == BINDERC_INTERFACE_TRANSACTION)
 		return bc_parcel_write_string16(reply, c->descriptor);
-	if ((c->flags & BC_CLASS_ENFORCE_INTERFACE) && code >= BC_FIRST_CALL_TRANSACTION &&
-	    code <= BC_LAST_CALL_TRANSACTION) {
+	if ((c->flags & BINDERC_CLASS_ENFORCE_INTERFACE) && code >= BINDERC_FIRST_CALL_TRANSACTION &&
+	    code <= BINDERC_LAST_CALL_TRANSACTION) {
 		r = bc_parcel_enforce_interface(in, c->descriptor);
 		if (r < 0)
 			return -EPERM;
@@ -369,7 +369,7 @@ static int local_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parce
 	bc_txn *txn;
 	int r;
 
-	r = bc__txn_new(NULL, code, flags & BC_FLAG_ONEWAY, getpid(), geteuid(), NULL, &txn);
+	r = bc__txn_new(NULL, code, flags & BINDERC_FLAG_ONEWAY, getpid(), geteuid(), NULL, &txn);
 	if (r < 0)
 		return r;
 	if (!in) {
@@ -386,13 +386,13 @@ static int local_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parce
 		r = -EPIPE;
 	} else {
 		r = bc__local_dispatch(b, txn, code, in, txn->reply);
-		if (r == BC_TXN_DEFERRED)
+		if (r == BINDERC_TXN_DEFERRED)
 			r = bc__txn_wait(txn);
 		bc_binder_unref(b);
 	}
 	in->pos = saved;
 	bc_parcel_unref(empty);
-	if (flags & BC_FLAG_ONEWAY)
+	if (flags & BINDERC_FLAG_ONEWAY)
 		r = 0;
 	else if (r == 0 && ret_reply)
 		*ret_reply = bc_parcel_ref(txn->reply);
@@ -402,7 +402,7 @@ static int local_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parce
 
 int bc_binder_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags)
 {
-	if (!b || (flags & ~BC_FLAG_ONEWAY))
+	if (!b || (flags & ~BINDERC_FLAG_ONEWAY))
 		return -EINVAL;
 	if (ret_reply)
 		*ret_reply = NULL;
@@ -414,7 +414,7 @@ int bc_binder_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel *
 int bc_binder_ping(bc_binder *b)
 {
 	bc_parcel *reply = NULL;
-	int r = bc_binder_transact(b, BC_PING_TRANSACTION, NULL, &reply, 0);
+	int r = bc_binder_transact(b, BINDERC_PING_TRANSACTION, NULL, &reply, 0);
 
 	bc_parcel_unref(reply);
 	return r;
@@ -428,7 +428,7 @@ int bc_binder_get_interface(bc_binder *b, char **ret)
 
 	if (!ret)
 		return -EINVAL;
-	r = bc_binder_transact(b, BC_INTERFACE_TRANSACTION, NULL, &reply, 0);
+	r = bc_binder_transact(b, BINDERC_INTERFACE_TRANSACTION, NULL, &reply, 0);
 	if (r == 0)
 		r = bc_parcel_read_string16(reply, &d, NULL);
 	if (r == 0 && !d)

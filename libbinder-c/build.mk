@@ -4,8 +4,8 @@
 # Included by the top-level Makefile (TOP, B, CC, CFLAGS_BASE, SAN_FLAGS,
 # PREFIX, DESTDIR come from there).
 
-LBC_VERSION := 0.1.0
-LBC_SOVERSION := 0
+LBC_VERSION := 1.0.0
+LBC_SOVERSION := 1
 LBC_SRC := $(TOP)/libbinder-c
 LBC_OBJ := $(B)/obj/libbinder-c
 LBC_NAMES := utf status parcel binder txn ipc process servicemanager

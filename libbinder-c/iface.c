@@ -84,8 +84,8 @@ int bc_iface_throw(int32_t exception, const char *message)
 {
 	struct tstate *t = tstate();
 
-	if (exception == BC_EX_NONE)
-		exception = BC_EX_ILLEGAL_STATE;
+	if (exception == BINDERC_EX_NONE)
+		exception = BINDERC_EX_ILLEGAL_STATE;
 	bc_status_clear(&t->pending);
 	if (bc_status_set_exception(&t->pending, exception, message) < 0)
 		(void)bc_status_set_exception(&t->pending, exception, NULL);
@@ -162,7 +162,7 @@ static int compile_method(struct bc__method *m, const struct bc_iface_method *d,
 	size_t k, w = 0;
 	int r;
 
-	m->pub.code = d->code ? d->code : BC_FIRST_CALL_TRANSACTION + (uint32_t)index;
+	m->pub.code = d->code ? d->code : BINDERC_FIRST_CALL_TRANSACTION + (uint32_t)index;
 	m->pub.flags = d->flags;
 	m->pub.name = strdup(d->name);
 	m->pub.in_sig = strdup(in);
@@ -175,7 +175,7 @@ static int compile_method(struct bc__method *m, const struct bc_iface_method *d,
 	r = parse_one(d->name, "output", out, &m->out, &m->n_out, ret_error);
 	if (r < 0)
 		return r;
-	if ((d->flags & BC_IFACE_ONEWAY) && m->n_out)
+	if ((d->flags & BINDERC_IFACE_ONEWAY) && m->n_out)
 		return errorf(ret_error, "one-way method \"%s\" has an output signature \"%s\"", d->name, out);
 	for (k = 0; k < m->n_in; k++)
 		w += bc__arg_width(&m->in[k]);
@@ -183,9 +183,9 @@ static int compile_method(struct bc__method *m, const struct bc_iface_method *d,
 	for (k = 0; k < m->n_out; k++)
 		w += bc__arg_width(&m->out[k]);
 	m->n_cout = w - m->n_cin;
-	if (w > BC_IFACE_MAX_PARAMS)
+	if (w > BINDERC_IFACE_MAX_PARAMS)
 		return errorf(ret_error, "method \"%s\" takes %zu C parameters (more than %d)", d->name, w,
-			      BC_IFACE_MAX_PARAMS);
+			      BINDERC_IFACE_MAX_PARAMS);
 	m->types[0] = &ffi_type_pointer; /* self */
 	w = 1;
 	for (k = 0; k < m->n_in; k++) {
@@ -220,17 +220,17 @@ int bc_iface_new(const struct bc_iface_def *def, bc_iface **ret, char **ret_erro
 			      def->n_methods);
 	for (i = 0; i < def->n_methods; i++) {
 		const struct bc_iface_method *a = &def->methods[i];
-		uint32_t ca = a->code ? a->code : BC_FIRST_CALL_TRANSACTION + (uint32_t)i;
+		uint32_t ca = a->code ? a->code : BINDERC_FIRST_CALL_TRANSACTION + (uint32_t)i;
 
 		if (!a->name || !*a->name)
 			return errorf(ret_error, "interface \"%s\": method #%zu has no name", def->descriptor, i);
-		if (ca < BC_FIRST_CALL_TRANSACTION || ca > BC_LAST_CALL_TRANSACTION || i > BC_LAST_CALL_TRANSACTION)
+		if (ca < BINDERC_FIRST_CALL_TRANSACTION || ca > BINDERC_LAST_CALL_TRANSACTION || i > BINDERC_LAST_CALL_TRANSACTION)
 			return errorf(ret_error, "method \"%s\": code 0x%x outside the user range", a->name, ca);
-		if (a->flags & ~BC_IFACE_ONEWAY)
+		if (a->flags & ~BINDERC_IFACE_ONEWAY)
 			return errorf(ret_error, "method \"%s\": unknown flags 0x%x", a->name, a->flags);
 		for (j = 0; j < i; j++) {
 			const struct bc_iface_method *b = &def->methods[j];
-			uint32_t cb = b->code ? b->code : BC_FIRST_CALL_TRANSACTION + (uint32_t)j;
+			uint32_t cb = b->code ? b->code : BINDERC_FIRST_CALL_TRANSACTION + (uint32_t)j;
 
 			if (!strcmp(a->name, b->name))
 				return errorf(ret_error, "duplicate method name \"%s\"", a->name);
@@ -413,7 +413,7 @@ int bc_iface_lookup(const char *descriptor, bc_iface **ret)
 
 /* ---- description sharing ---------------------------------------------- */
 /*
- * The answer to BC_IFACE_DESCRIBE_TRANSACTION: AIDL status header (EX_NONE),
+ * The answer to BINDERC_IFACE_DESCRIBE_TRANSACTION: AIDL status header (EX_NONE),
  * String16 descriptor, int32 n, then per method String16 name, int32 code,
  * String16 input signature, String16 output signature, int32 flags.
  */
@@ -445,7 +445,7 @@ static int parse_description(bc_parcel *reply, bc_iface **ret)
 {
 	struct bc_iface_def def = { NULL, NULL, 0 };
 	struct bc_iface_method *ms = NULL;
-	bc_status st = BC_STATUS_INIT;
+	bc_status st = BINDERC_STATUS_INIT;
 	char *desc = NULL;
 	int32_t n = 0;
 	size_t k;
@@ -513,7 +513,7 @@ int bc_iface_fetch(bc_binder *b, bc_iface **ret)
 
 	if (!b || !ret)
 		return -EINVAL;
-	r = bc_binder_transact(b, BC_IFACE_DESCRIBE_TRANSACTION, NULL, &reply, 0);
+	r = bc_binder_transact(b, BINDERC_IFACE_DESCRIBE_TRANSACTION, NULL, &reply, 0);
 	if (r == -EBADMSG)
 		return r; /* unknown transaction: not a binder-c stub */
 	if (r == 0)

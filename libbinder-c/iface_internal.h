@@ -83,7 +83,7 @@ struct bc__method {
 	struct bc__arg *in, *out;
 	size_t n_in, n_out;
 	size_t n_cin, n_cout; /* C parameters of inputs / outputs */
-	ffi_type *types[1 + BC_IFACE_MAX_PARAMS];
+	ffi_type *types[1 + BINDERC_IFACE_MAX_PARAMS];
 	ffi_cif cif; /* int fn(void *self, inputs..., outputs...) */
 };
 
@@ -101,7 +101,7 @@ bc_status *bc__iface_pending(void);
 bool *bc__iface_pending_set(void);
 bc_status *bc__iface_last(void);
 
-/* Write @iface's description (the answer to BC_IFACE_DESCRIBE_TRANSACTION). */
+/* Write @iface's description (the answer to BINDERC_IFACE_DESCRIBE_TRANSACTION). */
 int bc__iface_describe(const bc_iface *iface, bc_parcel *reply);
 
 #endif

@@ -39,10 +39,10 @@ static int binder_transport(void *ctx, uint32_t code, bc_parcel *data, bc_parcel
  */
 static int invoke(bc_iface_proxy *p, const struct bc__method *m, void *const *cargs)
 {
-	union bc__val v[BC_IFACE_MAX_PARAMS];
-	bool oneway = m->pub.flags & BC_IFACE_ONEWAY;
+	union bc__val v[BINDERC_IFACE_MAX_PARAMS];
+	bool oneway = m->pub.flags & BINDERC_IFACE_ONEWAY;
 	bc_parcel *data = NULL, *reply = NULL;
-	bc_status st = BC_STATUS_INIT, *last = bc__iface_last();
+	bc_status st = BINDERC_STATUS_INIT, *last = bc__iface_last();
 	size_t k, w, nread = 0;
 	int r;
 
@@ -57,7 +57,7 @@ static int invoke(bc_iface_proxy *p, const struct bc__method *m, void *const *ca
 		w += bc__arg_width(&m->in[k]);
 	}
 	if (r == 0)
-		r = p->send(p->ctx, m->pub.code, data, oneway ? NULL : &reply, oneway ? BC_FLAG_ONEWAY : 0);
+		r = p->send(p->ctx, m->pub.code, data, oneway ? NULL : &reply, oneway ? BINDERC_FLAG_ONEWAY : 0);
 	bc_parcel_unref(data);
 	if (r < 0 || oneway)
 		goto out;
@@ -71,11 +71,11 @@ static int invoke(bc_iface_proxy *p, const struct bc__method *m, void *const *ca
 		goto out;
 	}
 	if (!bc_status_is_ok(&st)) {
-		bool service = st.exception == BC_EX_SERVICE_SPECIFIC && st.service_error > 0;
+		bool service = st.exception == BINDERC_EX_SERVICE_SPECIFIC && st.service_error > 0;
 
 		r = service ? st.service_error : -EREMOTEIO;
 		*last = st; /* moved */
-		st = (bc_status)BC_STATUS_INIT;
+		st = (bc_status)BINDERC_STATUS_INIT;
 		goto out;
 	}
 	for (k = 0, w = 0; k < m->n_out; k++, nread++) {
@@ -217,8 +217,8 @@ const void *bc_iface_proxy_methods(const bc_iface_proxy *p)
 
 int bc_vcall(bc_iface_proxy *p, const char *method, va_list ap)
 {
-	union bc__val v[BC_IFACE_MAX_PARAMS];
-	void *outp[BC_IFACE_MAX_PARAMS], *cargs[BC_IFACE_MAX_PARAMS];
+	union bc__val v[BINDERC_IFACE_MAX_PARAMS];
+	void *outp[BINDERC_IFACE_MAX_PARAMS], *cargs[BINDERC_IFACE_MAX_PARAMS];
 	const struct bc__method *m;
 	size_t k, w = 0;
 	int idx;

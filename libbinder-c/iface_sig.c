@@ -95,7 +95,7 @@ int bc_iface_sig_check(const char *sig, size_t *ret_bad)
 	for (k = 0; k < n; k++)
 		width += bc__arg_width(&args[k]);
 	free(args);
-	if (width > BC_IFACE_MAX_PARAMS) {
+	if (width > BINDERC_IFACE_MAX_PARAMS) {
 		if (ret_bad)
 			*ret_bad = strlen(sig);
 		return -EINVAL;

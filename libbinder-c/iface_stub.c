@@ -91,8 +91,8 @@ static int write_outputs(const struct bc__method *m, union bc__val *out, bc_parc
 int bc_iface_dispatch(bc_iface *iface, const void *impl, void *userdata, uint32_t code, bc_parcel *in,
 		      bc_parcel *reply)
 {
-	union bc__val vin[BC_IFACE_MAX_PARAMS], vout[BC_IFACE_MAX_PARAMS];
-	void *avalues[1 + BC_IFACE_MAX_PARAMS], *optrs[BC_IFACE_MAX_PARAMS];
+	union bc__val vin[BINDERC_IFACE_MAX_PARAMS], vout[BINDERC_IFACE_MAX_PARAMS];
+	void *avalues[1 + BINDERC_IFACE_MAX_PARAMS], *optrs[BINDERC_IFACE_MAX_PARAMS];
 	const struct bc__method *m;
 	size_t k, w, nin = 0;
 	bc__fn fn;
@@ -103,7 +103,7 @@ int bc_iface_dispatch(bc_iface *iface, const void *impl, void *userdata, uint32_
 
 	if (!iface || !impl || !in || !reply)
 		return -EINVAL;
-	if (code == BC_IFACE_DESCRIBE_TRANSACTION)
+	if (code == BINDERC_IFACE_DESCRIBE_TRANSACTION)
 		return bc__iface_describe(iface, reply);
 	idx = bc_iface_find_code(iface, code);
 	if (idx < 0)
@@ -145,18 +145,18 @@ int bc_iface_dispatch(bc_iface *iface, const void *impl, void *userdata, uint32_
 	pending_set = bc__iface_pending_set();
 	outer = *pending;
 	outer_set = *pending_set;
-	*pending = (bc_status)BC_STATUS_INIT;
+	*pending = (bc_status)BINDERC_STATUS_INIT;
 	*pending_set = false;
 	ffi_call((ffi_cif *)&m->cif, fn, &rc, avalues);
 	r = (int)(ffi_sarg)rc;
 	free_vals(m->in, m->n_in, vin, false);
 
-	if (m->pub.flags & BC_IFACE_ONEWAY) {
+	if (m->pub.flags & BINDERC_IFACE_ONEWAY) {
 		r = 0; /* nobody to tell */
 	} else if (r == 0) {
 		r = write_outputs(m, vout, reply);
 	} else if (r > 0 || (r == -EREMOTEIO && *pending_set)) {
-		bc_status st = BC_STATUS_INIT;
+		bc_status st = BINDERC_STATUS_INIT;
 
 		if (*pending_set) {
 			r = bc_parcel_write_status(reply, pending);

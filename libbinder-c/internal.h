@@ -9,7 +9,7 @@
 
 #include <binderc/binderc.h>
 
-#define BC_OBJ_SIZE sizeof(struct flat_binder_object)
+#define BINDERC_OBJ_SIZE sizeof(struct flat_binder_object)
 
 /* ---- utf.c ------------------------------------------------------------ */
 /* Convert UTF-8 to UTF-16; @out may be NULL to count.  Returns units or
@@ -20,9 +20,9 @@ ssize_t bc__utf8_to_utf16(const char *s, size_t len, uint16_t *out);
 ssize_t bc__utf16_to_utf8(const uint16_t *s, size_t len, char *out);
 
 /* ---- parcel.c --------------------------------------------------------- */
-#define BC_PARCEL_READONLY 0x1u
-#define BC_PARCEL_KERNEL 0x2u /* received from the driver: owns fds, free buffer */
-#define BC_PARCEL_REPLY 0x4u  /* a kernel parcel from BR_REPLY */
+#define BINDERC_PARCEL_READONLY 0x1u
+#define BINDERC_PARCEL_KERNEL 0x2u /* received from the driver: owns fds, free buffer */
+#define BINDERC_PARCEL_REPLY 0x4u  /* a kernel parcel from BR_REPLY */
 
 struct bc_parcel {
 	atomic_int refs;

@@ -344,7 +344,7 @@ static int run_loop(struct bc_thread *t, struct waiter *w, int mode)
 			} else {
 				r = bc__parcel_from_kernel(proc, &tr, &w->reply);
 				if (w->reply)
-					w->reply->flags |= BC_PARCEL_REPLY;
+					w->reply->flags |= BINDERC_PARCEL_REPLY;
 				finish(w, r);
 			}
 			break;
@@ -472,7 +472,7 @@ static void handle_transaction(struct bc_thread *t, const struct binder_transact
 		target = NULL;
 	}
 	if (r == 0)
-		r = bc__txn_new(proc, tr->code, oneway ? BC_FLAG_ONEWAY : 0, tr->sender_pid, tr->sender_euid,
+		r = bc__txn_new(proc, tr->code, oneway ? BINDERC_FLAG_ONEWAY : 0, tr->sender_pid, tr->sender_euid,
 				&t->spare, &txn);
 	if (r < 0)
 		st = r;
@@ -480,7 +480,7 @@ static void handle_transaction(struct bc_thread *t, const struct binder_transact
 		st = -EPIPE;
 	else
 		st = bc__local_dispatch(target, txn, tr->code, in, txn->reply);
-	if (st == BC_TXN_DEFERRED && !oneway) {
+	if (st == BINDERC_TXN_DEFERRED && !oneway) {
 		/* Keep serving others while this thread waits for the reply. */
 		if (proc->pool_started && !atomic_load(&proc->stopping))
 			bc__spawn(proc, false);
@@ -488,7 +488,7 @@ static void handle_transaction(struct bc_thread *t, const struct binder_transact
 	}
 	bc__parcel_unref_queued(in, t);
 	if (!oneway)
-		send_reply(t, txn ? txn->reply : NULL, st == BC_TXN_DEFERRED ? 0 : st);
+		send_reply(t, txn ? txn->reply : NULL, st == BINDERC_TXN_DEFERRED ? 0 : st);
 	bc__txn_done(txn, &t->spare);
 	bc_binder_unref(target);
 }
@@ -497,7 +497,7 @@ int bc__transact(bc_process *proc, uint32_t handle, uint32_t code, bc_parcel *da
 		 uint32_t flags)
 {
 	struct binder_transaction_data tr;
-	bool oneway = flags & BC_FLAG_ONEWAY;
+	bool oneway = flags & BINDERC_FLAG_ONEWAY;
 	struct waiter w = { .kind = oneway ? W_ONEWAY : W_SYNC };
 	struct bc_thread *t;
 	int r;

@@ -135,8 +135,8 @@ static int parcel_new(bool buffer, bc_parcel **ret)
 	if (!p)
 		return -ENOMEM;
 	atomic_init(&p->refs, 1);
-	p->wire = BC_WIRE_DEFAULT;
-	p->partition = BC_PARTITION_SYSTEM;
+	p->wire = BINDERC_WIRE_DEFAULT;
+	p->partition = BINDERC_PARTITION_SYSTEM;
 	*ret = p;
 	return 0;
 }
@@ -161,12 +161,12 @@ static int check_offsets(const uint8_t *data, size_t size, const uint64_t *offs,
 	for (size_t i = 0; i < n; i++) {
 		uint32_t type;
 
-		if (offs[i] < next || (offs[i] & 3) || offs[i] > size || size - offs[i] < BC_OBJ_SIZE)
+		if (offs[i] < next || (offs[i] & 3) || offs[i] > size || size - offs[i] < BINDERC_OBJ_SIZE)
 			return -EINVAL;
 		memcpy(&type, data + offs[i], sizeof(type));
 		if (!valid_object_type(type))
 			return -EINVAL;
-		next = offs[i] + BC_OBJ_SIZE;
+		next = offs[i] + BINDERC_OBJ_SIZE;
 	}
 	return 0;
 }
@@ -185,7 +185,7 @@ int bc_parcel_new_from_data(const void *data, size_t size, const uint64_t *offse
 	r = parcel_new(false, &p);
 	if (r < 0)
 		return r;
-	p->flags = BC_PARCEL_READONLY;
+	p->flags = BINDERC_PARCEL_READONLY;
 	p->data = malloc(size ? size : 1);
 	p->offs = malloc(n_offsets ? n_offsets * sizeof(uint64_t) : 1);
 	if (!p->data || !p->offs) {
@@ -210,7 +210,7 @@ int bc__parcel_from_kernel(bc_process *proc, const struct binder_transaction_dat
 	r = parcel_new(false, &p);
 	if (r < 0)
 		return r;
-	p->flags = BC_PARCEL_READONLY | BC_PARCEL_KERNEL;
+	p->flags = BINDERC_PARCEL_READONLY | BINDERC_PARCEL_KERNEL;
 	p->proc = bc_process_ref(proc);
 	p->wire = proc->wire;
 	p->partition = proc->partition;
@@ -259,18 +259,18 @@ static void parcel_free(bc_parcel *p, struct bc_thread *t)
 	for (size_t i = 0; i < p->n_binders; i++)
 		bc_binder_unref(p->binders[i]);
 	free(p->binders);
-	if (p->flags & BC_PARCEL_KERNEL) {
+	if (p->flags & BINDERC_PARCEL_KERNEL) {
 		if (t)
 			bc__thread_queue_free(t, p->kbuf);
 		else
 			bc__free_buffer(p->proc, p->kbuf,
-					(p->flags & BC_PARCEL_REPLY) && p->n_offs == 0 && p->size <= DEFER_FREE_MAX);
+					(p->flags & BINDERC_PARCEL_REPLY) && p->n_offs == 0 && p->size <= DEFER_FREE_MAX);
 		bc_process_unref(p->proc);
 		/* The data and offsets are the kernel's. */
 		p->data = NULL;
 		p->offs = NULL;
 		p->cap = 0;
-	} else if (p->flags & BC_PARCEL_READONLY) {
+	} else if (p->flags & BINDERC_PARCEL_READONLY) {
 		/* A copy (bc_parcel_new_from_data): exact size, not for reuse. */
 		free(p->data);
 		p->data = NULL;
@@ -281,7 +281,7 @@ static void parcel_free(bc_parcel *p, struct bc_thread *t)
 
 bool bc__parcel_recycle(bc_parcel *p)
 {
-	if (atomic_load(&p->refs) != 1 || (p->flags & (BC_PARCEL_READONLY | BC_PARCEL_KERNEL)) || p->n_fds ||
+	if (atomic_load(&p->refs) != 1 || (p->flags & (BINDERC_PARCEL_READONLY | BINDERC_PARCEL_KERNEL)) || p->n_fds ||
 	    p->n_binders || p->cap > 4096)
 		return false;
 	p->size = p->pos = 0;
@@ -304,8 +304,8 @@ void bc__parcel_unref_queued(bc_parcel *p, struct bc_thread *t)
 
 int bc_parcel_set_wire(bc_parcel *p, int wire, int partition)
 {
-	if (!p || wire < BC_WIRE_ANDROID_9 || wire > BC_WIRE_ANDROID_13 ||
-	    (partition != BC_PARTITION_SYSTEM && partition != BC_PARTITION_VENDOR))
+	if (!p || wire < BINDERC_WIRE_ANDROID_9 || wire > BINDERC_WIRE_ANDROID_13 ||
+	    (partition != BINDERC_PARTITION_SYSTEM && partition != BINDERC_PARTITION_VENDOR))
 		return -EINVAL;
 	p->wire = wire;
 	p->partition = partition;
@@ -360,7 +360,7 @@ static int reserve(bc_parcel *p, size_t len, uint8_t **ret)
 	size_t padded;
 	int r;
 
-	if (p->flags & BC_PARCEL_READONLY)
+	if (p->flags & BINDERC_PARCEL_READONLY)
 		return -EROFS;
 	if (len > MAX_LEN || p->size + PAD4(len) > MAX_LEN)
 		return -ENOMEM;
@@ -670,7 +670,7 @@ static int add_offset(bc_parcel *p, size_t off)
 
 static uint32_t stability_word(int wire, int level)
 {
-	if (wire == BC_WIRE_ANDROID_12)
+	if (wire == BINDERC_WIRE_ANDROID_12)
 		return 1u | ((uint32_t)level << 24);
 	return (uint32_t)level;
 }
@@ -683,7 +683,7 @@ static int write_binder(bc_parcel *p, bc_binder *b, bool weak)
 
 	if (!p)
 		return -EINVAL;
-	if (p->flags & BC_PARCEL_READONLY)
+	if (p->flags & BINDERC_PARCEL_READONLY)
 		return -EROFS;
 	memset(&obj, 0, sizeof(obj));
 	start = p->size;
@@ -699,7 +699,7 @@ static int write_binder(bc_parcel *p, bc_binder *b, bool weak)
 		obj.hdr.type = weak ? BINDER_TYPE_WEAK_BINDER : BINDER_TYPE_BINDER;
 	}
 	r = put(p, &obj, sizeof(obj));
-	if (r == 0 && p->wire >= BC_WIRE_ANDROID_11)
+	if (r == 0 && p->wire >= BINDERC_WIRE_ANDROID_11)
 		r = bc_parcel_write_uint32(
 			p, stability_word(p->wire, b ? bc__binder_wire_stability(b, p->partition) : 0));
 	if (r < 0) {
@@ -724,7 +724,7 @@ int bc_parcel_write_fd(bc_parcel *p, int fd, bool take_ownership)
 
 	if (!p || fd < 0)
 		return -EINVAL;
-	if (p->flags & BC_PARCEL_READONLY)
+	if (p->flags & BINDERC_PARCEL_READONLY)
 		return -EROFS;
 	if (take_ownership) {
 		r = grow((void **)&p->fds, &p->cap_fds, p->n_fds + 1, sizeof(int));
@@ -771,7 +771,7 @@ int bc_parcel_end_parcelable(bc_parcel *p, size_t token)
 
 	if (!p || token > p->size || p->size - token < 4 || (token & 3))
 		return -EINVAL;
-	if (p->flags & BC_PARCEL_READONLY)
+	if (p->flags & BINDERC_PARCEL_READONLY)
 		return -EROFS;
 	size = (int32_t)(p->size - token);
 	memcpy(p->data + token, &size, 4);
@@ -780,7 +780,7 @@ int bc_parcel_end_parcelable(bc_parcel *p, size_t token)
 
 static uint32_t policy_word(int wire)
 {
-	return wire >= BC_WIRE_ANDROID_12 ? 0x80000000u : 0x00400000u;
+	return wire >= BINDERC_WIRE_ANDROID_12 ? 0x80000000u : 0x00400000u;
 }
 
 int bc_parcel_write_interface_token(bc_parcel *p, const char *descriptor)
@@ -792,13 +792,13 @@ int bc_parcel_write_interface_token(bc_parcel *p, const char *descriptor)
 		return -EINVAL;
 	start = p->size;
 	r = bc_parcel_write_uint32(p, policy_word(p->wire));
-	if (r == 0 && p->wire >= BC_WIRE_ANDROID_10)
+	if (r == 0 && p->wire >= BINDERC_WIRE_ANDROID_10)
 		r = bc_parcel_write_int32(p, -1);
-	if (r == 0 && p->wire >= BC_WIRE_ANDROID_11)
-		r = bc_parcel_write_uint32(p, p->partition == BC_PARTITION_VENDOR ? BC_HEADER_VNDR : BC_HEADER_SYST);
+	if (r == 0 && p->wire >= BINDERC_WIRE_ANDROID_11)
+		r = bc_parcel_write_uint32(p, p->partition == BINDERC_PARTITION_VENDOR ? BINDERC_HEADER_VNDR : BINDERC_HEADER_SYST);
 	if (r == 0)
 		r = bc_parcel_write_string16(p, descriptor);
-	if (r < 0 && !(p->flags & BC_PARCEL_READONLY))
+	if (r < 0 && !(p->flags & BINDERC_PARCEL_READONLY))
 		truncate_to(p, start);
 	return r;
 }
@@ -810,17 +810,17 @@ int bc_parcel_write_status(bc_parcel *p, const bc_status *st)
 
 	if (!p)
 		return -EINVAL;
-	if (!st || st->exception == BC_EX_NONE)
-		return bc_parcel_write_int32(p, BC_EX_NONE);
+	if (!st || st->exception == BINDERC_EX_NONE)
+		return bc_parcel_write_int32(p, BINDERC_EX_NONE);
 	start = p->size;
 	r = bc_parcel_write_int32(p, st->exception);
 	if (r == 0)
 		r = bc_parcel_write_string16(p, st->message ? st->message : "");
 	if (r == 0)
 		r = bc_parcel_write_int32(p, 0);
-	if (r == 0 && st->exception == BC_EX_SERVICE_SPECIFIC)
+	if (r == 0 && st->exception == BINDERC_EX_SERVICE_SPECIFIC)
 		r = bc_parcel_write_int32(p, st->service_error);
-	if (r < 0 && !(p->flags & BC_PARCEL_READONLY))
+	if (r < 0 && !(p->flags & BINDERC_PARCEL_READONLY))
 		truncate_to(p, start);
 	return r;
 }
@@ -835,7 +835,7 @@ static size_t first_obj_after(const bc_parcel *p, size_t pos)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (p->offs[mid] + BC_OBJ_SIZE <= pos)
+		if (p->offs[mid] + BINDERC_OBJ_SIZE <= pos)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -1236,11 +1236,11 @@ static int peek_object(const bc_parcel *p, struct flat_binder_object *obj, bool 
 {
 	size_t pos = p->pos, i;
 
-	if (pos > p->size || BC_OBJ_SIZE > p->size - pos)
+	if (pos > p->size || BINDERC_OBJ_SIZE > p->size - pos)
 		return -ENODATA;
 	i = first_obj_after(p, pos);
 	*listed = i < p->n_offs && p->offs[i] == pos;
-	if (!*listed && i < p->n_offs && p->offs[i] < pos + BC_OBJ_SIZE)
+	if (!*listed && i < p->n_offs && p->offs[i] < pos + BINDERC_OBJ_SIZE)
 		return -EBADMSG;
 	memcpy(obj, p->data + pos, sizeof(*obj));
 	return 0;
@@ -1263,8 +1263,8 @@ static bc_binder *find_held(const bc_parcel *p, const struct flat_binder_object 
 
 static int stability_level(uint32_t w)
 {
-	if (w == BC_STABILITY_UNDECLARED || w == BC_STABILITY_VENDOR || w == BC_STABILITY_SYSTEM ||
-	    w == BC_STABILITY_VINTF)
+	if (w == BINDERC_STABILITY_UNDECLARED || w == BINDERC_STABILITY_VENDOR || w == BINDERC_STABILITY_SYSTEM ||
+	    w == BINDERC_STABILITY_VINTF)
 		return (int)w;
 	if ((w & 0x00ffffffu) == 1)
 		return (int)(w >> 24);
@@ -1299,9 +1299,9 @@ static int read_binder_object(bc_parcel *p, bool weak_ok, struct flat_binder_obj
 		   obj->binder == 0 && obj->cookie == 0;
 	if (!listed && !*is_null)
 		return -EBADMSG;
-	p->pos += BC_OBJ_SIZE;
+	p->pos += BINDERC_OBJ_SIZE;
 	*stab = 0;
-	if (p->wire >= BC_WIRE_ANDROID_11) {
+	if (p->wire >= BINDERC_WIRE_ANDROID_11) {
 		uint32_t w;
 
 		r = bc_parcel_read_uint32(p, &w);
@@ -1318,7 +1318,7 @@ static int resolve(bc_parcel *p, const struct flat_binder_object *obj, bool stro
 {
 	bool local = obj->hdr.type == BINDER_TYPE_BINDER || obj->hdr.type == BINDER_TYPE_WEAK_BINDER;
 
-	if (!(p->flags & BC_PARCEL_KERNEL)) {
+	if (!(p->flags & BINDERC_PARCEL_KERNEL)) {
 		bc_binder *b = find_held(p, obj);
 
 		if (!b)
@@ -1357,7 +1357,7 @@ int bc_parcel_read_binder(bc_parcel *p, bc_binder **ret)
 				return -ESRCH;
 			}
 		}
-		if (b->remote && (p->flags & BC_PARCEL_KERNEL))
+		if (b->remote && (p->flags & BINDERC_PARCEL_KERNEL))
 			bc__binder_set_stability_raw(b, stab);
 	}
 	if (ret)
@@ -1427,7 +1427,7 @@ static int read_fd_object(bc_parcel *p, int *ret)
 		return r;
 	if (!listed || obj.hdr.type != BINDER_TYPE_FD)
 		return -EBADMSG;
-	p->pos += BC_OBJ_SIZE;
+	p->pos += BINDERC_OBJ_SIZE;
 	*ret = (int)obj.fd;
 	return 0;
 }
@@ -1498,11 +1498,11 @@ static int read_token_header(bc_parcel *p)
 	int r;
 
 	r = bc_parcel_read_uint32(p, NULL);
-	if (r == 0 && p->wire >= BC_WIRE_ANDROID_10)
+	if (r == 0 && p->wire >= BINDERC_WIRE_ANDROID_10)
 		r = bc_parcel_read_int32(p, NULL);
-	if (r == 0 && p->wire >= BC_WIRE_ANDROID_11) {
+	if (r == 0 && p->wire >= BINDERC_WIRE_ANDROID_11) {
 		r = bc_parcel_read_uint32(p, &w);
-		if (r == 0 && w != (p->partition == BC_PARTITION_VENDOR ? BC_HEADER_VNDR : BC_HEADER_SYST))
+		if (r == 0 && w != (p->partition == BINDERC_PARTITION_VENDOR ? BINDERC_HEADER_VNDR : BINDERC_HEADER_SYST))
 			r = -EPROTO;
 	}
 	return r;
@@ -1614,7 +1614,7 @@ static int skip_sized(bc_parcel *p)
 
 int bc_parcel_read_status(bc_parcel *p, bc_status *ret)
 {
-	bc_status st = BC_STATUS_INIT;
+	bc_status st = BINDERC_STATUS_INIT;
 	size_t start;
 	int32_t ex, trace;
 	int r;
@@ -1625,14 +1625,14 @@ int bc_parcel_read_status(bc_parcel *p, bc_status *ret)
 	r = bc_parcel_read_int32(p, &ex);
 	if (r < 0)
 		return r;
-	if (ex == BC_EX_HAS_REPLY_HEADER) {
+	if (ex == BINDERC_EX_HAS_REPLY_HEADER) {
 		r = skip_sized(p);
 		if (r < 0)
 			goto fail;
-		ex = BC_EX_NONE;
+		ex = BINDERC_EX_NONE;
 	}
 	st.exception = ex;
-	if (ex != BC_EX_NONE) {
+	if (ex != BINDERC_EX_NONE) {
 		r = bc_parcel_read_string16(p, &st.message, NULL);
 		if (r < 0)
 			goto fail;
@@ -1647,11 +1647,11 @@ int bc_parcel_read_status(bc_parcel *p, bc_status *ret)
 			p->pos += PAD4((size_t)trace);
 		else
 			p->pos = p->size;
-		if (ex == BC_EX_SERVICE_SPECIFIC) {
+		if (ex == BINDERC_EX_SERVICE_SPECIFIC) {
 			r = bc_parcel_read_int32(p, &st.service_error);
 			if (r < 0)
 				goto fail;
-		} else if (ex == BC_EX_PARCELABLE) {
+		} else if (ex == BINDERC_EX_PARCELABLE) {
 			r = skip_sized(p);
 			if (r < 0)
 				goto fail;

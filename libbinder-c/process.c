@@ -86,8 +86,8 @@ int bc_process_open(const char *device, bc_process **ret)
 	atomic_init(&p->deferred_free, 0);
 	p->fd = -1;
 	p->map = MAP_FAILED;
-	p->wire = BC_WIRE_DEFAULT;
-	p->partition = BC_PARTITION_SYSTEM;
+	p->wire = BINDERC_WIRE_DEFAULT;
+	p->partition = BINDERC_PARTITION_SYSTEM;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	if (pthread_key_create(&p->key, thread_exit_cb) != 0) {
@@ -113,13 +113,13 @@ int bc_process_open(const char *device, bc_process **ret)
 		goto fail;
 	}
 	page = sysconf(_SC_PAGESIZE);
-	p->map_size = BC_PROCESS_MAP_SIZE(page > 0 ? page : 4096);
+	p->map_size = BINDERC_PROCESS_MAP_SIZE(page > 0 ? page : 4096);
 	p->map = mmap(NULL, p->map_size, PROT_READ, MAP_PRIVATE | MAP_NORESERVE, p->fd, 0);
 	if (p->map == MAP_FAILED) {
 		r = -errno;
 		goto fail;
 	}
-	r = bc_process_set_max_threads(p, BC_PROCESS_DEFAULT_MAX_THREADS);
+	r = bc_process_set_max_threads(p, BINDERC_PROCESS_DEFAULT_MAX_THREADS);
 	if (r < 0)
 		goto fail;
 	*ret = p;
@@ -180,8 +180,8 @@ int bc_process_get_fd(const bc_process *p)
 
 int bc_process_set_wire(bc_process *p, int wire, int partition)
 {
-	if (!p || wire < BC_WIRE_ANDROID_9 || wire > BC_WIRE_ANDROID_13 ||
-	    (partition != BC_PARTITION_SYSTEM && partition != BC_PARTITION_VENDOR))
+	if (!p || wire < BINDERC_WIRE_ANDROID_9 || wire > BINDERC_WIRE_ANDROID_13 ||
+	    (partition != BINDERC_PARTITION_SYSTEM && partition != BINDERC_PARTITION_VENDOR))
 		return -EINVAL;
 	p->wire = wire;
 	p->partition = partition;

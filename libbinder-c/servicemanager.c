@@ -39,12 +39,12 @@ int bc_sm_new(bc_process *proc, int dialect, bc_sm **ret)
 
 	if (!proc || !ret)
 		return -EINVAL;
-	if (dialect == BC_SM_DIALECT_DEFAULT) {
+	if (dialect == BINDERC_SM_DIALECT_DEFAULT) {
 		const char *e = getenv("BINDERC_SM_DIALECT");
 
-		dialect = e && strcmp(e, "legacy") == 0 ? BC_SM_DIALECT_LEGACY : BC_SM_DIALECT_AIDL;
+		dialect = e && strcmp(e, "legacy") == 0 ? BINDERC_SM_DIALECT_LEGACY : BINDERC_SM_DIALECT_AIDL;
 	}
-	if (dialect != BC_SM_DIALECT_AIDL && dialect != BC_SM_DIALECT_LEGACY)
+	if (dialect != BINDERC_SM_DIALECT_AIDL && dialect != BINDERC_SM_DIALECT_LEGACY)
 		return -EINVAL;
 	sm = calloc(1, sizeof(*sm));
 	if (!sm)
@@ -97,7 +97,7 @@ int bc_sm_ping(bc_sm *sm)
 
 static bool aidl(const bc_sm *sm)
 {
-	return sm->dialect == BC_SM_DIALECT_AIDL;
+	return sm->dialect == BINDERC_SM_DIALECT_AIDL;
 }
 
 /* A request parcel with the interface token in the dialect's header. */
@@ -108,7 +108,7 @@ static int request(bc_sm *sm, bc_parcel **ret)
 
 	if (r < 0)
 		return r;
-	r = bc_parcel_set_wire(p, aidl(sm) ? BC_WIRE_ANDROID_13 : BC_WIRE_ANDROID_9, BC_PARTITION_SYSTEM);
+	r = bc_parcel_set_wire(p, aidl(sm) ? BINDERC_WIRE_ANDROID_13 : BINDERC_WIRE_ANDROID_9, BINDERC_PARTITION_SYSTEM);
 	if (r == 0)
 		r = bc_parcel_write_interface_token(p, SM_DESCRIPTOR);
 	if (r < 0) {
@@ -122,18 +122,18 @@ static int request(bc_sm *sm, bc_parcel **ret)
 static int exception_to_errno(const bc_status *st)
 {
 	switch (st->exception) {
-	case BC_EX_NONE:
+	case BINDERC_EX_NONE:
 		return 0;
-	case BC_EX_SECURITY:
+	case BINDERC_EX_SECURITY:
 		return -EPERM;
-	case BC_EX_ILLEGAL_ARGUMENT:
-	case BC_EX_NULL_POINTER:
+	case BINDERC_EX_ILLEGAL_ARGUMENT:
+	case BINDERC_EX_NULL_POINTER:
 		return -EINVAL;
-	case BC_EX_UNSUPPORTED_OPERATION:
+	case BINDERC_EX_UNSUPPORTED_OPERATION:
 		return -EOPNOTSUPP;
-	case BC_EX_ILLEGAL_STATE:
+	case BINDERC_EX_ILLEGAL_STATE:
 		return -EBUSY;
-	case BC_EX_SERVICE_SPECIFIC:
+	case BINDERC_EX_SERVICE_SPECIFIC:
 		return st->service_error > 0 && st->service_error < 4096 ? -st->service_error : -EPROTO;
 	}
 	return -EPROTO;
@@ -168,9 +168,9 @@ static int call(bc_sm *sm, uint32_t code, bc_parcel *req, bc_parcel **ret_reply)
 		return r;
 	if (!reply)
 		return -EBADMSG;
-	bc_parcel_set_wire(reply, aidl(sm) ? BC_WIRE_ANDROID_13 : BC_WIRE_ANDROID_9, BC_PARTITION_SYSTEM);
+	bc_parcel_set_wire(reply, aidl(sm) ? BINDERC_WIRE_ANDROID_13 : BINDERC_WIRE_ANDROID_9, BINDERC_PARTITION_SYSTEM);
 	if (aidl(sm)) {
-		bc_status st = BC_STATUS_INIT;
+		bc_status st = BINDERC_STATUS_INIT;
 
 		r = bc_parcel_read_status(reply, &st);
 		if (r < 0)
@@ -257,7 +257,7 @@ static int wait_for(bc_sm *sm, uint32_t first_code, const char *name, int timeou
 
 int bc_sm_get(bc_sm *sm, const char *name, bc_binder **ret)
 {
-	return wait_for(sm, CODE_GET, name, BC_SM_GET_TIMEOUT_MS, ret);
+	return wait_for(sm, CODE_GET, name, BINDERC_SM_GET_TIMEOUT_MS, ret);
 }
 
 int bc_sm_wait(bc_sm *sm, const char *name, int timeout_ms, bc_binder **ret)
@@ -270,16 +270,16 @@ int bc_sm_add(bc_sm *sm, const char *name, bc_binder *b, unsigned flags, int dum
 	bc_parcel *req, *reply;
 	int r;
 
-	if (!sm || !name || !b || (flags & ~BC_SM_ADD_ALLOW_ISOLATED))
+	if (!sm || !name || !b || (flags & ~BINDERC_SM_ADD_ALLOW_ISOLATED))
 		return -EINVAL;
 	r = request_named(sm, name, &req);
 	if (r < 0)
 		return r;
 	r = bc_parcel_write_binder(req, b);
 	if (r == 0)
-		r = bc_parcel_write_int32(req, (flags & BC_SM_ADD_ALLOW_ISOLATED) ? 1 : 0);
+		r = bc_parcel_write_int32(req, (flags & BINDERC_SM_ADD_ALLOW_ISOLATED) ? 1 : 0);
 	if (r == 0)
-		r = bc_parcel_write_int32(req, dump_priority ? dump_priority : BC_SM_DUMP_DEFAULT);
+		r = bc_parcel_write_int32(req, dump_priority ? dump_priority : BINDERC_SM_DUMP_DEFAULT);
 	if (r < 0) {
 		bc_parcel_unref(req);
 		return r;
@@ -363,7 +363,7 @@ int bc_sm_list(bc_sm *sm, int dump_priority, char ***ret, size_t *ret_n)
 	if (!sm || !ret || !ret_n)
 		return -EINVAL;
 	if (!dump_priority)
-		dump_priority = BC_SM_DUMP_ALL;
+		dump_priority = BINDERC_SM_DUMP_ALL;
 	if (!aidl(sm))
 		return list_legacy(sm, dump_priority, ret, ret_n);
 	r = request(sm, &req);
@@ -448,11 +448,11 @@ static int cb_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *i
 		return -EBADMSG;
 	/* Sent by an Android 11+ service manager, whatever this process's
 	 * own dialect. */
-	bc_parcel_set_wire(in, BC_WIRE_ANDROID_13, BC_PARTITION_SYSTEM);
+	bc_parcel_set_wire(in, BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_SYSTEM);
 	r = bc_parcel_enforce_interface(in, CB_DESCRIPTOR);
 	if (r == -EPROTO) { /* 'VNDR' */
 		bc_parcel_set_position(in, 0);
-		bc_parcel_set_wire(in, BC_WIRE_ANDROID_13, BC_PARTITION_VENDOR);
+		bc_parcel_set_wire(in, BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_VENDOR);
 		r = bc_parcel_enforce_interface(in, CB_DESCRIPTOR);
 	}
 	if (r == 0)

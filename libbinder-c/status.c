@@ -12,7 +12,7 @@ void bc_status_clear(bc_status *st)
 		return;
 	free(st->message);
 	st->message = NULL;
-	st->exception = BC_EX_NONE;
+	st->exception = BINDERC_EX_NONE;
 	st->service_error = 0;
 }
 
@@ -33,7 +33,7 @@ int bc_status_set_exception(bc_status *st, int32_t exception, const char *messag
 
 int bc_status_set_service_error(bc_status *st, int32_t error, const char *message)
 {
-	int r = bc_status_set_exception(st, BC_EX_SERVICE_SPECIFIC, message);
+	int r = bc_status_set_exception(st, BINDERC_EX_SERVICE_SPECIFIC, message);
 
 	if (r == 0)
 		st->service_error = error;
@@ -42,25 +42,25 @@ int bc_status_set_service_error(bc_status *st, int32_t error, const char *messag
 
 bool bc_status_is_ok(const bc_status *st)
 {
-	return !st || st->exception == BC_EX_NONE;
+	return !st || st->exception == BINDERC_EX_NONE;
 }
 
 const char *bc_exception_name(int32_t ex)
 {
 	switch (ex) {
-	case BC_EX_NONE: return "EX_NONE";
-	case BC_EX_SECURITY: return "EX_SECURITY";
-	case BC_EX_BAD_PARCELABLE: return "EX_BAD_PARCELABLE";
-	case BC_EX_ILLEGAL_ARGUMENT: return "EX_ILLEGAL_ARGUMENT";
-	case BC_EX_NULL_POINTER: return "EX_NULL_POINTER";
-	case BC_EX_ILLEGAL_STATE: return "EX_ILLEGAL_STATE";
-	case BC_EX_NETWORK_MAIN_THREAD: return "EX_NETWORK_MAIN_THREAD";
-	case BC_EX_UNSUPPORTED_OPERATION: return "EX_UNSUPPORTED_OPERATION";
-	case BC_EX_SERVICE_SPECIFIC: return "EX_SERVICE_SPECIFIC";
-	case BC_EX_PARCELABLE: return "EX_PARCELABLE";
-	case BC_EX_HAS_NOTED_APPOPS_REPLY_HEADER: return "EX_HAS_NOTED_APPOPS_REPLY_HEADER";
-	case BC_EX_HAS_REPLY_HEADER: return "EX_HAS_REPLY_HEADER";
-	case BC_EX_TRANSACTION_FAILED: return "EX_TRANSACTION_FAILED";
+	case BINDERC_EX_NONE: return "EX_NONE";
+	case BINDERC_EX_SECURITY: return "EX_SECURITY";
+	case BINDERC_EX_BAD_PARCELABLE: return "EX_BAD_PARCELABLE";
+	case BINDERC_EX_ILLEGAL_ARGUMENT: return "EX_ILLEGAL_ARGUMENT";
+	case BINDERC_EX_NULL_POINTER: return "EX_NULL_POINTER";
+	case BINDERC_EX_ILLEGAL_STATE: return "EX_ILLEGAL_STATE";
+	case BINDERC_EX_NETWORK_MAIN_THREAD: return "EX_NETWORK_MAIN_THREAD";
+	case BINDERC_EX_UNSUPPORTED_OPERATION: return "EX_UNSUPPORTED_OPERATION";
+	case BINDERC_EX_SERVICE_SPECIFIC: return "EX_SERVICE_SPECIFIC";
+	case BINDERC_EX_PARCELABLE: return "EX_PARCELABLE";
+	case BINDERC_EX_HAS_NOTED_APPOPS_REPLY_HEADER: return "EX_HAS_NOTED_APPOPS_REPLY_HEADER";
+	case BINDERC_EX_HAS_REPLY_HEADER: return "EX_HAS_REPLY_HEADER";
+	case BINDERC_EX_TRANSACTION_FAILED: return "EX_TRANSACTION_FAILED";
 	default: return "EX_UNKNOWN";
 	}
 }

@@ -34,7 +34,7 @@ struct req {
 
 static int write_exception(bc_parcel *reply, int32_t ex, const char *msg)
 {
-	bc_status st = BC_STATUS_INIT;
+	bc_status st = BINDERC_STATUS_INIT;
 	int r = bc_status_set_exception(&st, ex, msg);
 
 	if (r == 0)
@@ -45,7 +45,7 @@ static int write_exception(bc_parcel *reply, int32_t ex, const char *msg)
 
 static int write_service_error(bc_parcel *reply, int32_t err, const char *msg)
 {
-	bc_status st = BC_STATUS_INIT;
+	bc_status st = BINDERC_STATUS_INIT;
 	int r = bc_status_set_service_error(&st, err, msg);
 
 	if (r == 0)
@@ -154,13 +154,13 @@ static int do_add(struct req *q)
 	if (!sm_name_is_valid(name) || !b) {
 		sm_log(SM_LOG_NOTICE, "add by uid %u: %s", (unsigned)q->c->uid,
 		       !b ? "null binder" : "invalid name");
-		r = aidl ? write_exception(q->reply, BC_EX_ILLEGAL_ARGUMENT, !b ? "Null binder" : "Invalid service name")
+		r = aidl ? write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, !b ? "Null binder" : "Invalid service name")
 			 : -EINVAL;
 		goto out;
 	}
 	if (!sm_policy_allows(q->sm->policy, SM_ACT_ADD, name, q->c)) {
 		deny_log(q, "add", name);
-		r = aidl ? write_exception(q->reply, BC_EX_SECURITY, "Permission denied") : -EPERM;
+		r = aidl ? write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied") : -EPERM;
 		goto out;
 	}
 	r = sm_add(q->sm, name, b, q->c, isolated != 0, dump);
@@ -171,7 +171,7 @@ static int do_add(struct req *q)
 	}
 	if (r == -EPIPE) {
 		/* The service died before we could watch it. */
-		r = aidl ? write_exception(q->reply, BC_EX_ILLEGAL_STATE, "Service is dead") : -EPIPE;
+		r = aidl ? write_exception(q->reply, BINDERC_EX_ILLEGAL_STATE, "Service is dead") : -EPIPE;
 		goto out;
 	}
 	if (r < 0)
@@ -264,18 +264,18 @@ static int do_register(struct req *q)
 	if (r < 0)
 		return r;
 	if (!sm_name_is_valid(name)) {
-		r = write_exception(q->reply, BC_EX_ILLEGAL_ARGUMENT, "Invalid service name");
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Invalid service name");
 	} else if (!cb) {
-		r = write_exception(q->reply, BC_EX_NULL_POINTER, "Null callback");
+		r = write_exception(q->reply, BINDERC_EX_NULL_POINTER, "Null callback");
 	} else if (!sm_policy_allows(q->sm->policy, SM_ACT_FIND, name, q->c)) {
 		deny_log(q, "watch", name);
-		r = write_exception(q->reply, BC_EX_SECURITY, "Permission denied");
+		r = write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
 	} else {
 		r = sm_watch(q->sm, name, cb, q->c, q->h->wire, q->h->partition);
 		if (r == -ENOSPC)
 			r = write_service_error(q->reply, ENOSPC, "Too many callbacks");
 		else if (r == -EPIPE)
-			r = write_exception(q->reply, BC_EX_ILLEGAL_STATE, "Callback is dead");
+			r = write_exception(q->reply, BINDERC_EX_ILLEGAL_STATE, "Callback is dead");
 		else if (r == 0)
 			r = bc_parcel_write_status(q->reply, NULL);
 	}
@@ -293,11 +293,11 @@ static int do_unregister(struct req *q)
 	if (r < 0)
 		return r;
 	if (!sm_name_is_valid(name))
-		r = write_exception(q->reply, BC_EX_ILLEGAL_ARGUMENT, "Invalid service name");
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Invalid service name");
 	else if (!cb)
-		r = write_exception(q->reply, BC_EX_NULL_POINTER, "Null callback");
+		r = write_exception(q->reply, BINDERC_EX_NULL_POINTER, "Null callback");
 	else if (sm_unwatch(q->sm, name, cb) < 0)
-		r = write_exception(q->reply, BC_EX_ILLEGAL_STATE, "No such callback");
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_STATE, "No such callback");
 	else
 		r = bc_parcel_write_status(q->reply, NULL);
 	free(name);
@@ -407,14 +407,14 @@ static int do_try_unregister(struct req *q)
 		return r;
 	s = sm_name_is_valid(name) ? sm_find(q->sm, name) : NULL;
 	if (!sm_name_is_valid(name) || !b) {
-		r = write_exception(q->reply, BC_EX_ILLEGAL_ARGUMENT, "Invalid arguments");
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Invalid arguments");
 	} else if (!sm_policy_allows(q->sm->policy, SM_ACT_ADD, name, q->c)) {
 		deny_log(q, "unregister", name);
-		r = write_exception(q->reply, BC_EX_SECURITY, "Permission denied");
+		r = write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
 	} else if (!s) {
-		r = write_exception(q->reply, BC_EX_ILLEGAL_STATE, "Not registered");
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_STATE, "Not registered");
 	} else if (!sm_same_binder(s->binder, b)) {
-		r = write_exception(q->reply, BC_EX_ILLEGAL_ARGUMENT, "Another binder is registered under this name");
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Another binder is registered under this name");
 	} else {
 		sm_log(SM_LOG_INFO, "service '%s' unregistered by uid %u", name, (unsigned)q->c->uid);
 		sm_remove(q->sm, name);
@@ -499,7 +499,7 @@ static int dispatch_aidl(struct req *q)
 		return do_string_query(q);
 	case SM_AIDL_REGISTER_CLIENT_CALLBACK:
 		/* Lazy services (client counts) are not supported. */
-		return write_exception(q->reply, BC_EX_UNSUPPORTED_OPERATION, "Client callbacks are not supported");
+		return write_exception(q->reply, BINDERC_EX_UNSUPPORTED_OPERATION, "Client callbacks are not supported");
 	case SM_AIDL_TRY_UNREGISTER_SERVICE:
 		return do_try_unregister(q);
 	case SM_AIDL_GET_SERVICE_DEBUG_INFO:
@@ -535,7 +535,7 @@ int sm_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_p
 	struct sm_caller c;
 
 	(void)self;
-	if (bc_txn_get_flags(txn) & BC_FLAG_ONEWAY) {
+	if (bc_txn_get_flags(txn) & BINDERC_FLAG_ONEWAY) {
 		/* Every method answers; a oneway call cannot be one of ours. */
 		sm_log(SM_LOG_NOTICE, "oneway code %u from uid %u ignored", code, (unsigned)bc_txn_get_calling_euid(txn));
 		return -EBADMSG;

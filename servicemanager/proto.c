@@ -49,22 +49,22 @@ int sm_read_header(bc_parcel *in, struct sm_header *ret)
 		size_t off;
 		int dialect, wire;
 	} forms[] = {
-		{ 12, SM_DIALECT_AIDL, BC_WIRE_ANDROID_13 },
-		{ 8, SM_DIALECT_LEGACY, BC_WIRE_ANDROID_10 },
-		{ 4, SM_DIALECT_LEGACY, BC_WIRE_ANDROID_9 },
+		{ 12, SM_DIALECT_AIDL, BINDERC_WIRE_ANDROID_13 },
+		{ 8, SM_DIALECT_LEGACY, BINDERC_WIRE_ANDROID_10 },
+		{ 4, SM_DIALECT_LEGACY, BINDERC_WIRE_ANDROID_9 },
 	};
 	bool some_string = false;
 	uint32_t word = 0;
 
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		int partition = BC_PARTITION_SYSTEM;
+		int partition = BINDERC_PARTITION_SYSTEM;
 
 		if (forms[i].dialect == SM_DIALECT_AIDL) {
 			if (bc_parcel_set_position(in, 8) < 0 || bc_parcel_read_uint32(in, &word) < 0)
 				continue;
-			if (word == BC_HEADER_VNDR)
-				partition = BC_PARTITION_VENDOR;
-			else if (word != BC_HEADER_SYST)
+			if (word == BINDERC_HEADER_VNDR)
+				partition = BINDERC_PARTITION_VENDOR;
+			else if (word != BINDERC_HEADER_SYST)
 				continue;
 		}
 		if (bc_parcel_set_position(in, forms[i].off) < 0)

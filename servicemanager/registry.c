@@ -243,7 +243,7 @@ static int call_back(struct sm_callback *cb, struct sm_service *s)
 	if (r == 0)
 		r = bc_parcel_write_binder(p, s->binder);
 	if (r == 0)
-		r = bc_binder_transact(cb->cb, SM_CALLBACK_ON_REGISTRATION, p, NULL, BC_FLAG_ONEWAY);
+		r = bc_binder_transact(cb->cb, SM_CALLBACK_ON_REGISTRATION, p, NULL, BINDERC_FLAG_ONEWAY);
 	bc_parcel_unref(p);
 	return r;
 }

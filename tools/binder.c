@@ -113,7 +113,7 @@ static int cmd_list(struct ctx *c)
 {
 	char **v = NULL;
 	size_t n = 0;
-	int r = bc_sm_list(c->sm, BC_SM_DUMP_ALL, &v, &n);
+	int r = bc_sm_list(c->sm, BINDERC_SM_DUMP_ALL, &v, &n);
 
 	if (r < 0) {
 		fprintf(stderr, "%s: listing: %s\n", prog, strerror(-r));
@@ -476,7 +476,7 @@ static int cmd_call(struct ctx *c, int argc, char **argv)
 		bc_binder_unref(b);
 		return r;
 	}
-	r = bc_binder_transact(b, code, req, oneway ? NULL : &reply, oneway ? BC_FLAG_ONEWAY : 0);
+	r = bc_binder_transact(b, code, req, oneway ? NULL : &reply, oneway ? BINDERC_FLAG_ONEWAY : 0);
 	bc_parcel_unref(req);
 	bc_binder_unref(b);
 	if (r < 0) {
@@ -507,7 +507,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ctx c = { .dialect = BC_SM_DIALECT_DEFAULT };
+	struct ctx c = { .dialect = BINDERC_SM_DIALECT_DEFAULT };
 	const char *cmd;
 	int o, r;
 
@@ -518,7 +518,7 @@ int main(int argc, char **argv)
 			c.device = optarg;
 			break;
 		case 'l':
-			c.dialect = BC_SM_DIALECT_LEGACY;
+			c.dialect = BINDERC_SM_DIALECT_LEGACY;
 			break;
 		case 'h':
 			usage(stdout);

@@ -55,7 +55,7 @@ static int calc_div(void *self, int64_t a, int64_t b, int64_t *quotient, int64_t
 {
 	(void)self;
 	if (b == 0)
-		return bc_iface_throw(BC_EX_ILLEGAL_ARGUMENT, "division by zero");
+		return bc_iface_throw(BINDERC_EX_ILLEGAL_ARGUMENT, "division by zero");
 	if (a == INT64_MIN && b == -1)
 		return bc_iface_throw_service(CALC_ERR_OVERFLOW, "div overflows");
 	*quotient = a / b;
@@ -179,7 +179,7 @@ int main(void)
 	if (r == 0)
 		r = bc_iface_stub_new(iface, &calc_impl, &state, NULL, &obj);
 	if (r == 0)
-		r = bc_sm_new(proc, BC_SM_DIALECT_DEFAULT, &sm);
+		r = bc_sm_new(proc, BINDERC_SM_DIALECT_DEFAULT, &sm);
 	if (r == 0)
 		r = bc_sm_add(sm, CALC_SERVICE_NAME, obj, 0, 0);
 	if (r < 0) {

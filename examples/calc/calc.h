@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The calculator interface, described once: calc-service and calc-client
- * both include this header.  BC_IFACE_DECLARE turns the list into
+ * both include this header.  BINDERC_IFACE_DECLARE turns the list into
  *   struct calc { int (*add)(void *self, int64_t a, int64_t b,
  *                            int64_t *sum); ... };
  * and the description calc_def (descriptor, names, signatures, codes
@@ -47,6 +47,6 @@ enum {
 	METHOD(recall, ,                      OUT(f64, value))
 /* clang-format on */
 
-BC_IFACE_DECLARE(calc, "org.binderc.examples.ICalculator", CALC_METHODS);
+BINDERC_IFACE_DECLARE(calc, "org.binderc.examples.ICalculator", CALC_METHODS);
 
 #endif

@@ -181,7 +181,7 @@ static int kv_get_string(void *self, const char *key, char **value)
 		return r;
 	if (memchr(v, 0, n)) {
 		free(v);
-		return bc_iface_throw(BC_EX_ILLEGAL_STATE, "the value is not a string");
+		return bc_iface_throw(BINDERC_EX_ILLEGAL_STATE, "the value is not a string");
 	}
 	*value = malloc(n + 1);
 	if (*value) {
@@ -264,7 +264,7 @@ int main(void)
 	if (r == 0)
 		r = bc_iface_stub_new(iface, &kv_impl, &store, NULL, &obj);
 	if (r == 0)
-		r = bc_sm_new(proc, BC_SM_DIALECT_DEFAULT, &sm);
+		r = bc_sm_new(proc, BINDERC_SM_DIALECT_DEFAULT, &sm);
 	if (r == 0)
 		r = bc_sm_add(sm, KV_SERVICE_NAME, obj, 0, 0);
 	if (r < 0) {

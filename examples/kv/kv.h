@@ -40,7 +40,7 @@
 	ONEWAY(changed, IN(string, key) IN(bool, present))
 /* clang-format on */
 
-BC_IFACE_DECLARE(kv, "org.binderc.examples.IKeyValue", KV_METHODS);
-BC_IFACE_DECLARE(kv_listener, "org.binderc.examples.IKvListener", KV_LISTENER_METHODS);
+BINDERC_IFACE_DECLARE(kv, "org.binderc.examples.IKeyValue", KV_METHODS);
+BINDERC_IFACE_DECLARE(kv_listener, "org.binderc.examples.IKvListener", KV_LISTENER_METHODS);
 
 #endif

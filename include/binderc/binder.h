@@ -24,10 +24,10 @@ extern "C" {
 
 /**
  * Handler of incoming transactions.  @in is positioned after the interface
- * token when the class enforces it (BC_CLASS_ENFORCE_INTERFACE), else at 0.
+ * token when the class enforces it (BINDERC_CLASS_ENFORCE_INTERFACE), else at 0.
  * Write the reply into @reply and return 0; return a negative errno to send
  * that status instead of the reply (TF_STATUS_CODE; -EBADMSG = unknown
- * transaction), or BC_TXN_DEFERRED after taking a reference on @txn with
+ * transaction), or BINDERC_TXN_DEFERRED after taking a reference on @txn with
  * bc_txn_ref() to reply later with bc_txn_reply().  Ping and interface
  * transactions are answered by the library and never reach the handler.
  */
@@ -40,16 +40,16 @@ typedef void (*bc_destroy_fn)(void *userdata);
 typedef void (*bc_death_fn)(void *cookie);
 
 /** Return value of a handler that will reply later. */
-#define BC_TXN_DEFERRED 1
+#define BINDERC_TXN_DEFERRED 1
 
 /** Class flag: check the interface token of user transactions before the
  * handler runs (mismatch: -EPERM is sent back). */
-#define BC_CLASS_ENFORCE_INTERFACE 0x1u
+#define BINDERC_CLASS_ENFORCE_INTERFACE 0x1u
 
 /* ---- classes ---------------------------------------------------------- */
 
 /** Create a class for @descriptor (copied) with the given callbacks
- * (@on_destroy may be NULL) and BC_CLASS_* @flags. */
+ * (@on_destroy may be NULL) and BINDERC_CLASS_* @flags. */
 int bc_class_new(const char *descriptor, bc_transact_fn on_transact, bc_destroy_fn on_destroy, unsigned flags,
 		 bc_class **ret);
 /** Take a reference. */
@@ -96,7 +96,7 @@ int bc_binder_new_parcel(bc_binder *b, bc_parcel **ret);
 /**
  * Send transaction @code with @data (may be NULL: empty) to @b.  For a sync
  * call, *@ret_reply (if not NULL) receives the reply parcel.  @flags may
- * hold BC_FLAG_ONEWAY, in which case there is no reply.  Calls to a local
+ * hold BINDERC_FLAG_ONEWAY, in which case there is no reply.  Calls to a local
  * object run its handler on the calling thread.  Returns 0, a transport
  * error (see binderc/status.h) or the status the handler sent.
  */
@@ -135,7 +135,7 @@ bc_txn *bc_txn_ref(bc_txn *t);
 bc_txn *bc_txn_unref(bc_txn *t);
 /** Transaction code. */
 uint32_t bc_txn_get_code(const bc_txn *t);
-/** Transaction flags (BC_FLAG_ONEWAY). */
+/** Transaction flags (BINDERC_FLAG_ONEWAY). */
 uint32_t bc_txn_get_flags(const bc_txn *t);
 /** Pid of the caller (0 for one-way calls, as the kernel reports). */
 pid_t bc_txn_get_calling_pid(const bc_txn *t);

@@ -37,54 +37,54 @@ typedef struct bc_txn bc_txn;
  * interface-token request header and in the stability word written after
  * every binder object.
  *
- *  - BC_WIRE_ANDROID_9:  header = int32 policy, String16 descriptor;
+ *  - BINDERC_WIRE_ANDROID_9:  header = int32 policy, String16 descriptor;
  *                        no stability word.
- *  - BC_WIRE_ANDROID_10: header = int32 policy, int32 work source (-1),
+ *  - BINDERC_WIRE_ANDROID_10: header = int32 policy, int32 work source (-1),
  *                        String16 descriptor; no stability word.
- *  - BC_WIRE_ANDROID_11: header = policy, work source, int32 'SYST'/'VNDR',
+ *  - BINDERC_WIRE_ANDROID_11: header = policy, work source, int32 'SYST'/'VNDR',
  *                        String16 descriptor; stability word = raw level.
- *  - BC_WIRE_ANDROID_12: as 11, but the stability word is the 4-byte
+ *  - BINDERC_WIRE_ANDROID_12: as 11, but the stability word is the 4-byte
  *                        Category {u8 version=1, u8 reserved[2], u8 level}.
- *  - BC_WIRE_ANDROID_13: as 11 (Android 13 and later); the policy word is
+ *  - BINDERC_WIRE_ANDROID_13: as 11 (Android 13 and later); the policy word is
  *                        written as 1<<31 instead of 0x40<<16.
  */
 enum bc_wire {
-	BC_WIRE_ANDROID_9 = 9,
-	BC_WIRE_ANDROID_10 = 10,
-	BC_WIRE_ANDROID_11 = 11,
-	BC_WIRE_ANDROID_12 = 12,
-	BC_WIRE_ANDROID_13 = 13,
+	BINDERC_WIRE_ANDROID_9 = 9,
+	BINDERC_WIRE_ANDROID_10 = 10,
+	BINDERC_WIRE_ANDROID_11 = 11,
+	BINDERC_WIRE_ANDROID_12 = 12,
+	BINDERC_WIRE_ANDROID_13 = 13,
 };
 
 /** The dialect used by parcels unless told otherwise. */
-#define BC_WIRE_DEFAULT BC_WIRE_ANDROID_13
+#define BINDERC_WIRE_DEFAULT BINDERC_WIRE_ANDROID_13
 
 /** Which copy of libbinder the peer is: selects the 'SYST'/'VNDR' word. */
 enum bc_partition {
-	BC_PARTITION_SYSTEM = 0,
-	BC_PARTITION_VENDOR = 1,
+	BINDERC_PARTITION_SYSTEM = 0,
+	BINDERC_PARTITION_VENDOR = 1,
 };
 
 /** Header words of the Android 11+ interface token. */
-#define BC_HEADER_SYST 0x53595354u
-#define BC_HEADER_VNDR 0x564e4452u
+#define BINDERC_HEADER_SYST 0x53595354u
+#define BINDERC_HEADER_VNDR 0x564e4452u
 
 /** Stability levels carried after binder objects (Android 11+). */
 enum bc_stability {
-	BC_STABILITY_UNDECLARED = 0x00,
-	BC_STABILITY_VENDOR = 0x03,
-	BC_STABILITY_SYSTEM = 0x0c,
-	BC_STABILITY_VINTF = 0x3f,
+	BINDERC_STABILITY_UNDECLARED = 0x00,
+	BINDERC_STABILITY_VENDOR = 0x03,
+	BINDERC_STABILITY_SYSTEM = 0x0c,
+	BINDERC_STABILITY_VINTF = 0x3f,
 };
 
 /** Transaction codes. */
-#define BC_FIRST_CALL_TRANSACTION 0x00000001u
-#define BC_LAST_CALL_TRANSACTION 0x00ffffffu
-#define BC_PING_TRANSACTION 0x5f504e47u	     /* '_PNG' */
-#define BC_INTERFACE_TRANSACTION 0x5f4e5446u /* '_NTF' */
+#define BINDERC_FIRST_CALL_TRANSACTION 0x00000001u
+#define BINDERC_LAST_CALL_TRANSACTION 0x00ffffffu
+#define BINDERC_PING_TRANSACTION 0x5f504e47u	     /* '_PNG' */
+#define BINDERC_INTERFACE_TRANSACTION 0x5f4e5446u /* '_NTF' */
 
 /** Transaction flag: one-way call, no reply. */
-#define BC_FLAG_ONEWAY 0x01u
+#define BINDERC_FLAG_ONEWAY 0x01u
 
 #ifdef __cplusplus
 }

@@ -60,7 +60,7 @@
  *  "out T[]" parameter AIDL also sends the caller's array size in the
  *  request: describe it as an i input at the parameter's position).
  *  Nothing else is accepted: no spaces, no nested arrays, no
- *  parcelables.  A method may not take more than BC_IFACE_MAX_PARAMS C
+ *  parcelables.  A method may not take more than BINDERC_IFACE_MAX_PARAMS C
  *  parameters in all (self not counted).
  *
  * C function type of a method (both sides):
@@ -97,7 +97,7 @@
  * non-nullable) with BAD_VALUE (-EINVAL), a wrong interface token with
  * PERMISSION_DENIED (-EPERM) and an unknown code, or a method whose
  * implementation pointer is NULL, with UNKNOWN_TRANSACTION (-EBADMSG).
- * One-way methods (BC_IFACE_ONEWAY) have an empty output signature; their
+ * One-way methods (BINDERC_IFACE_ONEWAY) have an empty output signature; their
  * return value is dropped by the stub, and the proxy returns the send
  * status.
  */
@@ -116,23 +116,23 @@ extern "C" {
 #endif
 
 /** Most C parameters a method may take (self excluded). */
-#define BC_IFACE_MAX_PARAMS 32
+#define BINDERC_IFACE_MAX_PARAMS 32
 /** Method flag: one-way call (no reply). */
-#define BC_IFACE_ONEWAY 0x1u
+#define BINDERC_IFACE_ONEWAY 0x1u
 
 /**
  * Transaction a binder-c stub answers with its own description (see
  * bc_iface_fetch()): '_SIG'.  Outside the user range, like '_NTF'.
  */
-#define BC_IFACE_DESCRIBE_TRANSACTION 0x5f534947u
+#define BINDERC_IFACE_DESCRIBE_TRANSACTION 0x5f534947u
 
 /** One method of an interface description. */
 struct bc_iface_method {
 	const char *name;    /** unique within the interface */
-	uint32_t code;	     /** 0: BC_FIRST_CALL_TRANSACTION + index */
+	uint32_t code;	     /** 0: BINDERC_FIRST_CALL_TRANSACTION + index */
 	const char *in_sig;  /** input signature (NULL = "") */
 	const char *out_sig; /** output signature (NULL = "") */
-	unsigned flags;	     /** BC_IFACE_ONEWAY */
+	unsigned flags;	     /** BINDERC_IFACE_ONEWAY */
 };
 
 /** An interface description, usually static const. */
@@ -196,7 +196,7 @@ int bc_iface_unregister(const char *descriptor);
 int bc_iface_lookup(const char *descriptor, bc_iface **ret);
 
 /**
- * Ask a binder-c stub for its description (BC_IFACE_DESCRIBE_TRANSACTION)
+ * Ask a binder-c stub for its description (BINDERC_IFACE_DESCRIBE_TRANSACTION)
  * and compile it: a client can then call a service it has no header for.
  * -EBADMSG when the object does not answer with a description.
  */
@@ -215,7 +215,7 @@ int bc_iface_resolve(bc_binder *b, bc_iface **ret);
 /**
  * Create a local object serving @iface.  @impl points at n_methods C
  * function pointers in method order (a struct of typed function pointers,
- * see BC_IFACE_DECLARE; copied); each is called as described above with
+ * see BINDERC_IFACE_DECLARE; copied); each is called as described above with
  * @userdata as self.  NULL entries answer UNKNOWN_TRANSACTION.
  * @destroy(@userdata) (may be NULL) runs when the object dies.
  */
@@ -228,16 +228,16 @@ int bc_iface_stub_new(bc_iface *iface, const void *impl, void *userdata, bc_dest
  * method for @code with @userdata, write status and outputs to @reply.
  * Returns 0 (reply written) or the negative status to send instead:
  * -EINVAL malformed, -EPERM wrong token, -EBADMSG unknown code, or what the
- * implementation returned.  Answers BC_IFACE_DESCRIBE_TRANSACTION too.
+ * implementation returned.  Answers BINDERC_IFACE_DESCRIBE_TRANSACTION too.
  */
 int bc_iface_dispatch(bc_iface *iface, const void *impl, void *userdata, uint32_t code, bc_parcel *in,
 		      bc_parcel *reply);
 
 /**
  * Inside an implementation: make the stub reply with AIDL exception
- * @exception (an enum bc_exception, not BC_EX_NONE) and @message (may be
+ * @exception (an enum bc_exception, not BINDERC_EX_NONE) and @message (may be
  * NULL; copied).  Returns what the implementation should return:
- * -EREMOTEIO, or for BC_EX_SERVICE_SPECIFIC see bc_iface_throw_service().
+ * -EREMOTEIO, or for BINDERC_EX_SERVICE_SPECIFIC see bc_iface_throw_service().
  */
 int bc_iface_throw(int32_t exception, const char *message);
 /** Like bc_iface_throw() for EX_SERVICE_SPECIFIC with @error.  Returns
@@ -272,7 +272,7 @@ bc_binder *bc_iface_proxy_get_binder(const bc_iface_proxy *p);
 
 /**
  * The proxy's methods: n_methods C function pointers (libffi closures)
- * in method order, laid out like the struct BC_IFACE_DECLARE makes; cast
+ * in method order, laid out like the struct BINDERC_IFACE_DECLARE makes; cast
  * to that struct.  Valid while the proxy lives.  The closures are bound to
  * this proxy: their self argument is not used (pass the proxy).
  * Any thread may call them concurrently.
@@ -298,7 +298,7 @@ int bc_vcall(bc_iface_proxy *p, const char *method, va_list ap);
 const bc_status *bc_iface_last_status(void);
 
 /* =========================================================================
- * BC_IFACE_DECLARE: write the description once, use it on both sides.
+ * BINDERC_IFACE_DECLARE: write the description once, use it on both sides.
  * =========================================================================
  * In a header shared by the service and its clients:
  *
@@ -306,7 +306,7 @@ const bc_status *bc_iface_last_status(void);
  *           METHOD(add, IN(i32, a) IN(i32, b), OUT(i32, sum)) \
  *           METHOD(name, , OUT(string, name)) \
  *           ONEWAY(reset, IN(i32, value))
- *   BC_IFACE_DECLARE(calc, "org.example.ICalculator", CALC_METHODS)
+ *   BINDERC_IFACE_DECLARE(calc, "org.example.ICalculator", CALC_METHODS)
  *
  * declares
  *   struct calc { int (*add)(void *self, int32_t a, int32_t b,
@@ -318,8 +318,8 @@ const bc_status *bc_iface_last_status(void);
  * The service fills a struct calc with its functions and passes it to
  * bc_iface_stub_new(); a client casts bc_iface_proxy_methods() to
  * const struct calc *.  Signatures and C types come from the same list,
- * so they cannot disagree.  BC_IFACE_INDEX(calc, add) and
- * BC_IFACE_CODE(calc, add) are the method's index and transaction code.
+ * so they cannot disagree.  BINDERC_IFACE_INDEX(calc, add) and
+ * BINDERC_IFACE_CODE(calc, add) are the method's index and transaction code.
  *
  * Type tokens for IN/OUT (signature char in brackets):
  *   i32 [i]  u32 [u]  i64 [x]  u64 [t]  bool [b]  byte [y]  char16 [c]
@@ -332,129 +332,129 @@ const bc_status *bc_iface_last_status(void);
  */
 
 /* signature of each token */
-#define BC__S_i32 "i"
-#define BC__S_u32 "u"
-#define BC__S_i64 "x"
-#define BC__S_u64 "t"
-#define BC__S_bool "b"
-#define BC__S_byte "y"
-#define BC__S_char16 "c"
-#define BC__S_f32 "f"
-#define BC__S_f64 "d"
-#define BC__S_string "s"
-#define BC__S_nstring "?s"
-#define BC__S_binder "o"
-#define BC__S_nbinder "?o"
-#define BC__S_fd "h"
-#define BC__S_pfd "H"
-#define BC__S_npfd "?H"
-#define BC__S_bytes "[y"
-#define BC__S_nbytes "?[y"
-#define BC__S_i32s "[i"
-#define BC__S_u32s "[u"
-#define BC__S_i64s "[x"
-#define BC__S_u64s "[t"
-#define BC__S_bools "[b"
-#define BC__S_char16s "[c"
-#define BC__S_f32s "[f"
-#define BC__S_f64s "[d"
-#define BC__S_strings "[s"
-#define BC__S_nstrings "?[s"
+#define BINDERC__S_i32 "i"
+#define BINDERC__S_u32 "u"
+#define BINDERC__S_i64 "x"
+#define BINDERC__S_u64 "t"
+#define BINDERC__S_bool "b"
+#define BINDERC__S_byte "y"
+#define BINDERC__S_char16 "c"
+#define BINDERC__S_f32 "f"
+#define BINDERC__S_f64 "d"
+#define BINDERC__S_string "s"
+#define BINDERC__S_nstring "?s"
+#define BINDERC__S_binder "o"
+#define BINDERC__S_nbinder "?o"
+#define BINDERC__S_fd "h"
+#define BINDERC__S_pfd "H"
+#define BINDERC__S_npfd "?H"
+#define BINDERC__S_bytes "[y"
+#define BINDERC__S_nbytes "?[y"
+#define BINDERC__S_i32s "[i"
+#define BINDERC__S_u32s "[u"
+#define BINDERC__S_i64s "[x"
+#define BINDERC__S_u64s "[t"
+#define BINDERC__S_bools "[b"
+#define BINDERC__S_char16s "[c"
+#define BINDERC__S_f32s "[f"
+#define BINDERC__S_f64s "[d"
+#define BINDERC__S_strings "[s"
+#define BINDERC__S_nstrings "?[s"
 
 /* C input parameters of each token (with a leading comma) */
-#define BC__I_i32(n) , int32_t n
-#define BC__I_u32(n) , uint32_t n
-#define BC__I_i64(n) , int64_t n
-#define BC__I_u64(n) , uint64_t n
-#define BC__I_bool(n) , bool n
-#define BC__I_byte(n) , int8_t n
-#define BC__I_char16(n) , uint16_t n
-#define BC__I_f32(n) , float n
-#define BC__I_f64(n) , double n
-#define BC__I_string(n) , const char *n
-#define BC__I_nstring(n) , const char *n
-#define BC__I_binder(n) , bc_binder *n
-#define BC__I_nbinder(n) , bc_binder *n
-#define BC__I_fd(n) , int n
-#define BC__I_pfd(n) , int n
-#define BC__I_npfd(n) , int n
-#define BC__I_bytes(n) , const void *n, size_t n##_len
-#define BC__I_nbytes(n) , const void *n, size_t n##_len
-#define BC__I_i32s(n) , const int32_t *n, size_t n##_len
-#define BC__I_u32s(n) , const uint32_t *n, size_t n##_len
-#define BC__I_i64s(n) , const int64_t *n, size_t n##_len
-#define BC__I_u64s(n) , const uint64_t *n, size_t n##_len
-#define BC__I_bools(n) , const bool *n, size_t n##_len
-#define BC__I_char16s(n) , const uint16_t *n, size_t n##_len
-#define BC__I_f32s(n) , const float *n, size_t n##_len
-#define BC__I_f64s(n) , const double *n, size_t n##_len
-#define BC__I_strings(n) , const char *const *n, size_t n##_len
-#define BC__I_nstrings(n) , const char *const *n, size_t n##_len
+#define BINDERC__I_i32(n) , int32_t n
+#define BINDERC__I_u32(n) , uint32_t n
+#define BINDERC__I_i64(n) , int64_t n
+#define BINDERC__I_u64(n) , uint64_t n
+#define BINDERC__I_bool(n) , bool n
+#define BINDERC__I_byte(n) , int8_t n
+#define BINDERC__I_char16(n) , uint16_t n
+#define BINDERC__I_f32(n) , float n
+#define BINDERC__I_f64(n) , double n
+#define BINDERC__I_string(n) , const char *n
+#define BINDERC__I_nstring(n) , const char *n
+#define BINDERC__I_binder(n) , bc_binder *n
+#define BINDERC__I_nbinder(n) , bc_binder *n
+#define BINDERC__I_fd(n) , int n
+#define BINDERC__I_pfd(n) , int n
+#define BINDERC__I_npfd(n) , int n
+#define BINDERC__I_bytes(n) , const void *n, size_t n##_len
+#define BINDERC__I_nbytes(n) , const void *n, size_t n##_len
+#define BINDERC__I_i32s(n) , const int32_t *n, size_t n##_len
+#define BINDERC__I_u32s(n) , const uint32_t *n, size_t n##_len
+#define BINDERC__I_i64s(n) , const int64_t *n, size_t n##_len
+#define BINDERC__I_u64s(n) , const uint64_t *n, size_t n##_len
+#define BINDERC__I_bools(n) , const bool *n, size_t n##_len
+#define BINDERC__I_char16s(n) , const uint16_t *n, size_t n##_len
+#define BINDERC__I_f32s(n) , const float *n, size_t n##_len
+#define BINDERC__I_f64s(n) , const double *n, size_t n##_len
+#define BINDERC__I_strings(n) , const char *const *n, size_t n##_len
+#define BINDERC__I_nstrings(n) , const char *const *n, size_t n##_len
 
 /* C output parameters of each token */
-#define BC__O_i32(n) , int32_t *n
-#define BC__O_u32(n) , uint32_t *n
-#define BC__O_i64(n) , int64_t *n
-#define BC__O_u64(n) , uint64_t *n
-#define BC__O_bool(n) , bool *n
-#define BC__O_byte(n) , int8_t *n
-#define BC__O_char16(n) , uint16_t *n
-#define BC__O_f32(n) , float *n
-#define BC__O_f64(n) , double *n
-#define BC__O_string(n) , char **n
-#define BC__O_nstring(n) , char **n
-#define BC__O_binder(n) , bc_binder **n
-#define BC__O_nbinder(n) , bc_binder **n
-#define BC__O_fd(n) , int *n
-#define BC__O_pfd(n) , int *n
-#define BC__O_npfd(n) , int *n
-#define BC__O_bytes(n) , void **n, size_t *n##_len
-#define BC__O_nbytes(n) , void **n, size_t *n##_len
-#define BC__O_i32s(n) , int32_t **n, size_t *n##_len
-#define BC__O_u32s(n) , uint32_t **n, size_t *n##_len
-#define BC__O_i64s(n) , int64_t **n, size_t *n##_len
-#define BC__O_u64s(n) , uint64_t **n, size_t *n##_len
-#define BC__O_bools(n) , bool **n, size_t *n##_len
-#define BC__O_char16s(n) , uint16_t **n, size_t *n##_len
-#define BC__O_f32s(n) , float **n, size_t *n##_len
-#define BC__O_f64s(n) , double **n, size_t *n##_len
-#define BC__O_strings(n) , char ***n, size_t *n##_len
-#define BC__O_nstrings(n) , char ***n, size_t *n##_len
+#define BINDERC__O_i32(n) , int32_t *n
+#define BINDERC__O_u32(n) , uint32_t *n
+#define BINDERC__O_i64(n) , int64_t *n
+#define BINDERC__O_u64(n) , uint64_t *n
+#define BINDERC__O_bool(n) , bool *n
+#define BINDERC__O_byte(n) , int8_t *n
+#define BINDERC__O_char16(n) , uint16_t *n
+#define BINDERC__O_f32(n) , float *n
+#define BINDERC__O_f64(n) , double *n
+#define BINDERC__O_string(n) , char **n
+#define BINDERC__O_nstring(n) , char **n
+#define BINDERC__O_binder(n) , bc_binder **n
+#define BINDERC__O_nbinder(n) , bc_binder **n
+#define BINDERC__O_fd(n) , int *n
+#define BINDERC__O_pfd(n) , int *n
+#define BINDERC__O_npfd(n) , int *n
+#define BINDERC__O_bytes(n) , void **n, size_t *n##_len
+#define BINDERC__O_nbytes(n) , void **n, size_t *n##_len
+#define BINDERC__O_i32s(n) , int32_t **n, size_t *n##_len
+#define BINDERC__O_u32s(n) , uint32_t **n, size_t *n##_len
+#define BINDERC__O_i64s(n) , int64_t **n, size_t *n##_len
+#define BINDERC__O_u64s(n) , uint64_t **n, size_t *n##_len
+#define BINDERC__O_bools(n) , bool **n, size_t *n##_len
+#define BINDERC__O_char16s(n) , uint16_t **n, size_t *n##_len
+#define BINDERC__O_f32s(n) , float **n, size_t *n##_len
+#define BINDERC__O_f64s(n) , double **n, size_t *n##_len
+#define BINDERC__O_strings(n) , char ***n, size_t *n##_len
+#define BINDERC__O_nstrings(n) , char ***n, size_t *n##_len
 
 /* The tokens are pasted at the first expansion, so 'bool' is never
  * macro-expanded. */
-#define BC__SIG(t, n) BC__S_##t
-#define BC__CIN(t, n) BC__I_##t(n)
-#define BC__COUT(t, n) BC__O_##t(n)
+#define BINDERC__SIG(t, n) BINDERC__S_##t
+#define BINDERC__CIN(t, n) BINDERC__I_##t(n)
+#define BINDERC__COUT(t, n) BINDERC__O_##t(n)
 
-#define BC__MEMBER(m, in, out) int (*m)(void *self in out);
-#define BC__ENTRY(m, in, out) { #m, 0, "" in, "" out, 0 },
+#define BINDERC__MEMBER(m, in, out) int (*m)(void *self in out);
+#define BINDERC__ENTRY(m, in, out) { #m, 0, "" in, "" out, 0 },
 
 /* (not forwarded to the above: @in is expanded already and has commas) */
-#define BC__ONEWAY_MEMBER(m, in) int (*m)(void *self in);
-#define BC__ONEWAY_ENTRY(m, in) { #m, 0, "" in, "", BC_IFACE_ONEWAY },
+#define BINDERC__ONEWAY_MEMBER(m, in) int (*m)(void *self in);
+#define BINDERC__ONEWAY_ENTRY(m, in) { #m, 0, "" in, "", BINDERC_IFACE_ONEWAY },
 
 /**
  * Declare the typed struct, method indices/codes, method table and
  * description of an interface.  @LIST(METHOD, ONEWAY, IN, OUT) expands to
  * METHOD(name, INs, OUTs) and ONEWAY(name, INs) entries.
  */
-#define BC_IFACE_DECLARE(prefix, descriptor, LIST)                                                  \
-	struct prefix {                                                                             \
-		LIST(BC__MEMBER, BC__ONEWAY_MEMBER, BC__CIN, BC__COUT)                              \
-	};                                                                                          \
-	static const struct bc_iface_method prefix##_methods[] __attribute__((unused)) = {          \
-		LIST(BC__ENTRY, BC__ONEWAY_ENTRY, BC__SIG, BC__SIG)                                 \
-	};                                                                                          \
-	static const struct bc_iface_def prefix##_def __attribute__((unused)) = {                   \
+#define BINDERC_IFACE_DECLARE(prefix, descriptor, LIST)                                              \
+	struct prefix {                                                                              \
+		LIST(BINDERC__MEMBER, BINDERC__ONEWAY_MEMBER, BINDERC__CIN, BINDERC__COUT)           \
+	};                                                                                           \
+	static const struct bc_iface_method prefix##_methods[] __attribute__((unused)) = {           \
+		LIST(BINDERC__ENTRY, BINDERC__ONEWAY_ENTRY, BINDERC__SIG, BINDERC__SIG)              \
+	};                                                                                           \
+	static const struct bc_iface_def prefix##_def __attribute__((unused)) = {                    \
 		descriptor, prefix##_methods, sizeof(prefix##_methods) / sizeof(prefix##_methods[0]) \
 	}
 
-/** Index of method @m of interface @prefix declared with BC_IFACE_DECLARE
+/** Index of method @m of interface @prefix declared with BINDERC_IFACE_DECLARE
  * (an integer constant expression). */
-#define BC_IFACE_INDEX(prefix, m) (offsetof(struct prefix, m) / sizeof(int (*)(void)))
+#define BINDERC_IFACE_INDEX(prefix, m) (offsetof(struct prefix, m) / sizeof(int (*)(void)))
 /** Transaction code of method @m (methods get codes in list order). */
-#define BC_IFACE_CODE(prefix, m) (BC_FIRST_CALL_TRANSACTION + (uint32_t)BC_IFACE_INDEX(prefix, m))
+#define BINDERC_IFACE_CODE(prefix, m) (BINDERC_FIRST_CALL_TRANSACTION + (uint32_t)BINDERC_IFACE_INDEX(prefix, m))
 
 #ifdef __cplusplus
 }

@@ -34,7 +34,7 @@ extern "C" {
 
 /* ---- life cycle ------------------------------------------------------- */
 
-/** Create an empty parcel (dialect BC_WIRE_DEFAULT, system partition). */
+/** Create an empty parcel (dialect BINDERC_WIRE_DEFAULT, system partition). */
 int bc_parcel_new(bc_parcel **ret);
 
 /**

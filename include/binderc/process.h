@@ -13,9 +13,9 @@ extern "C" {
 #endif
 
 /** Size of the receive mapping: 1 MiB minus two pages, as libbinder. */
-#define BC_PROCESS_MAP_SIZE(pagesz) ((size_t)(1u << 20) - 2 * (size_t)(pagesz))
+#define BINDERC_PROCESS_MAP_SIZE(pagesz) ((size_t)(1u << 20) - 2 * (size_t)(pagesz))
 /** Default BINDER_SET_MAX_THREADS value. */
-#define BC_PROCESS_DEFAULT_MAX_THREADS 15u
+#define BINDERC_PROCESS_DEFAULT_MAX_THREADS 15u
 
 /**
  * Open @device (NULL: $BINDER_DEVICE, else /dev/binderc if it exists, else

@@ -5,10 +5,10 @@
  * told when they appear.
  *
  * It speaks either dialect of Android's service-manager protocol:
- *   BC_SM_DIALECT_AIDL    Android 11-14 IServiceManager (header with work
+ *   BINDERC_SM_DIALECT_AIDL    Android 11-14 IServiceManager (header with work
  *                         source and 'SYST', status-prefixed replies);
  *                         everything below works.
- *   BC_SM_DIALECT_LEGACY  the C servicemanager of Android <= 10 (codes 1-4,
+ *   BINDERC_SM_DIALECT_LEGACY  the C servicemanager of Android <= 10 (codes 1-4,
  *                         Android 9 header): get, check, add, list only;
  *                         is_declared and notifications give -EOPNOTSUPP.
  * binder-c's servicemanager answers both.
@@ -40,24 +40,24 @@ typedef struct bc_sm_watcher bc_sm_watcher;
 
 enum bc_sm_dialect {
 	/** $BINDERC_SM_DIALECT ("aidl" or "legacy") if set, else AIDL. */
-	BC_SM_DIALECT_DEFAULT = 0,
-	BC_SM_DIALECT_AIDL = 1,
-	BC_SM_DIALECT_LEGACY = 2,
+	BINDERC_SM_DIALECT_DEFAULT = 0,
+	BINDERC_SM_DIALECT_AIDL = 1,
+	BINDERC_SM_DIALECT_LEGACY = 2,
 };
 
 /** bc_sm_add() flag: isolated uids may find the service. */
-#define BC_SM_ADD_ALLOW_ISOLATED 0x1u
+#define BINDERC_SM_ADD_ALLOW_ISOLATED 0x1u
 
 /** Dump priorities (the add argument and the list filter). */
-#define BC_SM_DUMP_CRITICAL 1
-#define BC_SM_DUMP_HIGH 2
-#define BC_SM_DUMP_NORMAL 4
-#define BC_SM_DUMP_DEFAULT 8
-#define BC_SM_DUMP_ALL 15
+#define BINDERC_SM_DUMP_CRITICAL 1
+#define BINDERC_SM_DUMP_HIGH 2
+#define BINDERC_SM_DUMP_NORMAL 4
+#define BINDERC_SM_DUMP_DEFAULT 8
+#define BINDERC_SM_DUMP_ALL 15
 
 /** How long bc_sm_get() waits for a service that is not there yet (as
  * Android's getService). */
-#define BC_SM_GET_TIMEOUT_MS 5000
+#define BINDERC_SM_GET_TIMEOUT_MS 5000
 
 /** Open the service manager of @proc (takes a reference on @proc). */
 int bc_sm_new(bc_process *proc, int dialect, bc_sm **ret);
@@ -74,14 +74,14 @@ bc_binder *bc_sm_get_binder(const bc_sm *sm);
 int bc_sm_ping(bc_sm *sm);
 /** Look @name up without waiting; *@ret gets a new reference.  -ENOENT. */
 int bc_sm_check(bc_sm *sm, const char *name, bc_binder **ret);
-/** Look @name up, waiting up to BC_SM_GET_TIMEOUT_MS for it.  -ETIMEDOUT. */
+/** Look @name up, waiting up to BINDERC_SM_GET_TIMEOUT_MS for it.  -ETIMEDOUT. */
 int bc_sm_get(bc_sm *sm, const char *name, bc_binder **ret);
 /** Wait up to @timeout_ms (negative: forever) for @name.  -ETIMEDOUT.
  * (Polls with back-off, so it needs no thread serving this process.) */
 int bc_sm_wait(bc_sm *sm, const char *name, int timeout_ms, bc_binder **ret);
 /**
  * Register @b (normally a local object) under @name.  @flags:
- * BC_SM_ADD_ALLOW_ISOLATED; @dump_priority: BC_SM_DUMP_* (0 means
+ * BINDERC_SM_ADD_ALLOW_ISOLATED; @dump_priority: BINDERC_SM_DUMP_* (0 means
  * DEFAULT).  The service manager keeps a strong reference while the name
  * is registered; this process must serve transactions (thread pool or
  * polling) for anyone to call @b.

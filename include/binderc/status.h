@@ -25,25 +25,25 @@ extern "C" {
 
 /** AIDL exception codes (the first int32 of a reply). */
 enum bc_exception {
-	BC_EX_NONE = 0,
-	BC_EX_SECURITY = -1,
-	BC_EX_BAD_PARCELABLE = -2,
-	BC_EX_ILLEGAL_ARGUMENT = -3,
-	BC_EX_NULL_POINTER = -4,
-	BC_EX_ILLEGAL_STATE = -5,
-	BC_EX_NETWORK_MAIN_THREAD = -6,
-	BC_EX_UNSUPPORTED_OPERATION = -7,
-	BC_EX_SERVICE_SPECIFIC = -8,
-	BC_EX_PARCELABLE = -9,
-	BC_EX_HAS_NOTED_APPOPS_REPLY_HEADER = -127,
-	BC_EX_HAS_REPLY_HEADER = -128,
-	BC_EX_TRANSACTION_FAILED = -129,
+	BINDERC_EX_NONE = 0,
+	BINDERC_EX_SECURITY = -1,
+	BINDERC_EX_BAD_PARCELABLE = -2,
+	BINDERC_EX_ILLEGAL_ARGUMENT = -3,
+	BINDERC_EX_NULL_POINTER = -4,
+	BINDERC_EX_ILLEGAL_STATE = -5,
+	BINDERC_EX_NETWORK_MAIN_THREAD = -6,
+	BINDERC_EX_UNSUPPORTED_OPERATION = -7,
+	BINDERC_EX_SERVICE_SPECIFIC = -8,
+	BINDERC_EX_PARCELABLE = -9,
+	BINDERC_EX_HAS_NOTED_APPOPS_REPLY_HEADER = -127,
+	BINDERC_EX_HAS_REPLY_HEADER = -128,
+	BINDERC_EX_TRANSACTION_FAILED = -129,
 };
 
 /**
  * A status value (not reference counted; clear it with bc_status_clear()).
  * @exception is an enum bc_exception, @service_error is meaningful for
- * BC_EX_SERVICE_SPECIFIC, @message is malloc'd UTF-8 or NULL.
+ * BINDERC_EX_SERVICE_SPECIFIC, @message is malloc'd UTF-8 or NULL.
  */
 typedef struct bc_status {
 	int32_t exception;
@@ -52,7 +52,7 @@ typedef struct bc_status {
 } bc_status;
 
 /** Initializer for an OK status. */
-#define BC_STATUS_INIT { BC_EX_NONE, 0, NULL }
+#define BINDERC_STATUS_INIT { BINDERC_EX_NONE, 0, NULL }
 
 /** Free the message and reset to EX_NONE. */
 void bc_status_clear(bc_status *st);

@@ -37,9 +37,9 @@ $(IFC_OBJ)/san/%.o: $(IFC_SRC)/%.c $(IFC_DEPS)
 
 $(IFC_SO): $(patsubst %,$(IFC_OBJ)/pic/%.o,$(IFC_NAMES)) $(LBC_SO)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libbinder-c-iface.so.0 -Wl,--version-script=$(IFC_SRC)/libbinder-c.map \
-		-o $@.0 $(filter %.o,$^) -L$(B)/lib -lbinder-c $(FFI_LIBS) -lpthread
-	ln -sf libbinder-c-iface.so.0 $@
+	$(CC) -shared -Wl,-soname,libbinder-c-iface.so.1 -Wl,--version-script=$(IFC_SRC)/libbinder-c.map \
+		-o $@.1 $(filter %.o,$^) -L$(B)/lib -lbinder-c $(FFI_LIBS) -lpthread
+	ln -sf libbinder-c-iface.so.1 $@
 
 $(IFC_A): $(patsubst %,$(IFC_OBJ)/static/%.o,$(IFC_NAMES))
 	@mkdir -p $(dir $@)

@@ -25,7 +25,7 @@
 	METHOD(write_fd, IN(fd, fd) IN(string, text), )                      \
 	METHOD(same, IN(binder, a) IN(nbinder, b), OUT(bool, same))
 /* clang-format on */
-BC_IFACE_DECLARE(g_iface, "org.binderc.IGuest", G_METHODS);
+BINDERC_IFACE_DECLARE(g_iface, "org.binderc.IGuest", G_METHODS);
 
 /* ---- servers (run in the child) ---------------------------------------- */
 
@@ -48,17 +48,17 @@ static int hand_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel 
 {
 	int32_t a, b;
 	char *s = NULL;
-	bc_status st = BC_STATUS_INIT;
+	bc_status st = BINDERC_STATUS_INIT;
 	int r;
 
 	(void)self, (void)txn, (void)ud;
 	switch (code) {
-	case BC_IFACE_CODE(t_iface, add):
+	case BINDERC_IFACE_CODE(t_iface, add):
 		if (bc_parcel_read_int32(in, &a) < 0 || bc_parcel_read_int32(in, &b) < 0)
 			return -EINVAL;
 		r = bc_parcel_write_status(reply, NULL);
 		return r ? r : bc_parcel_write_int32(reply, a + b);
-	case BC_IFACE_CODE(t_iface, str): {
+	case BINDERC_IFACE_CODE(t_iface, str): {
 		size_t n;
 
 		if (bc_parcel_read_string16(in, &s, &n) < 0 || !s)
@@ -74,7 +74,7 @@ static int hand_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel 
 		free(s);
 		return r;
 	}
-	case BC_IFACE_CODE(t_iface, fail):
+	case BINDERC_IFACE_CODE(t_iface, fail):
 		bc_status_set_service_error(&st, 42, "hand");
 		r = bc_parcel_write_status(reply, &st);
 		bc_status_clear(&st);
@@ -89,7 +89,7 @@ static bc_binder *make_hand_stub(void *arg, bc_process *proc)
 	bc_binder *b;
 
 	(void)arg, (void)proc;
-	G_OK(bc_class_new(T_DESCRIPTOR, hand_transact, NULL, BC_CLASS_ENFORCE_INTERFACE, &c));
+	G_OK(bc_class_new(T_DESCRIPTOR, hand_transact, NULL, BINDERC_CLASS_ENFORCE_INTERFACE, &c));
 	G_OK(bc_binder_new(c, NULL, &b));
 	bc_class_unref(c);
 	return b;
@@ -218,7 +218,7 @@ TestSuite(guest, .fini = teardown, .timeout = 600); /* hang detector: the debug 
 Test(guest, ffi_stub_hand_written_client)
 {
 	bc_parcel *req, *rep = NULL;
-	bc_status st = BC_STATUS_INIT;
+	bc_status st = BINDERC_STATUS_INIT;
 	int32_t v = 0;
 	char *s = NULL;
 
@@ -227,7 +227,7 @@ Test(guest, ffi_stub_hand_written_client)
 	cr_assert_eq(bc_parcel_write_interface_token(req, T_DESCRIPTOR), 0);
 	cr_assert_eq(bc_parcel_write_int32(req, 40), 0);
 	cr_assert_eq(bc_parcel_write_int32(req, 2), 0);
-	cr_assert_eq(bc_binder_transact(srv, BC_IFACE_CODE(t_iface, add), req, &rep, 0), 0);
+	cr_assert_eq(bc_binder_transact(srv, BINDERC_IFACE_CODE(t_iface, add), req, &rep, 0), 0);
 	bc_parcel_unref(req);
 	cr_assert_eq(bc_parcel_read_status(rep, &st), 0);
 	cr_expect(bc_status_is_ok(&st));
@@ -238,7 +238,7 @@ Test(guest, ffi_stub_hand_written_client)
 	cr_assert_eq(bc_process_new_parcel(proc, &req), 0);
 	cr_assert_eq(bc_parcel_write_interface_token(req, T_DESCRIPTOR), 0);
 	cr_assert_eq(bc_parcel_write_string16(req, "gr\xc3\xbc\xc3\x9f"), 0);
-	cr_assert_eq(bc_binder_transact(srv, BC_IFACE_CODE(t_iface, str), req, &rep, 0), 0);
+	cr_assert_eq(bc_binder_transact(srv, BINDERC_IFACE_CODE(t_iface, str), req, &rep, 0), 0);
 	bc_parcel_unref(req);
 	cr_assert_eq(bc_parcel_read_status(rep, &st), 0);
 	cr_assert_eq(bc_parcel_read_string16(rep, &s, NULL), 0);
@@ -249,10 +249,10 @@ Test(guest, ffi_stub_hand_written_client)
 	cr_assert_eq(bc_process_new_parcel(proc, &req), 0);
 	cr_assert_eq(bc_parcel_write_interface_token(req, T_DESCRIPTOR), 0);
 	cr_assert_eq(bc_parcel_write_int32(req, 1), 0);
-	cr_assert_eq(bc_binder_transact(srv, BC_IFACE_CODE(t_iface, fail), req, &rep, 0), 0);
+	cr_assert_eq(bc_binder_transact(srv, BINDERC_IFACE_CODE(t_iface, fail), req, &rep, 0), 0);
 	bc_parcel_unref(req);
 	cr_assert_eq(bc_parcel_read_status(rep, &st), 0);
-	cr_expect_eq(st.exception, BC_EX_SERVICE_SPECIFIC);
+	cr_expect_eq(st.exception, BINDERC_EX_SERVICE_SPECIFIC);
 	cr_expect_eq(st.service_error, 42);
 	bc_status_clear(&st);
 	bc_parcel_unref(rep);
@@ -356,13 +356,13 @@ Test(guest, exceptions_and_status_codes)
 	cr_expect_eq(T->fail(tp, 1, &v), 42);
 	cr_expect_eq(bc_iface_last_status()->service_error, 42);
 	cr_expect_eq(T->fail(tp, 2, &v), -EREMOTEIO);
-	cr_expect_eq(bc_iface_last_status()->exception, BC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(bc_iface_last_status()->exception, BINDERC_EX_ILLEGAL_ARGUMENT);
 	cr_expect_str_eq(bc_iface_last_status()->message, "bad argument");
 	cr_expect_eq(T->fail(tp, 3, &v), 5);
 	cr_expect_str_eq(bc_iface_last_status()->message, "five");
 	cr_expect_eq(T->fail(tp, 4, &v), -ENOSYS);
 	cr_expect_eq(T->fail(tp, 5, &v), -EREMOTEIO);
-	cr_expect_eq(bc_iface_last_status()->exception, BC_EX_UNSUPPORTED_OPERATION);
+	cr_expect_eq(bc_iface_last_status()->exception, BINDERC_EX_UNSUPPORTED_OPERATION);
 }
 
 Test(guest, binder_objects_through_signatures)
@@ -553,18 +553,18 @@ Test(guest, malformed_calls_rejected)
 
 	connect_to(make_t_stub);
 	use_t(srv);
-	cr_expect_eq(raw_call(BC_IFACE_CODE(t_iface, add), T_DESCRIPTOR, one_int), -EINVAL); /* truncated */
-	cr_expect_eq(raw_call(BC_IFACE_CODE(t_iface, add), T_DESCRIPTOR, NULL), -EINVAL);
-	cr_expect_eq(raw_call(BC_IFACE_CODE(t_iface, str), T_DESCRIPTOR, null_string), -EINVAL);
-	cr_expect_eq(raw_call(BC_IFACE_CODE(t_iface, str), T_DESCRIPTOR, long_string_claim), -EINVAL);
-	cr_expect_eq(raw_call(BC_IFACE_CODE(t_iface, binder), T_DESCRIPTOR, one_int), -EINVAL); /* int for binder */
-	cr_expect_eq(raw_call(BC_IFACE_CODE(t_iface, fd), T_DESCRIPTOR, a_binder), -EINVAL); /* binder for fd */
-	cr_expect_eq(raw_call(BC_IFACE_CODE(t_iface, binder), T_DESCRIPTOR, an_fd), -EINVAL); /* fd for binder */
-	cr_expect_eq(raw_call(BC_IFACE_CODE(t_iface, add), "org.binderc.IOther", one_int), -EPERM);
-	cr_expect_eq(raw_call(BC_IFACE_CODE(t_iface, add), NULL, one_int), -EINVAL); /* no token */
+	cr_expect_eq(raw_call(BINDERC_IFACE_CODE(t_iface, add), T_DESCRIPTOR, one_int), -EINVAL); /* truncated */
+	cr_expect_eq(raw_call(BINDERC_IFACE_CODE(t_iface, add), T_DESCRIPTOR, NULL), -EINVAL);
+	cr_expect_eq(raw_call(BINDERC_IFACE_CODE(t_iface, str), T_DESCRIPTOR, null_string), -EINVAL);
+	cr_expect_eq(raw_call(BINDERC_IFACE_CODE(t_iface, str), T_DESCRIPTOR, long_string_claim), -EINVAL);
+	cr_expect_eq(raw_call(BINDERC_IFACE_CODE(t_iface, binder), T_DESCRIPTOR, one_int), -EINVAL); /* int for binder */
+	cr_expect_eq(raw_call(BINDERC_IFACE_CODE(t_iface, fd), T_DESCRIPTOR, a_binder), -EINVAL); /* binder for fd */
+	cr_expect_eq(raw_call(BINDERC_IFACE_CODE(t_iface, binder), T_DESCRIPTOR, an_fd), -EINVAL); /* fd for binder */
+	cr_expect_eq(raw_call(BINDERC_IFACE_CODE(t_iface, add), "org.binderc.IOther", one_int), -EPERM);
+	cr_expect_eq(raw_call(BINDERC_IFACE_CODE(t_iface, add), NULL, one_int), -EINVAL); /* no token */
 	/* unknown codes */
 	cr_expect_eq(raw_call(99, T_DESCRIPTOR, NULL), -EBADMSG);
-	cr_expect_eq(raw_call(BC_LAST_CALL_TRANSACTION, T_DESCRIPTOR, NULL), -EBADMSG);
+	cr_expect_eq(raw_call(BINDERC_LAST_CALL_TRANSACTION, T_DESCRIPTOR, NULL), -EBADMSG);
 	cr_expect_eq(raw_call(0x12345678, NULL, NULL), -EBADMSG);
 	/* and the server is fine */
 	cr_expect_eq(bc_binder_ping(srv), 0);

@@ -42,8 +42,8 @@
 #define CB_METHODS(METHOD, ONEWAY, IN, OUT)                                                     \
 	ONEWAY(onRegistration, IN(string, name) IN(binder, binder))
 /* clang-format on */
-BC_IFACE_DECLARE(ism, "android.os.IServiceManager", SM_METHODS);
-BC_IFACE_DECLARE(iscb, "android.os.IServiceCallback", CB_METHODS);
+BINDERC_IFACE_DECLARE(ism, "android.os.IServiceManager", SM_METHODS);
+BINDERC_IFACE_DECLARE(iscb, "android.os.IServiceCallback", CB_METHODS);
 
 static pid_t sm_pid;
 
@@ -154,7 +154,7 @@ Test(sm, aidl_service_manager_through_signatures, .fini = stop_sm, .timeout = 60
 	cr_expect_eq(SM->unregisterForNotifications(sm, "iface.test", cb), 0);
 	/* the service manager's own checks answer as AIDL exceptions */
 	cr_expect_eq(SM->addService(sm, "", svc, false, 8), -EREMOTEIO);
-	cr_expect_eq(bc_iface_last_status()->exception, BC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(bc_iface_last_status()->exception, BINDERC_EX_ILLEGAL_ARGUMENT);
 
 	bc_binder_unref(cb);
 	bc_binder_unref(svc);

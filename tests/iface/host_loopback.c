@@ -43,9 +43,9 @@ static int loop_send(void *ctx, uint32_t code, bc_parcel *data, bc_parcel **ret_
 	cr_assert_eq(bc_parcel_new(&reply), 0);
 	r = bc_iface_dispatch(l->iface, l->impl, l->userdata, code, in, reply);
 	bc_parcel_unref(in);
-	if (r == 0 && !(flags & BC_FLAG_ONEWAY) && ret_reply) {
+	if (r == 0 && !(flags & BINDERC_FLAG_ONEWAY) && ret_reply) {
 		*ret_reply = rewire(reply);
-	} else if (flags & BC_FLAG_ONEWAY) {
+	} else if (flags & BINDERC_FLAG_ONEWAY) {
 		r = 0;
 	}
 	bc_parcel_unref(reply);
@@ -285,23 +285,23 @@ Test(loop, errors_and_exceptions)
 	never = -1;
 	cr_expect_eq(T->fail(px, 1, &never), 42);
 	st = bc_iface_last_status();
-	cr_expect_eq(st->exception, BC_EX_SERVICE_SPECIFIC);
+	cr_expect_eq(st->exception, BINDERC_EX_SERVICE_SPECIFIC);
 	cr_expect_eq(st->service_error, 42);
 	cr_expect_eq(never, -1);
 	cr_expect_eq(T->fail(px, 2, &never), -EREMOTEIO);
 	st = bc_iface_last_status();
-	cr_expect_eq(st->exception, BC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(st->exception, BINDERC_EX_ILLEGAL_ARGUMENT);
 	cr_expect_str_eq(st->message, "bad argument");
 	cr_expect_eq(T->fail(px, 3, &never), 5);
 	cr_expect_str_eq(bc_iface_last_status()->message, "five");
 	cr_expect_eq(T->fail(px, 4, &never), -ENOSYS);
-	cr_expect_eq(bc_iface_last_status()->exception, BC_EX_NONE);
+	cr_expect_eq(bc_iface_last_status()->exception, BINDERC_EX_NONE);
 	cr_expect_eq(T->fail(px, 5, &never), -EREMOTEIO);
-	cr_expect_eq(bc_iface_last_status()->exception, BC_EX_UNSUPPORTED_OPERATION);
+	cr_expect_eq(bc_iface_last_status()->exception, BINDERC_EX_UNSUPPORTED_OPERATION);
 	cr_expect_eq(never, -1);
 	cr_expect_eq(T->fail(px, 99, &never), -EINVAL);
 	cr_expect_eq(T->add(px, 1, 1, &never), 0);
-	cr_expect_eq(bc_iface_last_status()->exception, BC_EX_NONE);
+	cr_expect_eq(bc_iface_last_status()->exception, BINDERC_EX_NONE);
 	T_DONE();
 }
 
@@ -457,7 +457,7 @@ static int nested_fail(void *self, int32_t how, int32_t *never)
 	int r;
 
 	(void)self, (void)never;
-	r = bc_iface_throw(BC_EX_ILLEGAL_STATE, "outer");
+	r = bc_iface_throw(BINDERC_EX_ILLEGAL_STATE, "outer");
 	if (how == 1) {
 		const struct t_iface *t = bc_iface_proxy_methods(nested_px);
 
@@ -483,7 +483,7 @@ Test(local, nested_dispatch_keeps_outer_exception)
 	cr_assert_eq(bc_iface_proxy_new(fi, inner, &nested_px), 0);
 	cr_assert_eq(bc_iface_proxy_new(fi, outer, &p), 0);
 	cr_expect_eq(bc_call(p, "fail", 1, &v), -EREMOTEIO);
-	cr_expect_eq(bc_iface_last_status()->exception, BC_EX_ILLEGAL_STATE);
+	cr_expect_eq(bc_iface_last_status()->exception, BINDERC_EX_ILLEGAL_STATE);
 	cr_expect_str_eq(bc_iface_last_status()->message, "outer");
 	nested_px = bc_iface_proxy_unref(nested_px);
 	bc_iface_proxy_unref(p);

@@ -331,7 +331,7 @@ Test(golden, exception_replies_from_stub)
 
 	gtoken(&req, T_DESCRIPTOR);
 	g32(&req, 2);
-	g32(&want, (uint32_t)BC_EX_ILLEGAL_ARGUMENT);
+	g32(&want, (uint32_t)BINDERC_EX_ILLEGAL_ARGUMENT);
 	gstr16(&want, "bad argument");
 	g32(&want, 0); /* remote stack trace size */
 	cr_assert_eq(stub_on(12, &req, &reply), 0);
@@ -341,7 +341,7 @@ Test(golden, exception_replies_from_stub)
 	req.n = want.n = 0;
 	gtoken(&req, T_DESCRIPTOR);
 	g32(&req, 3);
-	g32(&want, (uint32_t)BC_EX_SERVICE_SPECIFIC);
+	g32(&want, (uint32_t)BINDERC_EX_SERVICE_SPECIFIC);
 	gstr16(&want, "five");
 	g32(&want, 0);
 	g32(&want, 5); /* the service error */
@@ -354,7 +354,7 @@ Test(golden, exception_replies_from_stub)
 	req.n = want.n = 0;
 	gtoken(&req, T_DESCRIPTOR);
 	g32(&req, 1);
-	g32(&want, (uint32_t)BC_EX_SERVICE_SPECIFIC);
+	g32(&want, (uint32_t)BINDERC_EX_SERVICE_SPECIFIC);
 	gstr16(&want, "");
 	g32(&want, 0);
 	g32(&want, 42);
@@ -374,16 +374,16 @@ Test(golden, exception_replies_to_proxy)
 {
 	int32_t never = 123;
 
-	g32(&cap.reply, (uint32_t)BC_EX_SECURITY);
+	g32(&cap.reply, (uint32_t)BINDERC_EX_SECURITY);
 	gstr16(&cap.reply, "no");
 	g32(&cap.reply, 0);
 	cr_expect_eq(T->fail(px, 0, &never), -EREMOTEIO);
-	cr_expect_eq(bc_iface_last_status()->exception, BC_EX_SECURITY);
+	cr_expect_eq(bc_iface_last_status()->exception, BINDERC_EX_SECURITY);
 	cr_expect_str_eq(bc_iface_last_status()->message, "no");
 	cr_expect_eq(never, 123);
 
 	cap.reply.n = 0;
-	g32(&cap.reply, (uint32_t)BC_EX_SERVICE_SPECIFIC);
+	g32(&cap.reply, (uint32_t)BINDERC_EX_SERVICE_SPECIFIC);
 	g32(&cap.reply, 0xffffffffu); /* null message, as Java may send */
 	g32(&cap.reply, 0);
 	g32(&cap.reply, 17);
@@ -392,7 +392,7 @@ Test(golden, exception_replies_to_proxy)
 
 	/* a "fat" reply header (EX_HAS_REPLY_HEADER) counts as EX_NONE */
 	cap.reply.n = 0;
-	g32(&cap.reply, (uint32_t)BC_EX_HAS_REPLY_HEADER);
+	g32(&cap.reply, (uint32_t)BINDERC_EX_HAS_REPLY_HEADER);
 	g32(&cap.reply, 12); /* header size, counting itself */
 	g32(&cap.reply, 0xdeadbeef);
 	g32(&cap.reply, 0xdeadbeef);
@@ -410,7 +410,7 @@ Test(golden, oneway_sends_flag_and_no_reply)
 	g32(&want, 9);
 	cr_expect_eq(T->poke(px, 9), 0);
 	cr_expect_eq(cap.code, 13);
-	cr_expect_eq(cap.flags, BC_FLAG_ONEWAY);
+	cr_expect_eq(cap.flags, BINDERC_FLAG_ONEWAY);
 	expect_bytes(bc_parcel_data(cap.req), bc_parcel_size(cap.req), &want, "oneway request");
 	T_DONE();
 }
@@ -466,7 +466,7 @@ Test(golden, describe_transaction)
 	int32_t n;
 	uint32_t code, flags;
 
-	cr_assert_eq(stub_on(BC_IFACE_DESCRIBE_TRANSACTION, &req, &reply), 0);
+	cr_assert_eq(stub_on(BINDERC_IFACE_DESCRIBE_TRANSACTION, &req, &reply), 0);
 	cr_assert_eq(bc_parcel_read_int32(reply, &n), 0);
 	cr_expect_eq(n, 0); /* EX_NONE */
 	cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);

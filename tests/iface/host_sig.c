@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Host tests: the signature mini-language, description validation and its
- * messages, BC_IFACE_DECLARE, lookup, the registry and closure creation.
+ * messages, BINDERC_IFACE_DECLARE, lookup, the registry and closure creation.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -124,7 +124,7 @@ Test(desc, structural_errors)
 	m[1].code = 0x01000000;
 	EXPECT_ERROR(&d, "method \"b\": code 0x1000000 outside the user range");
 	m[1].code = 0;
-	m[1].flags = BC_IFACE_ONEWAY;
+	m[1].flags = BINDERC_IFACE_ONEWAY;
 	m[1].out_sig = "i";
 	EXPECT_ERROR(&d, "one-way method \"b\" has an output signature \"i\"");
 	m[1].out_sig = NULL;
@@ -171,14 +171,14 @@ Test(desc, declare_macro)
 	cr_expect_str_eq(t_iface_methods[9].in_sig, "?o");
 	cr_expect_str_eq(t_iface_methods[10].in_sig, "h");
 	cr_expect_str_eq(t_iface_methods[12].in_sig, "i");
-	cr_expect_eq(t_iface_methods[12].flags, BC_IFACE_ONEWAY);
+	cr_expect_eq(t_iface_methods[12].flags, BINDERC_IFACE_ONEWAY);
 	cr_expect_str_eq(t_iface_methods[13].in_sig, "");
 	cr_expect_str_eq(t_iface_methods[14].out_sig, "");
 	cr_expect_str_eq(t_iface_methods[15].in_sig, "H?H");
 	cr_expect_str_eq(t_iface_methods[15].out_sig, "?H");
-	cr_expect_eq(BC_IFACE_INDEX(t_iface, count), 13);
-	cr_expect_eq(BC_IFACE_CODE(t_iface, add), 1);
-	cr_expect_eq(BC_IFACE_CODE(t_iface, poke), 13);
+	cr_expect_eq(BINDERC_IFACE_INDEX(t_iface, count), 13);
+	cr_expect_eq(BINDERC_IFACE_CODE(t_iface, add), 1);
+	cr_expect_eq(BINDERC_IFACE_CODE(t_iface, poke), 13);
 	cr_assert_eq(bc_iface_new(&t_iface_def, &f, NULL), 0);
 	cr_expect_str_eq(bc_iface_get_descriptor(f), T_DESCRIPTOR);
 	bc_iface_unref(f);

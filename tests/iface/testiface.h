@@ -53,7 +53,7 @@
 	METHOD(pfd, IN(pfd, fd) IN(npfd, maybe), OUT(npfd, o))
 /* clang-format on */
 
-BC_IFACE_DECLARE(t_iface, T_DESCRIPTOR, T_METHODS);
+BINDERC_IFACE_DECLARE(t_iface, T_DESCRIPTOR, T_METHODS);
 
 /* ---- the implementation ------------------------------------------------- */
 
@@ -199,7 +199,7 @@ static int t_fail(void *self, int32_t how, int32_t *never)
 	case 1:
 		return 42; /* service-specific */
 	case 2:
-		return bc_iface_throw(BC_EX_ILLEGAL_ARGUMENT, "bad argument");
+		return bc_iface_throw(BINDERC_EX_ILLEGAL_ARGUMENT, "bad argument");
 	case 3:
 		return bc_iface_throw_service(5, "five");
 	case 4:
@@ -207,7 +207,7 @@ static int t_fail(void *self, int32_t how, int32_t *never)
 	case 5: {
 		/* set an output, then fail: the stub must free nothing wrong */
 		*never = 9;
-		return bc_iface_throw(BC_EX_UNSUPPORTED_OPERATION, NULL);
+		return bc_iface_throw(BINDERC_EX_UNSUPPORTED_OPERATION, NULL);
 	}
 	}
 	return -EINVAL;

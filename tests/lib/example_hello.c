@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <binderc/binderc.h>
 
-enum { HELLO = BC_FIRST_CALL_TRANSACTION };
+enum { HELLO = BINDERC_FIRST_CALL_TRANSACTION };
 
 static int on_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *ud)
 {

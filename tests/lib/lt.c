@@ -341,7 +341,7 @@ static int svc_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *
 		if (pthread_create(&th, NULL, defer_later, bc_txn_ref(txn)) != 0)
 			return -EAGAIN;
 		pthread_detach(th);
-		return BC_TXN_DEFERRED;
+		return BINDERC_TXN_DEFERRED;
 	}
 	case SVC_CREATE: {
 		bc_binder *o;

@@ -213,7 +213,7 @@ static int oneway_client(void *arg)
 	for (int i = 0; i < 500; i++) {
 		CHECK_OK(bc_binder_new_parcel(svc, &req));
 		CHECK_OK(bc_parcel_write_int32(req, i));
-		CHECK_OK(bc_binder_transact(svc, SVC_SEQ, req, NULL, BC_FLAG_ONEWAY));
+		CHECK_OK(bc_binder_transact(svc, SVC_SEQ, req, NULL, BINDERC_FLAG_ONEWAY));
 		bc_parcel_unref(req);
 	}
 	for (int tries = 0; tries < 200; tries++) {

@@ -223,7 +223,7 @@ static struct child spawn_service(const char *fmt, int n, int dialect, int uid)
 			_exit(99);
 		r = bc_process_open(device, &p);
 		if (r == 0)
-			r = bc_class_new(ECHO_DESC, echo_transact, NULL, BC_CLASS_ENFORCE_INTERFACE, &cls);
+			r = bc_class_new(ECHO_DESC, echo_transact, NULL, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);
 		if (r == 0)
 			r = bc_binder_new(cls, NULL, &b);
 		if (r == 0)
@@ -315,7 +315,7 @@ TestSuite(daemon, .init = setup, .fini = teardown, .timeout = 180);
 
 Test(daemon, ping_and_manager)
 {
-	bc_sm *sm = client(BC_SM_DIALECT_AIDL);
+	bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
 	bc_binder *m = NULL;
 	char *desc = NULL;
 
@@ -347,7 +347,7 @@ Test(daemon, second_instance_refused)
 	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %#x", st);
 	/* and the first one still serves */
 	{
-		bc_sm *sm = client(BC_SM_DIALECT_AIDL);
+		bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
 
 		cr_expect_eq(bc_sm_ping(sm), 0);
 		bc_sm_unref(sm);
@@ -379,21 +379,21 @@ Test(daemon, bad_policy_refused_and_sighup_reload)
 	write_file(POLICY, "deny add * *\n");
 	kill(sm_pid, SIGHUP);
 	msleep(300);
-	c = spawn_service("reload.x", 1, BC_SM_DIALECT_AIDL, -1);
+	c = spawn_service("reload.x", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	cr_expect_eq(c.status, -EPERM);
 	kill_child(&c);
 	write_file(POLICY, "garbage\n");
 	kill(sm_pid, SIGHUP);
 	msleep(300);
-	c = spawn_service("reload.x", 1, BC_SM_DIALECT_AIDL, -1);
+	c = spawn_service("reload.x", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	cr_expect_eq(c.status, -EPERM);
 	kill_child(&c);
 	write_file(POLICY, "");
 	kill(sm_pid, SIGHUP);
 	msleep(300);
-	c = spawn_service("reload.x", 1, BC_SM_DIALECT_AIDL, -1);
+	c = spawn_service("reload.x", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	cr_expect_eq(c.status, 0);
-	sm = client(BC_SM_DIALECT_AIDL);
+	sm = client(BINDERC_SM_DIALECT_AIDL);
 	cr_expect_eq(bc_sm_ping(sm), 0);
 	bc_sm_unref(sm);
 	kill_child(&c);
@@ -426,7 +426,7 @@ Test(daemon, daemon_mode_and_pidfile)
 	cr_assert_gt(dpid, 0);
 	cr_expect_neq(dpid, pid, "detached into another process");
 	{
-		bc_sm *sm = client(BC_SM_DIALECT_AIDL);
+		bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
 
 		cr_expect_eq(bc_sm_ping(sm), 0, "serving as soon as the parent returned");
 		bc_sm_unref(sm);
@@ -468,11 +468,11 @@ static void methods(int dialect)
 
 		cr_assert_eq(bc_class_new(ECHO_DESC, echo_transact, NULL, 0, &cls), 0);
 		cr_assert_eq(bc_binder_new(cls, NULL, &local), 0);
-		cr_assert_eq(bc_sm_add(sm, "svc.local", local, BC_SM_ADD_ALLOW_ISOLATED, BC_SM_DUMP_CRITICAL), 0);
+		cr_assert_eq(bc_sm_add(sm, "svc.local", local, BINDERC_SM_ADD_ALLOW_ISOLATED, BINDERC_SM_DUMP_CRITICAL), 0);
 		cr_assert_eq(bc_sm_check(sm, "svc.local", &got), 0);
 		cr_expect_eq(got, local);
 		bc_binder_unref(got);
-		cr_assert_eq(bc_sm_list(sm, BC_SM_DUMP_CRITICAL, &v, &n), 0);
+		cr_assert_eq(bc_sm_list(sm, BINDERC_SM_DUMP_CRITICAL, &v, &n), 0);
 		cr_assert_eq(n, 1);
 		cr_expect_str_eq(v[0], "svc.local");
 		bc_strv_free(v, n);
@@ -482,7 +482,7 @@ static void methods(int dialect)
 
 	/* errors */
 	cr_expect_eq(bc_sm_add(sm, "bad name", b, 0, 0), -EINVAL);
-	if (dialect == BC_SM_DIALECT_AIDL) {
+	if (dialect == BINDERC_SM_DIALECT_AIDL) {
 		cr_expect_eq(bc_sm_is_declared(sm, "svc.one", &declared), 0);
 		cr_expect(!declared);
 	} else {
@@ -504,12 +504,12 @@ TestSuite(dialects, .init = setup, .fini = teardown, .timeout = 180);
 
 Test(dialects, aidl_methods)
 {
-	methods(BC_SM_DIALECT_AIDL);
+	methods(BINDERC_SM_DIALECT_AIDL);
 }
 
 Test(dialects, legacy_methods)
 {
-	methods(BC_SM_DIALECT_LEGACY);
+	methods(BINDERC_SM_DIALECT_LEGACY);
 }
 
 /* get (both dialects) waits for a service that comes a little later. */
@@ -540,19 +540,19 @@ static void get_waits(int dialect)
 
 Test(dialects, aidl_get_waits)
 {
-	get_waits(BC_SM_DIALECT_AIDL);
+	get_waits(BINDERC_SM_DIALECT_AIDL);
 }
 
 Test(dialects, legacy_get_waits)
 {
-	get_waits(BC_SM_DIALECT_LEGACY);
+	get_waits(BINDERC_SM_DIALECT_LEGACY);
 }
 
 Test(dialects, each_registers_other_finds)
 {
-	bc_sm *aidl = client(BC_SM_DIALECT_AIDL), *legacy = client(BC_SM_DIALECT_LEGACY);
-	struct child a = spawn_service("by.aidl", 1, BC_SM_DIALECT_AIDL, -1);
-	struct child l = spawn_service("by.legacy", 1, BC_SM_DIALECT_LEGACY, -1);
+	bc_sm *aidl = client(BINDERC_SM_DIALECT_AIDL), *legacy = client(BINDERC_SM_DIALECT_LEGACY);
+	struct child a = spawn_service("by.aidl", 1, BINDERC_SM_DIALECT_AIDL, -1);
+	struct child l = spawn_service("by.legacy", 1, BINDERC_SM_DIALECT_LEGACY, -1);
 	bc_binder *b = NULL;
 
 	cr_assert_eq(a.status, 0);
@@ -587,7 +587,7 @@ static int raw_call(bc_sm *sm, uint32_t code, bc_parcel *req, bc_parcel **reply,
 
 	bc_parcel_unref(req);
 	if (r == 0)
-		bc_parcel_set_wire(*reply, wire, BC_PARTITION_SYSTEM);
+		bc_parcel_set_wire(*reply, wire, BINDERC_PARTITION_SYSTEM);
 	return r;
 }
 
@@ -601,9 +601,9 @@ static int32_t rd32(bc_parcel *p)
 
 Test(raw, legacy_codes_1_to_4, .init = setup, .fini = teardown, .timeout = 180)
 {
-	static const int wires[] = { BC_WIRE_ANDROID_9, BC_WIRE_ANDROID_10 };
-	bc_sm *sm = client(BC_SM_DIALECT_LEGACY);
-	struct child c = spawn_service("raw.svc", 1, BC_SM_DIALECT_AIDL, -1);
+	static const int wires[] = { BINDERC_WIRE_ANDROID_9, BINDERC_WIRE_ANDROID_10 };
+	bc_sm *sm = client(BINDERC_SM_DIALECT_LEGACY);
+	struct child c = spawn_service("raw.svc", 1, BINDERC_SM_DIALECT_AIDL, -1);
 
 	cr_assert_eq(c.status, 0);
 	for (size_t i = 0; i < 2; i++) {
@@ -677,7 +677,7 @@ Test(raw, legacy_codes_1_to_4, .init = setup, .fini = teardown, .timeout = 180)
 
 Test(raw, aidl_codes_1_to_14, .init = setup, .fini = teardown, .timeout = 180)
 {
-	const int w = BC_WIRE_ANDROID_13;
+	const int w = BINDERC_WIRE_ANDROID_13;
 	bc_sm *sm;
 	struct child c;
 	bc_parcel *req, *reply = NULL;
@@ -688,12 +688,12 @@ Test(raw, aidl_codes_1_to_14, .init = setup, .fini = teardown, .timeout = 180)
 
 	sm_stop();
 	sm_start("declare org.ex.IFoo/default\ndeclare org.ex.IFoo/second\n");
-	sm = client(BC_SM_DIALECT_AIDL);
-	c = spawn_service("raw.svc", 1, BC_SM_DIALECT_LEGACY, -1);
+	sm = client(BINDERC_SM_DIALECT_AIDL);
+	c = spawn_service("raw.svc", 1, BINDERC_SM_DIALECT_LEGACY, -1);
 	cr_assert_eq(c.status, 0);
 
 	for (uint32_t code = 1; code <= 2; code++) { /* getService, checkService */
-		req = raw_req(w, code == 1 ? BC_PARTITION_SYSTEM : BC_PARTITION_VENDOR);
+		req = raw_req(w, code == 1 ? BINDERC_PARTITION_SYSTEM : BINDERC_PARTITION_VENDOR);
 		bc_parcel_write_string16(req, "raw.svc");
 		cr_assert_eq(raw_call(sm, code, req, &reply, w), 0);
 		cr_assert_eq(bc_parcel_size(reply), 4 + 24 + 4, "status, object, stability");
@@ -752,13 +752,13 @@ Test(raw, aidl_codes_1_to_14, .init = setup, .fini = teardown, .timeout = 180)
 	bc_parcel_write_string16(req, "raw.svc");
 	bc_parcel_write_binder(req, NULL);
 	cr_assert_eq(raw_call(sm, 5, req, &reply, w), 0);
-	cr_expect_eq(rd32(reply), BC_EX_NULL_POINTER);
+	cr_expect_eq(rd32(reply), BINDERC_EX_NULL_POINTER);
 	bc_parcel_unref(reply);
 	req = raw_req(w, 0);
 	bc_parcel_write_string16(req, "raw.svc");
 	bc_parcel_write_binder(req, lobj);
 	cr_assert_eq(raw_call(sm, 6, req, &reply, w), 0);
-	cr_expect_eq(rd32(reply), BC_EX_ILLEGAL_STATE);
+	cr_expect_eq(rd32(reply), BINDERC_EX_ILLEGAL_STATE);
 	bc_parcel_unref(reply);
 	/* 7 isDeclared */
 	req = raw_req(w, 0);
@@ -806,7 +806,7 @@ Test(raw, aidl_codes_1_to_14, .init = setup, .fini = teardown, .timeout = 180)
 	bc_parcel_write_binder(req, lobj);
 	bc_parcel_write_binder(req, lobj);
 	cr_assert_eq(raw_call(sm, 12, req, &reply, w), 0);
-	cr_expect_eq(rd32(reply), BC_EX_UNSUPPORTED_OPERATION);
+	cr_expect_eq(rd32(reply), BINDERC_EX_UNSUPPORTED_OPERATION);
 	bc_parcel_unref(reply);
 	/* 14 getServiceDebugInfo: [{name, pid}] */
 	req = raw_req(w, 0);
@@ -875,7 +875,7 @@ static bool wait_seen(int count, int ms)
 
 Test(notifications, register_death_reregister, .init = setup, .fini = teardown, .timeout = 180)
 {
-	bc_sm *sm = client(BC_SM_DIALECT_AIDL);
+	bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
 	bc_sm_watcher *w = NULL;
 	struct child c1, c2;
 
@@ -884,7 +884,7 @@ Test(notifications, register_death_reregister, .init = setup, .fini = teardown, 
 	msleep(100);
 	cr_expect_eq(seen_count, 0);
 
-	c1 = spawn_service("watched", 1, BC_SM_DIALECT_AIDL, -1);
+	c1 = spawn_service("watched", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	cr_assert_eq(c1.status, 0);
 	cr_assert(wait_seen(1, 5000), "no notification");
 	pthread_mutex_lock(&seen_mu);
@@ -894,7 +894,7 @@ Test(notifications, register_death_reregister, .init = setup, .fini = teardown, 
 	/* the service dies: removed; a replacement registers and is announced */
 	kill_child(&c1);
 	cr_expect(wait_gone(sm, "watched", 5000), "dead service not removed");
-	c2 = spawn_service("watched", 1, BC_SM_DIALECT_LEGACY, -1);
+	c2 = spawn_service("watched", 1, BINDERC_SM_DIALECT_LEGACY, -1);
 	cr_assert_eq(c2.status, 0);
 	cr_assert(wait_seen(2, 5000), "no notification for the replacement");
 	pthread_mutex_lock(&seen_mu);
@@ -912,7 +912,7 @@ Test(notifications, register_death_reregister, .init = setup, .fini = teardown, 
 	cr_expect_eq(bc_sm_unwatch(w), 0);
 	kill_child(&c2);
 	cr_expect(wait_gone(sm, "watched", 5000));
-	c1 = spawn_service("watched", 1, BC_SM_DIALECT_AIDL, -1);
+	c1 = spawn_service("watched", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	msleep(200);
 	cr_expect_eq(seen_count, 2);
 	kill_child(&c1);
@@ -921,7 +921,7 @@ Test(notifications, register_death_reregister, .init = setup, .fini = teardown, 
 
 Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = teardown, .timeout = 180)
 {
-	struct child c = spawn_service("watched", 1, BC_SM_DIALECT_AIDL, -1);
+	struct child c = spawn_service("watched", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	bc_sm *sm;
 	bc_sm_watcher *w = NULL;
 	pid_t watcher;
@@ -935,7 +935,7 @@ Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = 
 		bc_sm_watcher *ww = NULL;
 
 		if (bc_process_open(device, &p) < 0 || bc_process_start_thread_pool(p) < 0 ||
-		    bc_sm_new(p, BC_SM_DIALECT_AIDL, &s) < 0 || bc_sm_watch(s, "other", on_registered, NULL, &ww) < 0)
+		    bc_sm_new(p, BINDERC_SM_DIALECT_AIDL, &s) < 0 || bc_sm_watch(s, "other", on_registered, NULL, &ww) < 0)
 			_exit(1);
 		_exit(0);
 	}
@@ -945,13 +945,13 @@ Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = 
 		cr_assert_eq(waitpid(watcher, &st, 0), watcher);
 		cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	}
-	sm = client(BC_SM_DIALECT_AIDL);
+	sm = client(BINDERC_SM_DIALECT_AIDL);
 	cr_assert_eq(bc_process_start_thread_pool(proc), 0);
 	cr_assert_eq(bc_sm_watch(sm, "watched", on_registered, NULL, &w), 0);
 	cr_expect(wait_seen(1, 5000), "a watcher of a registered name is told at once");
 	{
 		/* "other" registers: its dead watcher must not upset anything */
-		struct child o = spawn_service("other", 1, BC_SM_DIALECT_AIDL, -1);
+		struct child o = spawn_service("other", 1, BINDERC_SM_DIALECT_AIDL, -1);
 
 		cr_expect_eq(o.status, 0);
 		kill_child(&o);
@@ -984,24 +984,24 @@ Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = 1
 	if ((st.st_mode & 0006) != 0006)
 		cr_assert_eq(chmod(device, st.st_mode | 0006), 0);
 
-	ok = spawn_service("user.mine", 1, BC_SM_DIALECT_AIDL, 65534);
+	ok = spawn_service("user.mine", 1, BINDERC_SM_DIALECT_AIDL, 65534);
 	cr_expect_eq(ok.status, 0, "status %d", ok.status);
-	c = spawn_service("group.ours", 1, BC_SM_DIALECT_LEGACY, 65534);
+	c = spawn_service("group.ours", 1, BINDERC_SM_DIALECT_LEGACY, 65534);
 	cr_expect_eq(c.status, 0, "allowed through its group (%d)", c.status);
 	kill_child(&c);
-	sm = client(BC_SM_DIALECT_AIDL);
+	sm = client(BINDERC_SM_DIALECT_AIDL);
 	cr_expect(wait_gone(sm, "group.ours", 5000)); /* so that the counts below hold */
 	bc_sm_unref(sm);
-	c = spawn_service("not.mine", 1, BC_SM_DIALECT_AIDL, 65534);
+	c = spawn_service("not.mine", 1, BINDERC_SM_DIALECT_AIDL, 65534);
 	cr_expect_eq(c.status, -EPERM, "AIDL add denied: EX_SECURITY");
 	kill_child(&c);
-	c = spawn_service("not.mine", 1, BC_SM_DIALECT_LEGACY, 65534);
+	c = spawn_service("not.mine", 1, BINDERC_SM_DIALECT_LEGACY, 65534);
 	cr_expect_eq(c.status, -EPERM, "legacy add denied: status -EPERM");
 	kill_child(&c);
 	/* root adds the secret; nobody cannot see it, in either dialect */
-	c = spawn_service("secret.key", 1, BC_SM_DIALECT_AIDL, -1);
+	c = spawn_service("secret.key", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	cr_assert_eq(c.status, 0);
-	for (int d = BC_SM_DIALECT_AIDL; d <= BC_SM_DIALECT_LEGACY; d++) {
+	for (int d = BINDERC_SM_DIALECT_AIDL; d <= BINDERC_SM_DIALECT_LEGACY; d++) {
 		int pfd[2];
 		pid_t pid;
 		int res[3] = { 0 };
@@ -1042,7 +1042,7 @@ Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = 1
 		cr_expect_eq(res[2], 2, "manager and user.mine listed, not secret.key");
 	}
 	/* root still sees everything */
-	sm = client(BC_SM_DIALECT_AIDL);
+	sm = client(BINDERC_SM_DIALECT_AIDL);
 	cr_expect_eq(bc_sm_check(sm, "secret.key", &b), 0);
 	bc_binder_unref(b);
 	cr_assert_eq(bc_sm_list(sm, 0, &v, &n), 0);
@@ -1060,15 +1060,15 @@ Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = 180)
 	bc_sm_watcher *w[3] = { NULL };
 
 	sm_start("max-services-per-uid 5\nmax-callbacks-per-uid 2\n");
-	for (int d = BC_SM_DIALECT_AIDL; d <= BC_SM_DIALECT_LEGACY; d++) {
-		c = spawn_service(d == BC_SM_DIALECT_AIDL ? "lim.a%d" : "lim.l%d", 6, d, -1);
+	for (int d = BINDERC_SM_DIALECT_AIDL; d <= BINDERC_SM_DIALECT_LEGACY; d++) {
+		c = spawn_service(d == BINDERC_SM_DIALECT_AIDL ? "lim.a%d" : "lim.l%d", 6, d, -1);
 		cr_expect_eq(c.status, -ENOSPC, "the sixth add is refused (dialect %d)", d);
 		kill_child(&c);
-		sm = client(BC_SM_DIALECT_AIDL);
-		cr_expect(wait_gone(sm, d == BC_SM_DIALECT_AIDL ? "lim.a0" : "lim.l0", 5000));
+		sm = client(BINDERC_SM_DIALECT_AIDL);
+		cr_expect(wait_gone(sm, d == BINDERC_SM_DIALECT_AIDL ? "lim.a0" : "lim.l0", 5000));
 		bc_sm_unref(sm);
 	}
-	sm = client(BC_SM_DIALECT_AIDL);
+	sm = client(BINDERC_SM_DIALECT_AIDL);
 	cr_assert_eq(bc_process_start_thread_pool(proc), 0);
 	cr_expect_eq(bc_sm_watch(sm, "a", on_registered, NULL, &w[0]), 0);
 	cr_expect_eq(bc_sm_watch(sm, "b", on_registered, NULL, &w[1]), 0);
@@ -1084,10 +1084,10 @@ Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = 180)
 
 Test(scale, two_hundred_services, .init = setup, .fini = teardown, .timeout = 600)
 {
-	struct child c = spawn_service("many.%03d", 200, BC_SM_DIALECT_AIDL, -1);
+	struct child c = spawn_service("many.%03d", 200, BINDERC_SM_DIALECT_AIDL, -1);
 
 	cr_assert_eq(c.status, 0);
-	for (int d = BC_SM_DIALECT_AIDL; d <= BC_SM_DIALECT_LEGACY; d++) {
+	for (int d = BINDERC_SM_DIALECT_AIDL; d <= BINDERC_SM_DIALECT_LEGACY; d++) {
 		bc_sm *sm = client(d);
 		char **v = NULL;
 		size_t n = 0;
@@ -1107,7 +1107,7 @@ Test(scale, two_hundred_services, .init = setup, .fini = teardown, .timeout = 60
 	/* all 200 go when their process dies */
 	kill_child(&c);
 	{
-		bc_sm *sm = client(BC_SM_DIALECT_AIDL);
+		bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
 		char **v = NULL;
 		size_t n = 0;
 
@@ -1220,7 +1220,7 @@ static int raw_transact(struct raw *r, uint32_t code, const void *data, size_t s
 /* The daemon still answers a proper request, and nothing changed. */
 static void expect_serving(size_t n_services)
 {
-	bc_sm *sm = client(BC_SM_DIALECT_AIDL);
+	bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
 	char **v = NULL;
 	size_t n = 0;
 
@@ -1235,7 +1235,7 @@ static void expect_serving(size_t n_services)
 Test(malformed, garbage_gets_errors, .init = setup, .fini = teardown, .timeout = 180)
 {
 	struct raw r;
-	struct child c = spawn_service("keep.me", 1, BC_SM_DIALECT_AIDL, -1);
+	struct child c = spawn_service("keep.me", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	bc_parcel *good = NULL;
 	uint8_t out[256];
 	size_t out_len;
@@ -1246,7 +1246,7 @@ Test(malformed, garbage_gets_errors, .init = setup, .fini = teardown, .timeout =
 
 	/* a valid AIDL checkService("keep.me"), to cut and to corrupt */
 	cr_assert_eq(bc_parcel_new(&good), 0);
-	bc_parcel_set_wire(good, BC_WIRE_ANDROID_13, 0);
+	bc_parcel_set_wire(good, BINDERC_WIRE_ANDROID_13, 0);
 	bc_parcel_write_interface_token(good, SMD);
 	bc_parcel_write_string16(good, "keep.me");
 	out_len = sizeof(out);
@@ -1300,7 +1300,7 @@ Test(malformed, garbage_gets_errors, .init = setup, .fini = teardown, .timeout =
 		struct flat_binder_object fo = { .hdr.type = BINDER_TYPE_HANDLE, .handle = 0 };
 
 		cr_assert_eq(bc_parcel_new(&p), 0);
-		bc_parcel_set_wire(p, BC_WIRE_ANDROID_13, 0);
+		bc_parcel_set_wire(p, BINDERC_WIRE_ANDROID_13, 0);
 		bc_parcel_write_interface_token(p, SMD);
 		bc_parcel_write_string16(p, "forged");
 		fo.handle = 1;
@@ -1322,7 +1322,7 @@ Test(malformed, garbage_gets_errors, .init = setup, .fini = teardown, .timeout =
 
 Test(malformed, clients_dying_mid_call, .init = setup, .fini = teardown, .timeout = 180)
 {
-	struct child c = spawn_service("keep.me", 1, BC_SM_DIALECT_AIDL, -1);
+	struct child c = spawn_service("keep.me", 1, BINDERC_SM_DIALECT_AIDL, -1);
 
 	cr_assert_eq(c.status, 0);
 	for (int i = 0; i < 30; i++) {
@@ -1337,7 +1337,7 @@ Test(malformed, clients_dying_mid_call, .init = setup, .fini = teardown, .timeou
 				close(bc_process_get_fd(proc));
 			raw_open(&r);
 			bc_parcel_new(&p);
-			bc_parcel_set_wire(p, BC_WIRE_ANDROID_13, 0);
+			bc_parcel_set_wire(p, BINDERC_WIRE_ANDROID_13, 0);
 			bc_parcel_write_interface_token(p, SMD);
 			if (i % 3 == 0) {
 				bc_parcel_write_int32(p, 15); /* listServices */
@@ -1354,12 +1354,12 @@ Test(malformed, clients_dying_mid_call, .init = setup, .fini = teardown, .timeou
 	}
 	/* a service that registers and dies at once, many times */
 	for (int i = 0; i < 10; i++) {
-		struct child d = spawn_service("flaky", 1, BC_SM_DIALECT_AIDL, -1);
+		struct child d = spawn_service("flaky", 1, BINDERC_SM_DIALECT_AIDL, -1);
 
 		kill_child(&d);
 	}
 	{
-		bc_sm *sm = client(BC_SM_DIALECT_AIDL);
+		bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
 
 		cr_expect(wait_gone(sm, "flaky", 5000));
 		bc_sm_unref(sm);
@@ -1409,7 +1409,7 @@ static int run_tool(char *out, size_t outlen, const char *const *argv)
 
 Test(tool, commands, .init = setup, .fini = teardown, .timeout = 180)
 {
-	struct child c = spawn_service("tool.echo", 1, BC_SM_DIALECT_AIDL, -1);
+	struct child c = spawn_service("tool.echo", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	char out[8192];
 
 	cr_assert_eq(c.status, 0);

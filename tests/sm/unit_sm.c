@@ -67,7 +67,7 @@ static bc_parcel *req(int wire)
 	bc_parcel *p = NULL;
 
 	cr_assert_eq(bc_parcel_new(&p), 0);
-	cr_assert_eq(bc_parcel_set_wire(p, wire, BC_PARTITION_SYSTEM), 0);
+	cr_assert_eq(bc_parcel_set_wire(p, wire, BINDERC_PARTITION_SYSTEM), 0);
 	cr_assert_eq(bc_parcel_write_interface_token(p, SM_DESCRIPTOR), 0);
 	return p;
 }
@@ -116,7 +116,7 @@ static int legacy_add(struct sm *sm, int wire, uid_t uid, const char *name, bc_b
 /* AIDL add: returns the exception code (or the handler's error). */
 static int aidl_add(struct sm *sm, uid_t uid, const char *name, bc_binder *b, int32_t prio)
 {
-	bc_parcel *in = req(BC_WIRE_ANDROID_13), *reply;
+	bc_parcel *in = req(BINDERC_WIRE_ANDROID_13), *reply;
 	int r;
 
 	bc_parcel_write_string16(in, name);
@@ -138,8 +138,8 @@ static bc_binder *lookup(struct sm *sm, int wire, uid_t uid, uint32_t code, cons
 
 	bc_parcel_write_string16(in, name);
 	cr_assert_eq(call(sm, uid, code, in, &reply), 0);
-	if (wire == BC_WIRE_ANDROID_13)
-		cr_assert_eq(read_i32(reply), BC_EX_NONE);
+	if (wire == BINDERC_WIRE_ANDROID_13)
+		cr_assert_eq(read_i32(reply), BINDERC_EX_NONE);
 	cr_assert_eq(bc_parcel_read_binder(reply, &b), 0);
 	cr_expect_eq(bc_parcel_remaining(reply), 0);
 	bc_parcel_unref(reply);
@@ -322,11 +322,11 @@ static int detect(const void *data, size_t n, struct sm_header *h)
 
 Test(header, each_dialect)
 {
-	static const int wires[] = { BC_WIRE_ANDROID_9, BC_WIRE_ANDROID_10, BC_WIRE_ANDROID_11, BC_WIRE_ANDROID_12,
-				     BC_WIRE_ANDROID_13 };
+	static const int wires[] = { BINDERC_WIRE_ANDROID_9, BINDERC_WIRE_ANDROID_10, BINDERC_WIRE_ANDROID_11,
+		BINDERC_WIRE_ANDROID_12, BINDERC_WIRE_ANDROID_13 };
 
 	for (size_t i = 0; i < sizeof(wires) / sizeof(wires[0]); i++) {
-		for (int part = BC_PARTITION_SYSTEM; part <= BC_PARTITION_VENDOR; part++) {
+		for (int part = BINDERC_PARTITION_SYSTEM; part <= BINDERC_PARTITION_VENDOR; part++) {
 			bc_parcel *p = NULL;
 			struct sm_header h;
 
@@ -335,8 +335,8 @@ Test(header, each_dialect)
 			bc_parcel_write_interface_token(p, SM_DESCRIPTOR);
 			bc_parcel_write_int32(p, 42);
 			cr_assert_eq(detect(bc_parcel_data(p), bc_parcel_size(p), &h), 0, "wire %d", wires[i]);
-			cr_expect_eq(h.dialect, wires[i] >= BC_WIRE_ANDROID_11 ? SM_DIALECT_AIDL : SM_DIALECT_LEGACY);
-			if (wires[i] >= BC_WIRE_ANDROID_11)
+			cr_expect_eq(h.dialect, wires[i] >= BINDERC_WIRE_ANDROID_11 ? SM_DIALECT_AIDL : SM_DIALECT_LEGACY);
+			if (wires[i] >= BINDERC_WIRE_ANDROID_11)
 				cr_expect_eq(h.partition, part);
 			else
 				cr_expect_eq(h.wire, wires[i]);
@@ -357,7 +357,7 @@ Test(header, worksource_26_is_not_android_9)
 	bc_parcel_write_int32(p, 26);
 	bc_parcel_write_string16(p, SM_DESCRIPTOR);
 	cr_assert_eq(detect(bc_parcel_data(p), bc_parcel_size(p), &h), 0);
-	cr_expect_eq(h.wire, BC_WIRE_ANDROID_10);
+	cr_expect_eq(h.wire, BINDERC_WIRE_ANDROID_10);
 	bc_parcel_unref(p);
 }
 
@@ -376,7 +376,7 @@ Test(header, malformed)
 
 	/* Truncated descriptor, at every length. */
 	cr_assert_eq(bc_parcel_new(&p), 0);
-	bc_parcel_set_wire(p, BC_WIRE_ANDROID_13, BC_PARTITION_SYSTEM);
+	bc_parcel_set_wire(p, BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_SYSTEM);
 	bc_parcel_write_interface_token(p, SM_DESCRIPTOR);
 	for (size_t n = 0; n + 4 <= bc_parcel_size(p); n += 4)
 		cr_expect_eq(detect(bc_parcel_data(p), n, &h), -EBADMSG, "length %zu", n);
@@ -388,7 +388,7 @@ Test(header, malformed)
 	cr_expect_eq(detect(bc_parcel_data(p), bc_parcel_size(p), &h), -EPERM);
 	bc_parcel_unref(p);
 	cr_assert_eq(bc_parcel_new(&p), 0);
-	bc_parcel_set_wire(p, BC_WIRE_ANDROID_9, BC_PARTITION_SYSTEM);
+	bc_parcel_set_wire(p, BINDERC_WIRE_ANDROID_9, BINDERC_PARTITION_SYSTEM);
 	bc_parcel_write_interface_token(p, "android.os.IServiceManageR");
 	cr_expect_eq(detect(bc_parcel_data(p), bc_parcel_size(p), &h), -EPERM);
 	bc_parcel_unref(p);
@@ -460,14 +460,14 @@ static void legacy_methods(const int *wire)
 
 Test(legacy, methods_android9_header)
 {
-	static const int w = BC_WIRE_ANDROID_9;
+	static const int w = BINDERC_WIRE_ANDROID_9;
 
 	legacy_methods(&w);
 }
 
 Test(legacy, methods_android10_header)
 {
-	static const int w = BC_WIRE_ANDROID_10;
+	static const int w = BINDERC_WIRE_ANDROID_10;
 
 	legacy_methods(&w);
 }
@@ -482,15 +482,15 @@ Test(aidl, get_check_add_list)
 	char **v = NULL;
 	size_t n = 0;
 
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 0, SM_AIDL_GET_SERVICE, "a"), NULL);
-	cr_assert_eq(aidl_add(sm, 0, "a", a, SM_DUMP_DEFAULT), BC_EX_NONE);
-	cr_assert_eq(aidl_add(sm, 0, "b", b, SM_DUMP_CRITICAL), BC_EX_NONE);
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 1000, SM_AIDL_GET_SERVICE, "a"), a);
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 1000, SM_AIDL_CHECK_SERVICE, "b"), b);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 0, SM_AIDL_GET_SERVICE, "a"), NULL);
+	cr_assert_eq(aidl_add(sm, 0, "a", a, SM_DUMP_DEFAULT), BINDERC_EX_NONE);
+	cr_assert_eq(aidl_add(sm, 0, "b", b, SM_DUMP_CRITICAL), BINDERC_EX_NONE);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 1000, SM_AIDL_GET_SERVICE, "a"), a);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 1000, SM_AIDL_CHECK_SERVICE, "b"), b);
 	/* what one dialect registered, the other finds */
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_9, 1000, SM_LEGACY_CHECK, "b"), b);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_9, 1000, SM_LEGACY_CHECK, "b"), b);
 
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_int32(in, SM_DUMP_ALL);
 	cr_assert_eq(call(sm, 1000, SM_AIDL_LIST_SERVICES, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
@@ -501,7 +501,7 @@ Test(aidl, get_check_add_list)
 	bc_strv_free(v, n);
 	bc_parcel_unref(reply);
 
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_int32(in, SM_DUMP_CRITICAL);
 	cr_assert_eq(call(sm, 1000, SM_AIDL_LIST_SERVICES, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
@@ -512,14 +512,14 @@ Test(aidl, get_check_add_list)
 	bc_parcel_unref(reply);
 
 	/* replacement */
-	cr_assert_eq(aidl_add(sm, 0, "a", b, SM_DUMP_DEFAULT), BC_EX_NONE);
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 1000, SM_AIDL_CHECK_SERVICE, "a"), b);
+	cr_assert_eq(aidl_add(sm, 0, "a", b, SM_DUMP_DEFAULT), BINDERC_EX_NONE);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 1000, SM_AIDL_CHECK_SERVICE, "a"), b);
 	cr_expect_eq(sm->n_svc, 2);
 
 	/* errors */
-	cr_expect_eq(aidl_add(sm, 1000, "c", a, SM_DUMP_DEFAULT), BC_EX_SECURITY);
-	cr_expect_eq(aidl_add(sm, 0, "", a, SM_DUMP_DEFAULT), BC_EX_ILLEGAL_ARGUMENT);
-	cr_expect_eq(aidl_add(sm, 0, "c", NULL, SM_DUMP_DEFAULT), BC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(aidl_add(sm, 1000, "c", a, SM_DUMP_DEFAULT), BINDERC_EX_SECURITY);
+	cr_expect_eq(aidl_add(sm, 0, "", a, SM_DUMP_DEFAULT), BINDERC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(aidl_add(sm, 0, "c", NULL, SM_DUMP_DEFAULT), BINDERC_EX_ILLEGAL_ARGUMENT);
 	cr_expect_eq(sm->n_svc, 2);
 	sm_fini(sm);
 	bc_binder_unref(a);
@@ -541,7 +541,7 @@ static int cb_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *i
 
 	(void)self, (void)reply;
 	cr_assert_eq(code, SM_CALLBACK_ON_REGISTRATION);
-	cr_assert(bc_txn_get_flags(txn) & BC_FLAG_ONEWAY);
+	cr_assert(bc_txn_get_flags(txn) & BINDERC_FLAG_ONEWAY);
 	cr_assert_eq(bc_parcel_enforce_interface(in, SM_CALLBACK_DESCRIPTOR), 0);
 	cr_assert_eq(bc_parcel_read_string16(in, &name, NULL), 0);
 	cr_assert_eq(bc_parcel_read_binder(in, &b), 0);
@@ -566,7 +566,7 @@ static bc_binder *new_callback(struct seen *seen)
 
 static int watch_call(struct sm *sm, uid_t uid, uint32_t code, const char *name, bc_binder *cb)
 {
-	bc_parcel *in = req(BC_WIRE_ANDROID_13), *reply;
+	bc_parcel *in = req(BINDERC_WIRE_ANDROID_13), *reply;
 	int r;
 
 	bc_parcel_write_string16(in, name);
@@ -603,13 +603,13 @@ Test(aidl, notifications)
 	cr_expect_eq(s1.binder, b);
 	/* unregister: no more news; twice is an error */
 	cr_assert_eq(watch_call(sm, 1000, SM_AIDL_UNREGISTER_FOR_NOTIFICATIONS, "x", cb1), 0);
-	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_UNREGISTER_FOR_NOTIFICATIONS, "x", cb1), BC_EX_ILLEGAL_STATE);
+	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_UNREGISTER_FOR_NOTIFICATIONS, "x", cb1), BINDERC_EX_ILLEGAL_STATE);
 	cr_assert_eq(aidl_add(sm, 0, "x", a, SM_DUMP_DEFAULT), 0);
 	cr_expect_eq(s1.count, 2);
 	cr_expect_eq(s2.count, 3);
 	/* bad arguments */
-	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "bad name", cb1), BC_EX_ILLEGAL_ARGUMENT);
-	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "x", NULL), BC_EX_NULL_POINTER);
+	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "bad name", cb1), BINDERC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "x", NULL), BINDERC_EX_NULL_POINTER);
 	cr_expect_eq(sm->n_cbs, 1);
 	sm_fini(sm);
 	bc_binder_unref(cb1);
@@ -628,14 +628,14 @@ Test(aidl, declared_and_the_rest)
 	size_t n = 0;
 	bool yes;
 
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(in, "org.ex.IFoo/default");
 	cr_assert_eq(call(sm, 1000, SM_AIDL_IS_DECLARED, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
 	cr_assert_eq(bc_parcel_read_bool(reply, &yes), 0);
 	cr_expect(yes);
 	bc_parcel_unref(reply);
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(in, "org.ex.IFoo/nope");
 	cr_assert_eq(call(sm, 1000, SM_AIDL_IS_DECLARED, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
@@ -643,7 +643,7 @@ Test(aidl, declared_and_the_rest)
 	cr_expect(!yes);
 	bc_parcel_unref(reply);
 
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(in, "org.ex.IFoo");
 	cr_assert_eq(call(sm, 1000, SM_AIDL_GET_DECLARED_INSTANCES, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
@@ -653,7 +653,7 @@ Test(aidl, declared_and_the_rest)
 	bc_strv_free(v, n);
 	bc_parcel_unref(reply);
 
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(in, "x");
 	cr_assert_eq(call(sm, 1000, SM_AIDL_UPDATABLE_VIA_APEX, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
@@ -661,7 +661,7 @@ Test(aidl, declared_and_the_rest)
 	cr_expect_null(s);
 	bc_parcel_unref(reply);
 
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(in, "apex");
 	cr_assert_eq(call(sm, 1000, SM_AIDL_GET_UPDATABLE_NAMES, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
@@ -671,32 +671,32 @@ Test(aidl, declared_and_the_rest)
 	bc_strv_free(v, n);
 	bc_parcel_unref(reply);
 
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(in, "x");
 	cr_assert_eq(call(sm, 1000, SM_AIDL_GET_CONNECTION_INFO, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
 	cr_expect_eq(read_i32(reply), 0); /* null parcelable */
 	bc_parcel_unref(reply);
 
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(in, "x");
 	bc_parcel_write_binder(in, a);
 	bc_parcel_write_binder(in, a);
 	cr_assert_eq(call(sm, 1000, SM_AIDL_REGISTER_CLIENT_CALLBACK, in, &reply), 0);
-	cr_expect_eq(read_i32(reply), BC_EX_UNSUPPORTED_OPERATION);
+	cr_expect_eq(read_i32(reply), BINDERC_EX_UNSUPPORTED_OPERATION);
 	bc_parcel_unref(reply);
 
 	/* tryUnregisterService: only with the registered binder */
 	cr_assert_eq(aidl_add(sm, 0, "x", a, SM_DUMP_DEFAULT), 0);
 	cr_assert_eq(aidl_add(sm, 0, "y", b, SM_DUMP_DEFAULT), 0);
-	cr_expect_eq(watch_call(sm, 0, SM_AIDL_TRY_UNREGISTER_SERVICE, "x", b), BC_EX_ILLEGAL_ARGUMENT);
-	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_TRY_UNREGISTER_SERVICE, "x", a), BC_EX_SECURITY);
-	cr_expect_eq(watch_call(sm, 0, SM_AIDL_TRY_UNREGISTER_SERVICE, "z", a), BC_EX_ILLEGAL_STATE);
+	cr_expect_eq(watch_call(sm, 0, SM_AIDL_TRY_UNREGISTER_SERVICE, "x", b), BINDERC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_TRY_UNREGISTER_SERVICE, "x", a), BINDERC_EX_SECURITY);
+	cr_expect_eq(watch_call(sm, 0, SM_AIDL_TRY_UNREGISTER_SERVICE, "z", a), BINDERC_EX_ILLEGAL_STATE);
 	cr_expect_eq(watch_call(sm, 0, SM_AIDL_TRY_UNREGISTER_SERVICE, "x", a), 0);
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 0, SM_AIDL_CHECK_SERVICE, "x"), NULL);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 0, SM_AIDL_CHECK_SERVICE, "x"), NULL);
 
 	/* getServiceDebugInfo */
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	cr_assert_eq(call(sm, 1000, SM_AIDL_GET_SERVICE_DEBUG_INFO, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
 	cr_assert_eq(read_i32(reply), 1);
@@ -736,14 +736,14 @@ Test(policy_applied, denials_answered_as_android)
 	size_t n = 0;
 
 	cr_expect_eq(aidl_add(sm, 1000, "user.1", a, SM_DUMP_DEFAULT), 0);
-	cr_expect_eq(aidl_add(sm, 1000, "other", a, SM_DUMP_DEFAULT), BC_EX_SECURITY);
-	cr_expect_eq(legacy_add(sm, BC_WIRE_ANDROID_9, 1000, "other", a), -EPERM);
+	cr_expect_eq(aidl_add(sm, 1000, "other", a, SM_DUMP_DEFAULT), BINDERC_EX_SECURITY);
+	cr_expect_eq(legacy_add(sm, BINDERC_WIRE_ANDROID_9, 1000, "other", a), -EPERM);
 	cr_expect_eq(aidl_add(sm, 0, "private.key", a, SM_DUMP_DEFAULT), 0);
 	/* hidden services read as absent: OK + null, and are not listed */
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 1000, SM_AIDL_GET_SERVICE, "private.key"), NULL);
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_9, 1000, SM_LEGACY_CHECK, "private.key"), NULL);
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 0, SM_AIDL_GET_SERVICE, "private.key"), a);
-	in = req(BC_WIRE_ANDROID_13);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 1000, SM_AIDL_GET_SERVICE, "private.key"), NULL);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_9, 1000, SM_LEGACY_CHECK, "private.key"), NULL);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 0, SM_AIDL_GET_SERVICE, "private.key"), a);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_int32(in, SM_DUMP_ALL);
 	cr_assert_eq(call(sm, 1000, SM_AIDL_LIST_SERVICES, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
@@ -752,13 +752,13 @@ Test(policy_applied, denials_answered_as_android)
 	cr_expect_str_eq(v[0], "user.1");
 	bc_strv_free(v, n);
 	bc_parcel_unref(reply);
-	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "private.key", cb), BC_EX_SECURITY);
+	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "private.key", cb), BINDERC_EX_SECURITY);
 	cr_expect_eq(seen.count, 0);
 
 	/* the per-uid limit: EX_SERVICE_SPECIFIC(ENOSPC); replacing is fine */
 	cr_expect_eq(aidl_add(sm, 1000, "user.2", a, SM_DUMP_DEFAULT), 0);
-	cr_expect_eq(aidl_add(sm, 1000, "user.3", a, SM_DUMP_DEFAULT), BC_EX_SERVICE_SPECIFIC);
-	cr_expect_eq(legacy_add(sm, BC_WIRE_ANDROID_10, 1000, "user.3", a), -ENOSPC);
+	cr_expect_eq(aidl_add(sm, 1000, "user.3", a, SM_DUMP_DEFAULT), BINDERC_EX_SERVICE_SPECIFIC);
+	cr_expect_eq(legacy_add(sm, BINDERC_WIRE_ANDROID_10, 1000, "user.3", a), -ENOSPC);
 	cr_expect_eq(aidl_add(sm, 1000, "user.2", a, SM_DUMP_DEFAULT), 0);
 	cr_expect_eq(sm->n_svc, 3);
 	sm_fini(sm);
@@ -773,7 +773,7 @@ Test(policy_applied, isolated_uids)
 	bc_parcel *in, *reply;
 
 	cr_assert_eq(aidl_add(sm, 0, "plain", a, SM_DUMP_DEFAULT), 0);
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(in, "open");
 	bc_parcel_write_binder(in, b);
 	bc_parcel_write_bool(in, true);
@@ -781,9 +781,9 @@ Test(policy_applied, isolated_uids)
 	cr_assert_eq(call(sm, 0, SM_AIDL_ADD_SERVICE, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
 	bc_parcel_unref(reply);
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 5001, SM_AIDL_GET_SERVICE, "plain"), NULL);
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 5001, SM_AIDL_GET_SERVICE, "open"), b);
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 6000, SM_AIDL_GET_SERVICE, "plain"), a);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 5001, SM_AIDL_GET_SERVICE, "plain"), NULL);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 5001, SM_AIDL_GET_SERVICE, "open"), b);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 6000, SM_AIDL_GET_SERVICE, "plain"), a);
 	sm_fini(sm);
 	bc_binder_unref(a);
 	bc_binder_unref(b);
@@ -799,7 +799,7 @@ Test(malformed, truncations_and_trailing_bytes)
 
 	cr_assert_eq(aidl_add(sm, 0, "keep", a, SM_DUMP_DEFAULT), 0);
 	/* every truncation of a valid addService, received as plain data */
-	good = req(BC_WIRE_ANDROID_13);
+	good = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(good, "new");
 	bc_parcel_write_binder(good, a);
 	bc_parcel_write_bool(good, false);
@@ -817,31 +817,31 @@ Test(malformed, truncations_and_trailing_bytes)
 	bc_parcel_unref(good);
 
 	/* trailing garbage after a lookup */
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(in, "keep");
 	bc_parcel_write_int32(in, 7);
 	cr_expect_eq(call(sm, 0, SM_AIDL_GET_SERVICE, in, &reply), -EBADMSG);
 	bc_parcel_unref(reply);
 	/* a null name */
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(in, NULL);
 	cr_expect_eq(call(sm, 0, SM_AIDL_GET_SERVICE, in, &reply), -EBADMSG);
 	bc_parcel_unref(reply);
 	/* an int where the binder should be */
-	in = req(BC_WIRE_ANDROID_9);
+	in = req(BINDERC_WIRE_ANDROID_9);
 	bc_parcel_write_string16(in, "new");
 	for (int i = 0; i < 8; i++)
 		bc_parcel_write_int32(in, 0x73682a85);
 	cr_expect_eq(call(sm, 0, SM_LEGACY_ADD, in, &reply), -EBADMSG);
 	bc_parcel_unref(reply);
 	/* unknown codes in both dialects, and a negative list index */
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	cr_expect_eq(call(sm, 0, 15, in, &reply), -EBADMSG);
 	bc_parcel_unref(reply);
-	in = req(BC_WIRE_ANDROID_9);
+	in = req(BINDERC_WIRE_ANDROID_9);
 	cr_expect_eq(call(sm, 0, 5, in, &reply), -EBADMSG);
 	bc_parcel_unref(reply);
-	in = req(BC_WIRE_ANDROID_9);
+	in = req(BINDERC_WIRE_ANDROID_9);
 	bc_parcel_write_int32(in, -1);
 	cr_expect_eq(call(sm, 0, SM_LEGACY_LIST, in, &reply), -EBADMSG);
 	bc_parcel_unref(reply);
@@ -853,7 +853,7 @@ Test(malformed, truncations_and_trailing_bytes)
 	bc_parcel_unref(reply);
 
 	cr_expect_eq(sm->n_svc, 1);
-	cr_expect_eq(lookup(sm, BC_WIRE_ANDROID_13, 0, SM_AIDL_CHECK_SERVICE, "keep"), a);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 0, SM_AIDL_CHECK_SERVICE, "keep"), a);
 	sm_fini(sm);
 	bc_binder_unref(a);
 }
@@ -872,7 +872,7 @@ Test(registry, many_services_sorted)
 		snprintf(name, sizeof(name), "svc.%03d", i);
 		cr_assert_eq(aidl_add(sm, 0, name, a, SM_DUMP_DEFAULT), 0);
 	}
-	in = req(BC_WIRE_ANDROID_13);
+	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_int32(in, SM_DUMP_ALL);
 	cr_assert_eq(call(sm, 0, SM_AIDL_LIST_SERVICES, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);

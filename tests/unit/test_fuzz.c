@@ -27,7 +27,7 @@ static int nop(bc_binder *s, bc_txn *t, uint32_t c, bc_parcel *i, bc_parcel *r, 
 static void write_sample(bc_parcel *p, int kind, bc_binder *b)
 {
 	size_t tok;
-	bc_status st = BC_STATUS_INIT;
+	bc_status st = BINDERC_STATUS_INIT;
 
 	bc_parcel_write_interface_token(p, "fuzz.IThing");
 	switch (kind) {
@@ -79,7 +79,7 @@ static void chew(bc_parcel *p)
 		} o;
 		bc_binder *b = NULL;
 		bc_weak *w = NULL;
-		bc_status st = BC_STATUS_INIT;
+		bc_status st = BINDERC_STATUS_INIT;
 		char **sv = NULL;
 		size_t n = 0, end;
 		int fd, r = 0;
@@ -121,7 +121,7 @@ Test(fuzz, mutated_copies, .timeout = 120)
 	cr_assert_eq(bc_class_new("fuzz.IThing", nop, NULL, 0, &c), 0);
 	cr_assert_eq(bc_binder_new(c, NULL, &b), 0);
 	for (int iter = 0; iter < 100000; iter++) {
-		bc_parcel *src = ut_parcel(BC_WIRE_ANDROID_9 + (int)(rnd() % 5)), *p = NULL;
+		bc_parcel *src = ut_parcel(BINDERC_WIRE_ANDROID_9 + (int)(rnd() % 5)), *p = NULL;
 		size_t size, n_offs;
 		unsigned char *buf;
 		uint64_t offs[8];

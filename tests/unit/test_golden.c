@@ -17,55 +17,55 @@ static void expect(bc_parcel *p, const unsigned char *b, size_t n)
 	bc_parcel_unref(p);
 }
 
-Test(golden, int32) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_int32(p, 0x12345678); expect(p, BYTES(0x78, 0x56, 0x34, 0x12)); }
-Test(golden, int32_negative) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_int32(p, -2); expect(p, BYTES(0xfe, 0xff, 0xff, 0xff)); }
-Test(golden, uint32) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_uint32(p, 0xdeadbeef); expect(p, BYTES(0xef, 0xbe, 0xad, 0xde)); }
+Test(golden, int32) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_int32(p, 0x12345678); expect(p, BYTES(0x78, 0x56, 0x34, 0x12)); }
+Test(golden, int32_negative) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_int32(p, -2); expect(p, BYTES(0xfe, 0xff, 0xff, 0xff)); }
+Test(golden, uint32) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_uint32(p, 0xdeadbeef); expect(p, BYTES(0xef, 0xbe, 0xad, 0xde)); }
 Test(golden, int64)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	bc_parcel_write_int32(p, 1); /* int64 is only 4-aligned: no gap */
 	bc_parcel_write_int64(p, 0x0102030405060708ll);
 	expect(p, BYTES(1, 0, 0, 0, 8, 7, 6, 5, 4, 3, 2, 1));
 }
-Test(golden, uint64) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_uint64(p, UINT64_MAX - 1); expect(p, BYTES(0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)); }
-Test(golden, bool) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_bool(p, true); bc_parcel_write_bool(p, false); expect(p, BYTES(1, 0, 0, 0, 0, 0, 0, 0)); }
-Test(golden, char) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_char(p, 0x20ac); expect(p, BYTES(0xac, 0x20, 0, 0)); }
-Test(golden, byte) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_byte(p, -1); bc_parcel_write_byte(p, 0x7f); expect(p, BYTES(0xff, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0)); }
-Test(golden, float) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_float(p, 1.0f); expect(p, BYTES(0, 0, 0x80, 0x3f)); }
-Test(golden, double) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_double(p, -2.0); expect(p, BYTES(0, 0, 0, 0, 0, 0, 0, 0xc0)); }
+Test(golden, uint64) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_uint64(p, UINT64_MAX - 1); expect(p, BYTES(0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)); }
+Test(golden, bool) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_bool(p, true); bc_parcel_write_bool(p, false); expect(p, BYTES(1, 0, 0, 0, 0, 0, 0, 0)); }
+Test(golden, char) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_char(p, 0x20ac); expect(p, BYTES(0xac, 0x20, 0, 0)); }
+Test(golden, byte) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_byte(p, -1); bc_parcel_write_byte(p, 0x7f); expect(p, BYTES(0xff, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0)); }
+Test(golden, float) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_float(p, 1.0f); expect(p, BYTES(0, 0, 0x80, 0x3f)); }
+Test(golden, double) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_double(p, -2.0); expect(p, BYTES(0, 0, 0, 0, 0, 0, 0, 0xc0)); }
 
 Test(golden, string16)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	bc_parcel_write_string16(p, "hi");
 	/* len 2, 'h' 'i', NUL, 2 bytes padding */
 	expect(p, BYTES(2, 0, 0, 0, 'h', 0, 'i', 0, 0, 0, 0, 0));
 }
 Test(golden, string16_odd)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	bc_parcel_write_string16(p, "abc");
 	expect(p, BYTES(3, 0, 0, 0, 'a', 0, 'b', 0, 'c', 0, 0, 0));
 }
-Test(golden, string16_empty) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_string16(p, ""); expect(p, BYTES(0, 0, 0, 0, 0, 0, 0, 0)); }
-Test(golden, string16_null) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_string16(p, NULL); expect(p, BYTES(0xff, 0xff, 0xff, 0xff)); }
+Test(golden, string16_empty) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_string16(p, ""); expect(p, BYTES(0, 0, 0, 0, 0, 0, 0, 0)); }
+Test(golden, string16_null) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_string16(p, NULL); expect(p, BYTES(0xff, 0xff, 0xff, 0xff)); }
 Test(golden, string16_surrogates)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	bc_parcel_write_string16(p, "\xf0\x9f\x98\x80"); /* U+1F600 = D83D DE00 */
 	expect(p, BYTES(2, 0, 0, 0, 0x3d, 0xd8, 0x00, 0xde, 0, 0, 0, 0));
 }
 Test(golden, string8)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	bc_parcel_write_string8(p, "abc");
 	bc_parcel_write_string8(p, "abcd");
 	expect(p, BYTES(3, 0, 0, 0, 'a', 'b', 'c', 0, 4, 0, 0, 0, 'a', 'b', 'c', 'd', 0, 0, 0, 0));
 }
-Test(golden, string8_null) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_string8(p, NULL); expect(p, BYTES(0xff, 0xff, 0xff, 0xff)); }
+Test(golden, string8_null) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_string8(p, NULL); expect(p, BYTES(0xff, 0xff, 0xff, 0xff)); }
 Test(golden, byte_array)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	bc_parcel_write_byte_array(p, "\x01\x02\x03", 3);
 	bc_parcel_write_byte_array(p, NULL, 0);
 	bc_parcel_write_byte_array(p, "", 0);
@@ -73,27 +73,27 @@ Test(golden, byte_array)
 }
 Test(golden, int32_array)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	bc_parcel_write_int32_array(p, (const int32_t[]){ 1, -1 }, 2);
 	expect(p, BYTES(2, 0, 0, 0, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff));
 }
 Test(golden, int64_array)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	bc_parcel_write_int64_array(p, (const int64_t[]){ 5 }, 1);
 	expect(p, BYTES(1, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0));
 }
 Test(golden, bool_char_arrays_widened)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	bc_parcel_write_bool_array(p, (const bool[]){ true, false }, 2);
 	bc_parcel_write_char_array(p, (const uint16_t[]){ 'A' }, 1);
 	expect(p, BYTES(2, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 'A', 0, 0, 0));
 }
-Test(golden, null_array) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_double_array(p, NULL, 0); expect(p, BYTES(0xff, 0xff, 0xff, 0xff)); }
+Test(golden, null_array) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_double_array(p, NULL, 0); expect(p, BYTES(0xff, 0xff, 0xff, 0xff)); }
 Test(golden, string16_array)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	bc_parcel_write_string16_array(p, (const char *const[]){ "a", NULL }, 2);
 	expect(p, BYTES(2, 0, 0, 0, 1, 0, 0, 0, 'a', 0, 0, 0, 0xff, 0xff, 0xff, 0xff));
 }
@@ -114,27 +114,27 @@ static void expect_no_offsets(const bc_parcel *p)
 
 Test(golden, null_binder_android9)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_ANDROID_9);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_ANDROID_9);
 	bc_parcel_write_binder(p, NULL);
 	expect_no_offsets(p);
 	expect(p, BYTES(T_BINDER, 0, 0, 0, 0, Z8, Z8));
 }
-Test(golden, null_binder_android10) { bc_parcel *p = ut_parcel(BC_WIRE_ANDROID_10); bc_parcel_write_binder(p, NULL); expect(p, BYTES(T_BINDER, 0, 0, 0, 0, Z8, Z8)); }
+Test(golden, null_binder_android10) { bc_parcel *p = ut_parcel(BINDERC_WIRE_ANDROID_10); bc_parcel_write_binder(p, NULL); expect(p, BYTES(T_BINDER, 0, 0, 0, 0, Z8, Z8)); }
 Test(golden, null_binder_android11)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_ANDROID_11);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_ANDROID_11);
 	bc_parcel_write_binder(p, NULL);
 	expect_no_offsets(p);
 	expect(p, BYTES(T_BINDER, 0, 0, 0, 0, Z8, Z8, 0, 0, 0, 0)); /* stability UNDECLARED */
 }
 Test(golden, null_binder_android12)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_ANDROID_12);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_ANDROID_12);
 	bc_parcel_write_binder(p, NULL);
 	/* Category {version 1, reserved, level UNDECLARED} */
 	expect(p, BYTES(T_BINDER, 0, 0, 0, 0, Z8, Z8, 1, 0, 0, 0));
 }
-Test(golden, null_weak_binder) { bc_parcel *p = ut_parcel(BC_WIRE_ANDROID_13); bc_parcel_write_weak_binder(p, NULL); expect(p, BYTES(T_WEAK_BINDER, 0, 0, 0, 0, Z8, Z8, 0, 0, 0, 0)); }
+Test(golden, null_weak_binder) { bc_parcel *p = ut_parcel(BINDERC_WIRE_ANDROID_13); bc_parcel_write_weak_binder(p, NULL); expect(p, BYTES(T_WEAK_BINDER, 0, 0, 0, 0, Z8, Z8, 0, 0, 0, 0)); }
 
 static int nop(bc_binder *s, bc_txn *t, uint32_t c, bc_parcel *i, bc_parcel *r, void *u)
 {
@@ -178,14 +178,14 @@ Test(golden, local_binder_each_dialect)
 		unsigned char tail[4];
 		size_t n;
 	} cases[] = {
-		{ BC_WIRE_ANDROID_9, BC_PARTITION_SYSTEM, 0, { 0 }, 0 },
-		{ BC_WIRE_ANDROID_10, BC_PARTITION_SYSTEM, 0, { 0 }, 0 },
-		{ BC_WIRE_ANDROID_11, BC_PARTITION_SYSTEM, 0, { 0x0c, 0, 0, 0 }, 4 },
-		{ BC_WIRE_ANDROID_11, BC_PARTITION_VENDOR, 0, { 0x03, 0, 0, 0 }, 4 },
-		{ BC_WIRE_ANDROID_12, BC_PARTITION_SYSTEM, 0, { 0x01, 0, 0, 0x0c }, 4 },
-		{ BC_WIRE_ANDROID_12, BC_PARTITION_SYSTEM, BC_STABILITY_VINTF, { 0x01, 0, 0, 0x3f }, 4 },
-		{ BC_WIRE_ANDROID_13, BC_PARTITION_SYSTEM, BC_STABILITY_VINTF, { 0x3f, 0, 0, 0 }, 4 },
-		{ BC_WIRE_ANDROID_13, BC_PARTITION_SYSTEM, 0, { 0x0c, 0, 0, 0 }, 4 },
+		{ BINDERC_WIRE_ANDROID_9, BINDERC_PARTITION_SYSTEM, 0, { 0 }, 0 },
+		{ BINDERC_WIRE_ANDROID_10, BINDERC_PARTITION_SYSTEM, 0, { 0 }, 0 },
+		{ BINDERC_WIRE_ANDROID_11, BINDERC_PARTITION_SYSTEM, 0, { 0x0c, 0, 0, 0 }, 4 },
+		{ BINDERC_WIRE_ANDROID_11, BINDERC_PARTITION_VENDOR, 0, { 0x03, 0, 0, 0 }, 4 },
+		{ BINDERC_WIRE_ANDROID_12, BINDERC_PARTITION_SYSTEM, 0, { 0x01, 0, 0, 0x0c }, 4 },
+		{ BINDERC_WIRE_ANDROID_12, BINDERC_PARTITION_SYSTEM, BINDERC_STABILITY_VINTF, { 0x01, 0, 0, 0x3f }, 4 },
+		{ BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_SYSTEM, BINDERC_STABILITY_VINTF, { 0x3f, 0, 0, 0 }, 4 },
+		{ BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_SYSTEM, 0, { 0x0c, 0, 0, 0 }, 4 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		bc_binder *b = new_local();
@@ -208,7 +208,7 @@ Test(golden, local_binder_each_dialect)
 
 Test(golden, fd_objects)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	int fd = dup(0);
 	size_t n;
 	const uint64_t *o;
@@ -245,16 +245,16 @@ static bc_parcel *token(int wire, int part)
 	return p;
 }
 
-Test(golden, token_android9) { expect(token(BC_WIRE_ANDROID_9, 0), BYTES(POLICY_OLD, DESC_A_B)); }
-Test(golden, token_android10) { expect(token(BC_WIRE_ANDROID_10, 0), BYTES(POLICY_OLD, WORKSRC, DESC_A_B)); }
-Test(golden, token_android11_syst) { expect(token(BC_WIRE_ANDROID_11, BC_PARTITION_SYSTEM), BYTES(POLICY_OLD, WORKSRC, SYST, DESC_A_B)); }
-Test(golden, token_android11_vndr) { expect(token(BC_WIRE_ANDROID_11, BC_PARTITION_VENDOR), BYTES(POLICY_OLD, WORKSRC, VNDR, DESC_A_B)); }
-Test(golden, token_android12) { expect(token(BC_WIRE_ANDROID_12, BC_PARTITION_SYSTEM), BYTES(POLICY_NEW, WORKSRC, SYST, DESC_A_B)); }
-Test(golden, token_android13_vndr) { expect(token(BC_WIRE_ANDROID_13, BC_PARTITION_VENDOR), BYTES(POLICY_NEW, WORKSRC, VNDR, DESC_A_B)); }
+Test(golden, token_android9) { expect(token(BINDERC_WIRE_ANDROID_9, 0), BYTES(POLICY_OLD, DESC_A_B)); }
+Test(golden, token_android10) { expect(token(BINDERC_WIRE_ANDROID_10, 0), BYTES(POLICY_OLD, WORKSRC, DESC_A_B)); }
+Test(golden, token_android11_syst) { expect(token(BINDERC_WIRE_ANDROID_11, BINDERC_PARTITION_SYSTEM), BYTES(POLICY_OLD, WORKSRC, SYST, DESC_A_B)); }
+Test(golden, token_android11_vndr) { expect(token(BINDERC_WIRE_ANDROID_11, BINDERC_PARTITION_VENDOR), BYTES(POLICY_OLD, WORKSRC, VNDR, DESC_A_B)); }
+Test(golden, token_android12) { expect(token(BINDERC_WIRE_ANDROID_12, BINDERC_PARTITION_SYSTEM), BYTES(POLICY_NEW, WORKSRC, SYST, DESC_A_B)); }
+Test(golden, token_android13_vndr) { expect(token(BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_VENDOR), BYTES(POLICY_NEW, WORKSRC, VNDR, DESC_A_B)); }
 
 Test(golden, parcelable)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	size_t t;
 
 	bc_parcel_write_int32(p, 1);
@@ -266,11 +266,11 @@ Test(golden, parcelable)
 	expect(p, BYTES(1, 0, 0, 0, 16, 0, 0, 0, 7, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0));
 }
 
-Test(golden, status_ok) { bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT); bc_parcel_write_status(p, NULL); expect(p, BYTES(0, 0, 0, 0)); }
+Test(golden, status_ok) { bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT); bc_parcel_write_status(p, NULL); expect(p, BYTES(0, 0, 0, 0)); }
 Test(golden, status_service_specific)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
-	bc_status st = BC_STATUS_INIT;
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
+	bc_status st = BINDERC_STATUS_INIT;
 
 	bc_status_set_service_error(&st, 42, "x");
 	bc_parcel_write_status(p, &st);
@@ -280,10 +280,10 @@ Test(golden, status_service_specific)
 }
 Test(golden, status_exception)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
-	bc_status st = BC_STATUS_INIT;
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
+	bc_status st = BINDERC_STATUS_INIT;
 
-	bc_status_set_exception(&st, BC_EX_SECURITY, NULL);
+	bc_status_set_exception(&st, BINDERC_EX_SECURITY, NULL);
 	bc_parcel_write_status(p, &st);
 	expect(p, BYTES(0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
 }
@@ -302,11 +302,11 @@ Test(golden, read_reply_header_skipped)
 {
 	/* EX_HAS_REPLY_HEADER, header size 12 (counts itself), 8 bytes, then 5 */
 	bc_parcel *p = from(BYTES(0x80, 0xff, 0xff, 0xff, 12, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 5, 0, 0, 0));
-	bc_status st = BC_STATUS_INIT;
+	bc_status st = BINDERC_STATUS_INIT;
 	int32_t v;
 
 	cr_assert_eq(bc_parcel_read_status(p, &st), 0);
-	cr_assert_eq(st.exception, BC_EX_NONE);
+	cr_assert_eq(st.exception, BINDERC_EX_NONE);
 	cr_assert_eq(bc_parcel_read_int32(p, &v), 0);
 	cr_assert_eq(v, 5);
 	bc_parcel_unref(p);
@@ -317,11 +317,11 @@ Test(golden, read_status_stack_trace_skipped)
 	/* EX_ILLEGAL_STATE (-5), "no", trace of 8 bytes, then 6 */
 	bc_parcel *p = from(BYTES(0xfb, 0xff, 0xff, 0xff, 2, 0, 0, 0, 'n', 0, 'o', 0, 0, 0, 0, 0, 8, 0, 0, 0, 't', 'r',
 				  'a', 'c', 'e', '.', '.', '.', 6, 0, 0, 0));
-	bc_status st = BC_STATUS_INIT;
+	bc_status st = BINDERC_STATUS_INIT;
 	int32_t v;
 
 	cr_assert_eq(bc_parcel_read_status(p, &st), 0);
-	cr_assert_eq(st.exception, BC_EX_ILLEGAL_STATE);
+	cr_assert_eq(st.exception, BINDERC_EX_ILLEGAL_STATE);
 	cr_assert_str_eq(st.message, "no");
 	bc_status_clear(&st);
 	cr_assert_eq(bc_parcel_read_int32(p, &v), 0);
@@ -334,11 +334,11 @@ Test(golden, read_status_parcelable_skipped)
 	/* EX_PARCELABLE (-9), "", trace 0, blob of size 8 (counts itself), then 7 */
 	bc_parcel *p = from(BYTES(0xf7, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 9, 9, 9, 9,
 				  7, 0, 0, 0));
-	bc_status st = BC_STATUS_INIT;
+	bc_status st = BINDERC_STATUS_INIT;
 	int32_t v;
 
 	cr_assert_eq(bc_parcel_read_status(p, &st), 0);
-	cr_assert_eq(st.exception, BC_EX_PARCELABLE);
+	cr_assert_eq(st.exception, BINDERC_EX_PARCELABLE);
 	bc_status_clear(&st);
 	cr_assert_eq(bc_parcel_read_int32(p, &v), 0);
 	cr_assert_eq(v, 7);
@@ -364,7 +364,7 @@ Test(golden, read_category_stability_and_null)
 Test(golden, add_service_request)
 {
 	bc_binder *b = new_local();
-	bc_parcel *p = ut_parcel(BC_WIRE_ANDROID_13);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_ANDROID_13);
 	unsigned char *exp = calloc(1, 132);
 	const char *d = "android.os.IServiceManager", *n = "my.hello";
 	uint64_t ptr = (uintptr_t)b;

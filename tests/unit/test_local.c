@@ -50,7 +50,7 @@ static int calc(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_p
 		d->txn = bc_txn_ref(txn);
 		pthread_create(&th, NULL, complete_later, d);
 		pthread_detach(th);
-		return BC_TXN_DEFERRED;
+		return BINDERC_TXN_DEFERRED;
 	}
 	case CALLBACK: {
 		bc_binder *cb = NULL;
@@ -129,7 +129,7 @@ Test(local, transact_ping_interface_destroy)
 	free(d);
 	cr_assert_eq(bc_binder_transact(b, FAIL, NULL, NULL, 0), -EDOM);
 	cr_assert_eq(bc_binder_transact(b, 999, NULL, NULL, 0), -EBADMSG);
-	cr_assert_eq(bc_binder_transact(b, FAIL, NULL, NULL, BC_FLAG_ONEWAY), 0);
+	cr_assert_eq(bc_binder_transact(b, FAIL, NULL, NULL, BINDERC_FLAG_ONEWAY), 0);
 	cr_assert_eq(bc_binder_transact(b, FAIL, NULL, NULL, 0x100), -EINVAL);
 	cr_assert_eq(bc_binder_link_to_death(b, on_destroy, NULL), -ENOSYS);
 	uint32_t h;
@@ -148,7 +148,7 @@ Test(local, enforce_interface)
 	int32_t v;
 
 	destroyed = 0;
-	b = make(BC_CLASS_ENFORCE_INTERFACE);
+	b = make(BINDERC_CLASS_ENFORCE_INTERFACE);
 	bc_parcel_new(&req);
 	bc_parcel_write_int32(req, 1);
 	bc_parcel_write_int32(req, 2);

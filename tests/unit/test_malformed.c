@@ -15,7 +15,7 @@ static bc_parcel *from(const unsigned char *b, size_t n)
 	bc_parcel *p = NULL;
 
 	cr_assert_eq(bc_parcel_new_from_data(b, n, NULL, 0, &p), 0);
-	bc_parcel_set_wire(p, BC_WIRE_ANDROID_9, BC_PARTITION_SYSTEM);
+	bc_parcel_set_wire(p, BINDERC_WIRE_ANDROID_9, BINDERC_PARTITION_SYSTEM);
 	return p;
 }
 
@@ -24,7 +24,7 @@ static bc_parcel *from_objs(const unsigned char *b, size_t n, const uint64_t *o,
 	bc_parcel *p = NULL;
 
 	cr_assert_eq(bc_parcel_new_from_data(b, n, o, no, &p), 0);
-	bc_parcel_set_wire(p, wire, BC_PARTITION_SYSTEM);
+	bc_parcel_set_wire(p, wire, BINDERC_PARTITION_SYSTEM);
 	return p;
 }
 
@@ -49,7 +49,7 @@ Test(malformed, truncated_scalars)
 
 Test(malformed, every_truncation_of_a_valid_parcel)
 {
-	bc_parcel *w = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *w = ut_parcel(BINDERC_WIRE_DEFAULT);
 
 	bc_parcel_write_string16(w, "hello world");
 	bc_parcel_write_string8(w, "eight");
@@ -113,7 +113,7 @@ Test(malformed, strings)
 	cr_assert_eq(bc_parcel_read_string16(p, &s, NULL), -EILSEQ);
 	bc_parcel_unref(p);
 	/* bad UTF-8 is refused on write */
-	p = ut_parcel(BC_WIRE_DEFAULT);
+	p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	cr_assert_eq(bc_parcel_write_string16(p, "\xc3\x28"), -EILSEQ);
 	cr_assert_eq(bc_parcel_write_string16(p, "\xed\xa0\x80"), -EILSEQ); /* encoded surrogate */
 	cr_assert_eq(bc_parcel_write_string16(p, "\xe0\x80\xaf"), -EILSEQ); /* overlong */
@@ -157,7 +157,7 @@ Test(malformed, bad_offsets_rejected)
 Test(malformed, plain_read_over_object)
 {
 	unsigned char d[32] = { 1, 0, 0, 0, T_FD, 0x7f, 1, 0, 0, 5 };
-	bc_parcel *p = from_objs(d, sizeof(d), (const uint64_t[]){ 4 }, 1, BC_WIRE_ANDROID_9);
+	bc_parcel *p = from_objs(d, sizeof(d), (const uint64_t[]){ 4 }, 1, BINDERC_WIRE_ANDROID_9);
 	int64_t l;
 	int32_t i;
 	const void *raw;
@@ -189,7 +189,7 @@ Test(malformed, objects_only_where_offsets_say)
 	unsigned char d[52] = { 0 };
 	memcpy(d, (unsigned char[]){ T_BINDER }, 4);
 	memcpy(d + 28, (unsigned char[]){ T_FD }, 4);
-	p = from_objs(d, sizeof(d), (const uint64_t[]){ 28 }, 1, BC_WIRE_ANDROID_9);
+	p = from_objs(d, sizeof(d), (const uint64_t[]){ 28 }, 1, BINDERC_WIRE_ANDROID_9);
 	cr_assert_eq(bc_parcel_set_position(p, 12), 0);
 	cr_assert_eq(bc_parcel_read_binder(p, NULL), -EBADMSG);
 	bc_parcel_unref(p);
@@ -199,20 +199,20 @@ Test(malformed, unresolvable_objects)
 {
 	/* A listed local object pointing nowhere must not be dereferenced. */
 	unsigned char d[28] = { T_BINDER, 0x13, 1, 0, 0, 0xef, 0xbe, 0xad, 0xde, 0, 0, 0, 0, 0xef, 0xbe, 0xad, 0xde };
-	bc_parcel *p = from_objs(d, sizeof(d), (const uint64_t[]){ 0 }, 1, BC_WIRE_ANDROID_13);
+	bc_parcel *p = from_objs(d, sizeof(d), (const uint64_t[]){ 0 }, 1, BINDERC_WIRE_ANDROID_13);
 	bc_binder *b;
 
 	cr_assert_eq(bc_parcel_read_binder(p, &b), -EBADMSG);
 	bc_parcel_unref(p);
 	/* A handle with no process to resolve it. */
 	unsigned char h[28] = { T_HANDLE, 0, 0, 0, 0, 7 };
-	p = from_objs(h, sizeof(h), (const uint64_t[]){ 0 }, 1, BC_WIRE_ANDROID_13);
+	p = from_objs(h, sizeof(h), (const uint64_t[]){ 0 }, 1, BINDERC_WIRE_ANDROID_13);
 	cr_assert_eq(bc_parcel_read_binder(p, &b), -ENODEV);
 	cr_assert_eq(bc_parcel_get_position(p), 0);
 	bc_parcel_unref(p);
 	/* Binder without its stability word (Android 11+) is truncated. */
 	unsigned char n[24] = { T_BINDER };
-	p = from_objs(n, sizeof(n), NULL, 0, BC_WIRE_ANDROID_11);
+	p = from_objs(n, sizeof(n), NULL, 0, BINDERC_WIRE_ANDROID_11);
 	cr_assert_eq(bc_parcel_read_binder(p, &b), -ENODATA);
 	bc_parcel_unref(p);
 }
@@ -242,7 +242,7 @@ Test(malformed, interface_tokens)
 {
 	bc_parcel *p = from_objs((const unsigned char[]){ 0, 0, 0, 0x80, 0xff, 0xff, 0xff, 0xff, 'X', 'X', 'X', 'X',
 							   0, 0, 0, 0, 0, 0, 0, 0 },
-				 20, NULL, 0, BC_WIRE_ANDROID_11);
+				 20, NULL, 0, BINDERC_WIRE_ANDROID_11);
 	char *d;
 
 	cr_assert_eq(bc_parcel_read_interface_token(p, &d), -EPROTO, "unknown header word");
@@ -255,7 +255,7 @@ Test(malformed, interface_tokens)
 
 Test(malformed, statuses)
 {
-	bc_status st = BC_STATUS_INIT;
+	bc_status st = BINDERC_STATUS_INIT;
 	bc_parcel *p;
 
 	p = from(BYTES(0xfd, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff));

@@ -7,12 +7,12 @@
 
 #include "ut.h"
 
-static const int wires[] = { BC_WIRE_ANDROID_9, BC_WIRE_ANDROID_10, BC_WIRE_ANDROID_11, BC_WIRE_ANDROID_12,
-			     BC_WIRE_ANDROID_13 };
+static const int wires[] = { BINDERC_WIRE_ANDROID_9, BINDERC_WIRE_ANDROID_10, BINDERC_WIRE_ANDROID_11,
+		BINDERC_WIRE_ANDROID_12, BINDERC_WIRE_ANDROID_13 };
 
 Test(parcel, scalars)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	int32_t i32;
 	uint32_t u32;
 	int64_t i64;
@@ -67,7 +67,7 @@ Test(parcel, string16)
 {
 	static const char *const strs[] = { "", "a", "hello", "Grüße", "日本語", "emoji \xf0\x9f\x98\x80 x",
 					    "android.os.IServiceManager" };
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	char *s;
 	size_t n;
 
@@ -95,7 +95,7 @@ Test(parcel, string16)
 Test(parcel, string16_utf16)
 {
 	static const uint16_t u[] = { 'x', 0xd83d, 0xde00, 'y' };
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	const uint16_t *r;
 	size_t n;
 	char *s;
@@ -114,7 +114,7 @@ Test(parcel, string16_utf16)
 
 Test(parcel, string8)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	const char *s;
 	size_t n;
 
@@ -137,7 +137,7 @@ Test(parcel, string8)
 Test(parcel, byte_arrays)
 {
 	unsigned char data[9];
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	const void *r;
 	size_t n;
 
@@ -164,7 +164,7 @@ Test(parcel, byte_arrays)
 		size_t cnt = sizeof(v) / sizeof(v[0]);                                \
 		T *out = NULL;                                                        \
 		size_t n = 99;                                                        \
-		bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);                            \
+		bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);                       \
 		cr_assert_eq(bc_parcel_write_##name##_array(p, v, cnt), 0);           \
 		cr_assert_eq(bc_parcel_write_##name##_array(p, v, 0), 0);             \
 		cr_assert_eq(bc_parcel_write_##name##_array(p, NULL, 0), 0);          \
@@ -197,7 +197,7 @@ Test(parcel, typed_arrays)
 Test(parcel, string16_array)
 {
 	const char *v[] = { "one", NULL, "", "drei" };
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	char **out;
 	size_t n;
 
@@ -281,7 +281,7 @@ Test(parcel, binders)
 Test(parcel, fds)
 {
 	int fds[2], fd, dupfd;
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 
 	cr_assert_eq(pipe2(fds, O_CLOEXEC), 0);
 	cr_assert_eq(bc_parcel_write_fd(p, fds[0], false), 0);
@@ -304,7 +304,7 @@ Test(parcel, fds)
 
 Test(parcel, parcelables)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
 	size_t outer, inner, end_o, end_i;
 	int32_t v;
 	char *s;
@@ -342,7 +342,7 @@ Test(parcel, parcelables)
 Test(parcel, interface_token_all_dialects)
 {
 	for (size_t w = 0; w < sizeof(wires) / sizeof(wires[0]); w++) {
-		for (int part = BC_PARTITION_SYSTEM; part <= BC_PARTITION_VENDOR; part++) {
+		for (int part = BINDERC_PARTITION_SYSTEM; part <= BINDERC_PARTITION_VENDOR; part++) {
 			bc_parcel *p = NULL, *q;
 			char *d;
 
@@ -364,8 +364,8 @@ Test(parcel, interface_token_all_dialects)
 			q = ut_reopen(p);
 			bc_parcel_set_wire(q, wires[w], !part);
 			cr_assert_eq(bc_parcel_enforce_interface(q, "org.example.IHello"),
-				     wires[w] >= BC_WIRE_ANDROID_11 ? -EPROTO : 0);
-			cr_assert_eq(bc_parcel_get_position(q), wires[w] >= BC_WIRE_ANDROID_11 ? 0 : bc_parcel_size(q) - 4);
+				     wires[w] >= BINDERC_WIRE_ANDROID_11 ? -EPROTO : 0);
+			cr_assert_eq(bc_parcel_get_position(q), wires[w] >= BINDERC_WIRE_ANDROID_11 ? 0 : bc_parcel_size(q) - 4);
 			bc_parcel_unref(q);
 			bc_parcel_unref(p);
 		}
@@ -374,11 +374,11 @@ Test(parcel, interface_token_all_dialects)
 
 Test(parcel, status)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT);
-	bc_status st = BC_STATUS_INIT, r = BC_STATUS_INIT;
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT);
+	bc_status st = BINDERC_STATUS_INIT, r = BINDERC_STATUS_INIT;
 
 	cr_assert_eq(bc_parcel_write_status(p, NULL), 0);
-	cr_assert_eq(bc_status_set_exception(&st, BC_EX_ILLEGAL_ARGUMENT, "bad arg"), 0);
+	cr_assert_eq(bc_status_set_exception(&st, BINDERC_EX_ILLEGAL_ARGUMENT, "bad arg"), 0);
 	cr_assert_eq(bc_parcel_write_status(p, &st), 0);
 	cr_assert_eq(bc_status_set_service_error(&st, 1234, NULL), 0);
 	cr_assert_eq(bc_parcel_write_status(p, &st), 0);
@@ -388,12 +388,12 @@ Test(parcel, status)
 	cr_assert_eq(bc_parcel_read_status(p, &r), 0);
 	cr_assert(bc_status_is_ok(&r));
 	cr_assert_eq(bc_parcel_read_status(p, &r), 0);
-	cr_assert_eq(r.exception, BC_EX_ILLEGAL_ARGUMENT);
+	cr_assert_eq(r.exception, BINDERC_EX_ILLEGAL_ARGUMENT);
 	cr_assert_str_eq(r.message, "bad arg");
 	cr_assert_str_eq(bc_exception_name(r.exception), "EX_ILLEGAL_ARGUMENT");
 	bc_status_clear(&r);
 	cr_assert_eq(bc_parcel_read_status(p, &r), 0);
-	cr_assert_eq(r.exception, BC_EX_SERVICE_SPECIFIC);
+	cr_assert_eq(r.exception, BINDERC_EX_SERVICE_SPECIFIC);
 	cr_assert_eq(r.service_error, 1234);
 	cr_assert_str_eq(r.message, "");
 	bc_status_clear(&r);
@@ -405,7 +405,7 @@ Test(parcel, status)
 
 Test(parcel, positions_and_readonly)
 {
-	bc_parcel *p = ut_parcel(BC_WIRE_DEFAULT), *q;
+	bc_parcel *p = ut_parcel(BINDERC_WIRE_DEFAULT), *q;
 	int32_t v;
 
 	cr_assert_eq(bc_parcel_write_int32(p, 1), 0);

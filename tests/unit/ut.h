@@ -16,7 +16,7 @@ static inline bc_parcel *ut_parcel(int wire)
 	bc_parcel *p = NULL;
 
 	cr_assert_eq(bc_parcel_new(&p), 0);
-	cr_assert_eq(bc_parcel_set_wire(p, wire, BC_PARTITION_SYSTEM), 0);
+	cr_assert_eq(bc_parcel_set_wire(p, wire, BINDERC_PARTITION_SYSTEM), 0);
 	return p;
 }
 
@@ -45,7 +45,7 @@ static inline bc_parcel *ut_reopen(const bc_parcel *p)
 	bc_parcel *q = NULL;
 
 	cr_assert_eq(bc_parcel_new_from_data(bc_parcel_data(p), bc_parcel_size(p), o, n, &q), 0);
-	bc_parcel_set_wire(q, bc_parcel_get_wire(p), BC_PARTITION_SYSTEM);
+	bc_parcel_set_wire(q, bc_parcel_get_wire(p), BINDERC_PARTITION_SYSTEM);
 	return q;
 }
 
