@@ -10,20 +10,7 @@
 #include <binderc/binderc.h>
 #include <binderc/servicemanager.h>
 
-#define SM_DESCRIPTOR "android.os.IServiceManager"
-#define CB_DESCRIPTOR "android.os.IServiceCallback"
-
-/* Codes: legacy 1..4 and AIDL (Android 11-14) 1..7 agree where both exist. */
-enum {
-	CODE_GET = 1,
-	CODE_CHECK = 2,
-	CODE_ADD = 3,
-	CODE_LIST = 4,
-	CODE_REGISTER = 5,
-	CODE_UNREGISTER = 6,
-	CODE_IS_DECLARED = 7,
-};
-#define CB_ON_REGISTRATION 1u
+#include "sm_protocol.h"
 
 struct bc_sm {
 	atomic_int refs;
@@ -217,7 +204,7 @@ static int lookup(bc_sm *sm, uint32_t code, const char *name, bc_binder **ret)
 
 int bc_sm_check(bc_sm *sm, const char *name, bc_binder **ret)
 {
-	return lookup(sm, CODE_CHECK, name, ret);
+	return lookup(sm, SM_AIDL_CHECK_SERVICE, name, ret);
 }
 
 static int64_t now_ms(void)
@@ -250,19 +237,19 @@ static int wait_for(bc_sm *sm, uint32_t first_code, const char *name, int timeou
 		sleep_ms(left < delay ? (int)left : delay);
 		if (delay < 100)
 			delay *= 2;
-		r = lookup(sm, CODE_CHECK, name, ret);
+		r = lookup(sm, SM_AIDL_CHECK_SERVICE, name, ret);
 	}
 	return r;
 }
 
 int bc_sm_get(bc_sm *sm, const char *name, bc_binder **ret)
 {
-	return wait_for(sm, CODE_GET, name, BINDERC_SM_GET_TIMEOUT_MS, ret);
+	return wait_for(sm, SM_AIDL_GET_SERVICE, name, BINDERC_SM_GET_TIMEOUT_MS, ret);
 }
 
 int bc_sm_wait(bc_sm *sm, const char *name, int timeout_ms, bc_binder **ret)
 {
-	return wait_for(sm, CODE_CHECK, name, timeout_ms, ret);
+	return wait_for(sm, SM_AIDL_CHECK_SERVICE, name, timeout_ms, ret);
 }
 
 int bc_sm_add(bc_sm *sm, const char *name, bc_binder *b, unsigned flags, int dump_priority)
@@ -284,7 +271,7 @@ int bc_sm_add(bc_sm *sm, const char *name, bc_binder *b, unsigned flags, int dum
 		bc_parcel_unref(req);
 		return r;
 	}
-	r = call(sm, CODE_ADD, req, &reply);
+	r = call(sm, SM_AIDL_ADD_SERVICE, req, &reply);
 	if (r == 0)
 		bc_parcel_unref(reply);
 	return r;
@@ -314,7 +301,7 @@ static int list_legacy(bc_sm *sm, int prio, char ***ret, size_t *ret_n)
 			bc_parcel_unref(req);
 			break;
 		}
-		r = call(sm, CODE_LIST, req, &reply);
+		r = call(sm, SM_LEGACY_LIST, req, &reply);
 		if (r < 0) {
 			/* Past the end: the service manager answers with an error
 			 * status; transport failures are real errors. */
@@ -374,7 +361,7 @@ int bc_sm_list(bc_sm *sm, int dump_priority, char ***ret, size_t *ret_n)
 		bc_parcel_unref(req);
 		return r;
 	}
-	r = call(sm, CODE_LIST, req, &reply);
+	r = call(sm, SM_AIDL_LIST_SERVICES, req, &reply);
 	if (r < 0)
 		return r;
 	r = bc_parcel_read_string16_array(reply, &v, &n);
@@ -408,7 +395,7 @@ int bc_sm_is_declared(bc_sm *sm, const char *name, bool *ret)
 	r = request_named(sm, name, &req);
 	if (r < 0)
 		return r;
-	r = call(sm, CODE_IS_DECLARED, req, &reply);
+	r = call(sm, SM_AIDL_IS_DECLARED, req, &reply);
 	if (r < 0)
 		return r;
 	r = bc_parcel_read_bool(reply, ret);
@@ -444,16 +431,16 @@ static int cb_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *i
 	(void)self;
 	(void)txn;
 	(void)reply;
-	if (code != CB_ON_REGISTRATION)
+	if (code != SM_CALLBACK_ON_REGISTRATION)
 		return -EBADMSG;
 	/* Sent by an Android 11+ service manager, whatever this process's
 	 * own dialect. */
 	bc_parcel_set_wire(in, BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_SYSTEM);
-	r = bc_parcel_enforce_interface(in, CB_DESCRIPTOR);
+	r = bc_parcel_enforce_interface(in, SM_CALLBACK_DESCRIPTOR);
 	if (r == -EPROTO) { /* 'VNDR' */
 		bc_parcel_set_position(in, 0);
 		bc_parcel_set_wire(in, BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_VENDOR);
-		r = bc_parcel_enforce_interface(in, CB_DESCRIPTOR);
+		r = bc_parcel_enforce_interface(in, SM_CALLBACK_DESCRIPTOR);
 	}
 	if (r == 0)
 		r = bc_parcel_read_string16(in, &name, NULL);
@@ -526,7 +513,7 @@ int bc_sm_watch(bc_sm *sm, const char *name, bc_sm_notify_fn fn, void *userdata,
 	core->fn = fn;
 	core->userdata = userdata;
 	core->active = true;
-	r = bc_class_new(CB_DESCRIPTOR, cb_transact, cb_destroy, 0, &cls);
+	r = bc_class_new(SM_CALLBACK_DESCRIPTOR, cb_transact, cb_destroy, 0, &cls);
 	if (r == 0)
 		r = bc_binder_new(cls, core, &w->obj);
 	bc_class_unref(cls);
@@ -538,7 +525,7 @@ int bc_sm_watch(bc_sm *sm, const char *name, bc_sm_notify_fn fn, void *userdata,
 	}
 	w->core = core; /* owned by w->obj from now on */
 	w->sm = bc_sm_ref(sm);
-	r = watch_call(sm, CODE_REGISTER, name, w->obj);
+	r = watch_call(sm, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, name, w->obj);
 	if (r < 0) {
 		bc_binder_unref(w->obj);
 		bc_sm_unref(w->sm);
@@ -559,7 +546,7 @@ int bc_sm_unwatch(bc_sm_watcher *w)
 	pthread_mutex_lock(&w->core->mu);
 	w->core->active = false;
 	pthread_mutex_unlock(&w->core->mu);
-	r = watch_call(w->sm, CODE_UNREGISTER, w->name, w->obj);
+	r = watch_call(w->sm, SM_AIDL_UNREGISTER_FOR_NOTIFICATIONS, w->name, w->obj);
 	if (r == -EBUSY)
 		r = -ENOENT; /* EX_ILLEGAL_STATE: it was not registered (any more) */
 	bc_binder_unref(w->obj);

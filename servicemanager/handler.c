@@ -63,7 +63,7 @@ static int end_of_request(bc_parcel *in)
 
 static const char *dialect_name(const struct req *q)
 {
-	return q->h->dialect == SM_DIALECT_AIDL ? "aidl" : "legacy";
+	return q->h->dialect == BINDERC_SM_DIALECT_AIDL ? "aidl" : "legacy";
 }
 
 static void deny_log(const struct req *q, const char *what, const char *name)
@@ -117,7 +117,7 @@ static int do_get(struct req *q)
 	}
 	s = lookup(q, name);
 	free(name);
-	if (q->h->dialect == SM_DIALECT_AIDL)
+	if (q->h->dialect == BINDERC_SM_DIALECT_AIDL)
 		r = bc_parcel_write_status(q->reply, NULL);
 	if (r == 0)
 		r = bc_parcel_write_binder(q->reply, s ? s->binder : NULL);
@@ -128,10 +128,10 @@ static int do_get(struct req *q)
 
 static int do_add(struct req *q)
 {
-	bool aidl = q->h->dialect == SM_DIALECT_AIDL;
+	bool aidl = q->h->dialect == BINDERC_SM_DIALECT_AIDL;
 	char *name = NULL;
 	bc_binder *b = NULL;
-	int32_t isolated = 0, dump = SM_DUMP_DEFAULT;
+	int32_t isolated = 0, dump = BINDERC_SM_DUMP_DEFAULT;
 	int r;
 
 	r = sm_read_name(q->in, &name);
@@ -193,10 +193,10 @@ static bool listed(struct req *q, const struct sm_service *s, int32_t prio)
 static int do_list(struct req *q)
 {
 	struct sm *sm = q->sm;
-	int32_t index = 0, prio = SM_DUMP_ALL;
+	int32_t index = 0, prio = BINDERC_SM_DUMP_ALL;
 	int r = 0;
 
-	if (q->h->dialect == SM_DIALECT_LEGACY) {
+	if (q->h->dialect == BINDERC_SM_DIALECT_LEGACY) {
 		r = bc_parcel_read_int32(q->in, &index);
 		if (r == 0 && bc_parcel_remaining(q->in) > 0)
 			r = bc_parcel_read_int32(q->in, &prio);
@@ -523,7 +523,7 @@ int sm_handle(struct sm *sm, const struct sm_caller *c, uint32_t code, bc_parcel
 	r = bc_parcel_set_wire(reply, h.wire, h.partition);
 	if (r < 0)
 		return r;
-	r = h.dialect == SM_DIALECT_AIDL ? dispatch_aidl(&q) : dispatch_legacy(&q);
+	r = h.dialect == BINDERC_SM_DIALECT_AIDL ? dispatch_aidl(&q) : dispatch_legacy(&q);
 	if (r == -EBADMSG)
 		sm_log(SM_LOG_NOTICE, "code %u from uid %u pid %d (%s): malformed or unknown", code, (unsigned)c->uid,
 		       (int)c->pid, dialect_name(&q));

@@ -211,7 +211,7 @@ static int run(const struct opts *o, int ready_fd)
 	sm.self = self;
 	/* As Android's: the manager is itself a service named "manager". */
 	sm_caller_init(&me, geteuid(), getpid());
-	r = sm_add(&sm, "manager", self, &me, false, SM_DUMP_DEFAULT);
+	r = sm_add(&sm, "manager", self, &me, false, BINDERC_SM_DUMP_DEFAULT);
 	if (r == 0)
 		r = bc_process_setup_polling(proc, &bfd);
 	if (r < 0) {

@@ -49,9 +49,9 @@ int sm_read_header(bc_parcel *in, struct sm_header *ret)
 		size_t off;
 		int dialect, wire;
 	} forms[] = {
-		{ 12, SM_DIALECT_AIDL, BINDERC_WIRE_ANDROID_13 },
-		{ 8, SM_DIALECT_LEGACY, BINDERC_WIRE_ANDROID_10 },
-		{ 4, SM_DIALECT_LEGACY, BINDERC_WIRE_ANDROID_9 },
+		{ 12, BINDERC_SM_DIALECT_AIDL, BINDERC_WIRE_ANDROID_13 },
+		{ 8, BINDERC_SM_DIALECT_LEGACY, BINDERC_WIRE_ANDROID_10 },
+		{ 4, BINDERC_SM_DIALECT_LEGACY, BINDERC_WIRE_ANDROID_9 },
 	};
 	bool some_string = false;
 	uint32_t word = 0;
@@ -59,7 +59,7 @@ int sm_read_header(bc_parcel *in, struct sm_header *ret)
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		int partition = BINDERC_PARTITION_SYSTEM;
 
-		if (forms[i].dialect == SM_DIALECT_AIDL) {
+		if (forms[i].dialect == BINDERC_SM_DIALECT_AIDL) {
 			if (bc_parcel_set_position(in, 8) < 0 || bc_parcel_read_uint32(in, &word) < 0)
 				continue;
 			if (word == BINDERC_HEADER_VNDR)

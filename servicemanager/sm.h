@@ -23,6 +23,9 @@
 
 #include <binderc/binderc.h>
 
+/* Descriptors and codes, shared with the library's client. */
+#include "../libbinder-c/sm_protocol.h"
+
 /* ---- logging (main.c in the daemon; tests provide their own) ----------- */
 
 enum sm_log_level { SM_LOG_ERR = 3, SM_LOG_WARNING = 4, SM_LOG_NOTICE = 5, SM_LOG_INFO = 6, SM_LOG_DEBUG = 7 };
@@ -93,53 +96,9 @@ bool sm_policy_is_isolated(const struct sm_policy *p, uid_t uid);
 
 /* ---- proto.c ------------------------------------------------------------- */
 
-#define SM_DESCRIPTOR "android.os.IServiceManager"
-#define SM_CALLBACK_DESCRIPTOR "android.os.IServiceCallback"
-
-enum sm_dialect {
-	SM_DIALECT_LEGACY = 1, /* C servicemanager, Android <= 10 */
-	SM_DIALECT_AIDL = 2,   /* AIDL IServiceManager, Android 11+ */
-};
-
-/** Legacy codes. */
-enum {
-	SM_LEGACY_GET = 1,
-	SM_LEGACY_CHECK = 2,
-	SM_LEGACY_ADD = 3,
-	SM_LEGACY_LIST = 4,
-};
-
-/** AIDL codes: Android 14 order (1..7 are the same in 11, 12, 13 and 14). */
-enum {
-	SM_AIDL_GET_SERVICE = 1,
-	SM_AIDL_CHECK_SERVICE = 2,
-	SM_AIDL_ADD_SERVICE = 3,
-	SM_AIDL_LIST_SERVICES = 4,
-	SM_AIDL_REGISTER_FOR_NOTIFICATIONS = 5,
-	SM_AIDL_UNREGISTER_FOR_NOTIFICATIONS = 6,
-	SM_AIDL_IS_DECLARED = 7,
-	SM_AIDL_GET_DECLARED_INSTANCES = 8,
-	SM_AIDL_UPDATABLE_VIA_APEX = 9,
-	SM_AIDL_GET_UPDATABLE_NAMES = 10,
-	SM_AIDL_GET_CONNECTION_INFO = 11,
-	SM_AIDL_REGISTER_CLIENT_CALLBACK = 12,
-	SM_AIDL_TRY_UNREGISTER_SERVICE = 13,
-	SM_AIDL_GET_SERVICE_DEBUG_INFO = 14,
-};
-
-/** IServiceCallback.onRegistration (oneway). */
-#define SM_CALLBACK_ON_REGISTRATION 1u
-
-/** Dump priority flags. */
-#define SM_DUMP_CRITICAL 1
-#define SM_DUMP_HIGH 2
-#define SM_DUMP_NORMAL 4
-#define SM_DUMP_DEFAULT 8
-#define SM_DUMP_ALL 15
-
 /** What the request header said. */
 struct sm_header {
-	int dialect;   /* enum sm_dialect */
+	int dialect;   /* enum bc_sm_dialect (AIDL or LEGACY) */
 	int wire;      /* enum bc_wire to read the rest and write the reply */
 	int partition; /* enum bc_partition ('SYST' or 'VNDR') */
 };

@@ -105,7 +105,7 @@ static int legacy_add(struct sm *sm, int wire, uid_t uid, const char *name, bc_b
 	bc_parcel_write_string16(in, name);
 	bc_parcel_write_binder(in, b);
 	bc_parcel_write_int32(in, 0);
-	bc_parcel_write_int32(in, SM_DUMP_DEFAULT);
+	bc_parcel_write_int32(in, BINDERC_SM_DUMP_DEFAULT);
 	r = call(sm, uid, SM_LEGACY_ADD, in, &reply);
 	if (r == 0)
 		cr_expect_eq(read_i32(reply), 0);
@@ -335,7 +335,7 @@ Test(header, each_dialect)
 			bc_parcel_write_interface_token(p, SM_DESCRIPTOR);
 			bc_parcel_write_int32(p, 42);
 			cr_assert_eq(detect(bc_parcel_data(p), bc_parcel_size(p), &h), 0, "wire %d", wires[i]);
-			cr_expect_eq(h.dialect, wires[i] >= BINDERC_WIRE_ANDROID_11 ? SM_DIALECT_AIDL : SM_DIALECT_LEGACY);
+			cr_expect_eq(h.dialect, wires[i] >= BINDERC_WIRE_ANDROID_11 ? BINDERC_SM_DIALECT_AIDL : BINDERC_SM_DIALECT_LEGACY);
 			if (wires[i] >= BINDERC_WIRE_ANDROID_11)
 				cr_expect_eq(h.partition, part);
 			else
@@ -426,7 +426,7 @@ static void legacy_methods(const int *wire)
 		in = req(*wire);
 		bc_parcel_write_int32(in, i);
 		if (i & 1)
-			bc_parcel_write_int32(in, SM_DUMP_ALL);
+			bc_parcel_write_int32(in, BINDERC_SM_DUMP_ALL);
 		if (i < 3) {
 			cr_assert_eq(call(sm, 1000, SM_LEGACY_LIST, in, &reply), 0);
 			cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
@@ -440,7 +440,7 @@ static void legacy_methods(const int *wire)
 	/* no service with CRITICAL priority */
 	in = req(*wire);
 	bc_parcel_write_int32(in, 0);
-	bc_parcel_write_int32(in, SM_DUMP_CRITICAL);
+	bc_parcel_write_int32(in, BINDERC_SM_DUMP_CRITICAL);
 	cr_expect_eq(call(sm, 1000, SM_LEGACY_LIST, in, &reply), -ENOENT);
 	bc_parcel_unref(reply);
 
@@ -483,15 +483,15 @@ Test(aidl, get_check_add_list)
 	size_t n = 0;
 
 	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 0, SM_AIDL_GET_SERVICE, "a"), NULL);
-	cr_assert_eq(aidl_add(sm, 0, "a", a, SM_DUMP_DEFAULT), BINDERC_EX_NONE);
-	cr_assert_eq(aidl_add(sm, 0, "b", b, SM_DUMP_CRITICAL), BINDERC_EX_NONE);
+	cr_assert_eq(aidl_add(sm, 0, "a", a, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_NONE);
+	cr_assert_eq(aidl_add(sm, 0, "b", b, BINDERC_SM_DUMP_CRITICAL), BINDERC_EX_NONE);
 	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 1000, SM_AIDL_GET_SERVICE, "a"), a);
 	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 1000, SM_AIDL_CHECK_SERVICE, "b"), b);
 	/* what one dialect registered, the other finds */
 	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_9, 1000, SM_LEGACY_CHECK, "b"), b);
 
 	in = req(BINDERC_WIRE_ANDROID_13);
-	bc_parcel_write_int32(in, SM_DUMP_ALL);
+	bc_parcel_write_int32(in, BINDERC_SM_DUMP_ALL);
 	cr_assert_eq(call(sm, 1000, SM_AIDL_LIST_SERVICES, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
 	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
@@ -502,7 +502,7 @@ Test(aidl, get_check_add_list)
 	bc_parcel_unref(reply);
 
 	in = req(BINDERC_WIRE_ANDROID_13);
-	bc_parcel_write_int32(in, SM_DUMP_CRITICAL);
+	bc_parcel_write_int32(in, BINDERC_SM_DUMP_CRITICAL);
 	cr_assert_eq(call(sm, 1000, SM_AIDL_LIST_SERVICES, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
 	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
@@ -512,14 +512,14 @@ Test(aidl, get_check_add_list)
 	bc_parcel_unref(reply);
 
 	/* replacement */
-	cr_assert_eq(aidl_add(sm, 0, "a", b, SM_DUMP_DEFAULT), BINDERC_EX_NONE);
+	cr_assert_eq(aidl_add(sm, 0, "a", b, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_NONE);
 	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 1000, SM_AIDL_CHECK_SERVICE, "a"), b);
 	cr_expect_eq(sm->n_svc, 2);
 
 	/* errors */
-	cr_expect_eq(aidl_add(sm, 1000, "c", a, SM_DUMP_DEFAULT), BINDERC_EX_SECURITY);
-	cr_expect_eq(aidl_add(sm, 0, "", a, SM_DUMP_DEFAULT), BINDERC_EX_ILLEGAL_ARGUMENT);
-	cr_expect_eq(aidl_add(sm, 0, "c", NULL, SM_DUMP_DEFAULT), BINDERC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(aidl_add(sm, 1000, "c", a, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_SECURITY);
+	cr_expect_eq(aidl_add(sm, 0, "", a, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_eq(aidl_add(sm, 0, "c", NULL, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_ILLEGAL_ARGUMENT);
 	cr_expect_eq(sm->n_svc, 2);
 	sm_fini(sm);
 	bc_binder_unref(a);
@@ -586,7 +586,7 @@ Test(aidl, notifications)
 
 	cr_assert_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "x", cb1), 0);
 	cr_expect_eq(s1.count, 0);
-	cr_assert_eq(aidl_add(sm, 0, "x", a, SM_DUMP_DEFAULT), 0);
+	cr_assert_eq(aidl_add(sm, 0, "x", a, BINDERC_SM_DUMP_DEFAULT), 0);
 	cr_expect_eq(s1.count, 1);
 	cr_expect_str_eq(s1.name, "x");
 	cr_expect_eq(s1.binder, a);
@@ -594,17 +594,17 @@ Test(aidl, notifications)
 	cr_assert_eq(watch_call(sm, 1000, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, "x", cb2), 0);
 	cr_expect_eq(s2.count, 1);
 	/* other names do not notify */
-	cr_assert_eq(aidl_add(sm, 0, "y", b, SM_DUMP_DEFAULT), 0);
+	cr_assert_eq(aidl_add(sm, 0, "y", b, BINDERC_SM_DUMP_DEFAULT), 0);
 	cr_expect_eq(s1.count, 1);
 	/* re-registration notifies both */
-	cr_assert_eq(aidl_add(sm, 0, "x", b, SM_DUMP_DEFAULT), 0);
+	cr_assert_eq(aidl_add(sm, 0, "x", b, BINDERC_SM_DUMP_DEFAULT), 0);
 	cr_expect_eq(s1.count, 2);
 	cr_expect_eq(s2.count, 2);
 	cr_expect_eq(s1.binder, b);
 	/* unregister: no more news; twice is an error */
 	cr_assert_eq(watch_call(sm, 1000, SM_AIDL_UNREGISTER_FOR_NOTIFICATIONS, "x", cb1), 0);
 	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_UNREGISTER_FOR_NOTIFICATIONS, "x", cb1), BINDERC_EX_ILLEGAL_STATE);
-	cr_assert_eq(aidl_add(sm, 0, "x", a, SM_DUMP_DEFAULT), 0);
+	cr_assert_eq(aidl_add(sm, 0, "x", a, BINDERC_SM_DUMP_DEFAULT), 0);
 	cr_expect_eq(s1.count, 2);
 	cr_expect_eq(s2.count, 3);
 	/* bad arguments */
@@ -687,8 +687,8 @@ Test(aidl, declared_and_the_rest)
 	bc_parcel_unref(reply);
 
 	/* tryUnregisterService: only with the registered binder */
-	cr_assert_eq(aidl_add(sm, 0, "x", a, SM_DUMP_DEFAULT), 0);
-	cr_assert_eq(aidl_add(sm, 0, "y", b, SM_DUMP_DEFAULT), 0);
+	cr_assert_eq(aidl_add(sm, 0, "x", a, BINDERC_SM_DUMP_DEFAULT), 0);
+	cr_assert_eq(aidl_add(sm, 0, "y", b, BINDERC_SM_DUMP_DEFAULT), 0);
 	cr_expect_eq(watch_call(sm, 0, SM_AIDL_TRY_UNREGISTER_SERVICE, "x", b), BINDERC_EX_ILLEGAL_ARGUMENT);
 	cr_expect_eq(watch_call(sm, 1000, SM_AIDL_TRY_UNREGISTER_SERVICE, "x", a), BINDERC_EX_SECURITY);
 	cr_expect_eq(watch_call(sm, 0, SM_AIDL_TRY_UNREGISTER_SERVICE, "z", a), BINDERC_EX_ILLEGAL_STATE);
@@ -735,16 +735,16 @@ Test(policy_applied, denials_answered_as_android)
 	char **v = NULL;
 	size_t n = 0;
 
-	cr_expect_eq(aidl_add(sm, 1000, "user.1", a, SM_DUMP_DEFAULT), 0);
-	cr_expect_eq(aidl_add(sm, 1000, "other", a, SM_DUMP_DEFAULT), BINDERC_EX_SECURITY);
+	cr_expect_eq(aidl_add(sm, 1000, "user.1", a, BINDERC_SM_DUMP_DEFAULT), 0);
+	cr_expect_eq(aidl_add(sm, 1000, "other", a, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_SECURITY);
 	cr_expect_eq(legacy_add(sm, BINDERC_WIRE_ANDROID_9, 1000, "other", a), -EPERM);
-	cr_expect_eq(aidl_add(sm, 0, "private.key", a, SM_DUMP_DEFAULT), 0);
+	cr_expect_eq(aidl_add(sm, 0, "private.key", a, BINDERC_SM_DUMP_DEFAULT), 0);
 	/* hidden services read as absent: OK + null, and are not listed */
 	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 1000, SM_AIDL_GET_SERVICE, "private.key"), NULL);
 	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_9, 1000, SM_LEGACY_CHECK, "private.key"), NULL);
 	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 0, SM_AIDL_GET_SERVICE, "private.key"), a);
 	in = req(BINDERC_WIRE_ANDROID_13);
-	bc_parcel_write_int32(in, SM_DUMP_ALL);
+	bc_parcel_write_int32(in, BINDERC_SM_DUMP_ALL);
 	cr_assert_eq(call(sm, 1000, SM_AIDL_LIST_SERVICES, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
 	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
@@ -756,10 +756,10 @@ Test(policy_applied, denials_answered_as_android)
 	cr_expect_eq(seen.count, 0);
 
 	/* the per-uid limit: EX_SERVICE_SPECIFIC(ENOSPC); replacing is fine */
-	cr_expect_eq(aidl_add(sm, 1000, "user.2", a, SM_DUMP_DEFAULT), 0);
-	cr_expect_eq(aidl_add(sm, 1000, "user.3", a, SM_DUMP_DEFAULT), BINDERC_EX_SERVICE_SPECIFIC);
+	cr_expect_eq(aidl_add(sm, 1000, "user.2", a, BINDERC_SM_DUMP_DEFAULT), 0);
+	cr_expect_eq(aidl_add(sm, 1000, "user.3", a, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_SERVICE_SPECIFIC);
 	cr_expect_eq(legacy_add(sm, BINDERC_WIRE_ANDROID_10, 1000, "user.3", a), -ENOSPC);
-	cr_expect_eq(aidl_add(sm, 1000, "user.2", a, SM_DUMP_DEFAULT), 0);
+	cr_expect_eq(aidl_add(sm, 1000, "user.2", a, BINDERC_SM_DUMP_DEFAULT), 0);
 	cr_expect_eq(sm->n_svc, 3);
 	sm_fini(sm);
 	bc_binder_unref(a);
@@ -772,12 +772,12 @@ Test(policy_applied, isolated_uids)
 	bc_binder *a = new_service(), *b = new_service();
 	bc_parcel *in, *reply;
 
-	cr_assert_eq(aidl_add(sm, 0, "plain", a, SM_DUMP_DEFAULT), 0);
+	cr_assert_eq(aidl_add(sm, 0, "plain", a, BINDERC_SM_DUMP_DEFAULT), 0);
 	in = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(in, "open");
 	bc_parcel_write_binder(in, b);
 	bc_parcel_write_bool(in, true);
-	bc_parcel_write_int32(in, SM_DUMP_DEFAULT);
+	bc_parcel_write_int32(in, BINDERC_SM_DUMP_DEFAULT);
 	cr_assert_eq(call(sm, 0, SM_AIDL_ADD_SERVICE, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
 	bc_parcel_unref(reply);
@@ -797,13 +797,13 @@ Test(malformed, truncations_and_trailing_bytes)
 	bc_binder *a = new_service();
 	bc_parcel *good, *in, *reply;
 
-	cr_assert_eq(aidl_add(sm, 0, "keep", a, SM_DUMP_DEFAULT), 0);
+	cr_assert_eq(aidl_add(sm, 0, "keep", a, BINDERC_SM_DUMP_DEFAULT), 0);
 	/* every truncation of a valid addService, received as plain data */
 	good = req(BINDERC_WIRE_ANDROID_13);
 	bc_parcel_write_string16(good, "new");
 	bc_parcel_write_binder(good, a);
 	bc_parcel_write_bool(good, false);
-	bc_parcel_write_int32(good, SM_DUMP_DEFAULT);
+	bc_parcel_write_int32(good, BINDERC_SM_DUMP_DEFAULT);
 	for (size_t len = 0; len < bc_parcel_size(good); len += 4) {
 		size_t no;
 		const uint64_t *offs = bc_parcel_offsets(good, &no);
@@ -870,10 +870,10 @@ Test(registry, many_services_sorted)
 		char name[32];
 
 		snprintf(name, sizeof(name), "svc.%03d", i);
-		cr_assert_eq(aidl_add(sm, 0, name, a, SM_DUMP_DEFAULT), 0);
+		cr_assert_eq(aidl_add(sm, 0, name, a, BINDERC_SM_DUMP_DEFAULT), 0);
 	}
 	in = req(BINDERC_WIRE_ANDROID_13);
-	bc_parcel_write_int32(in, SM_DUMP_ALL);
+	bc_parcel_write_int32(in, BINDERC_SM_DUMP_ALL);
 	cr_assert_eq(call(sm, 0, SM_AIDL_LIST_SERVICES, in, &reply), 0);
 	cr_assert_eq(read_i32(reply), 0);
 	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
