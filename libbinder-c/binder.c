@@ -41,21 +41,13 @@ int bc_class_new(const char *descriptor, bc_transact_fn on_transact, bc_destroy_
 	return 0;
 }
 
-bc_class *bc_class_ref(bc_class *c)
+static void class_free(bc_class *c)
 {
-	if (c)
-		atomic_fetch_add(&c->refs, 1);
-	return c;
+	free(c->descriptor);
+	free(c);
 }
 
-bc_class *bc_class_unref(bc_class *c)
-{
-	if (c && atomic_fetch_sub(&c->refs, 1) == 1) {
-		free(c->descriptor);
-		free(c);
-	}
-	return NULL;
-}
+BINDERC_DEFINE_TRIVIAL_REF_UNREF(bc_class, bc_class, class_free);
 
 const char *bc_class_get_descriptor(const bc_class *c)
 {
@@ -751,21 +743,13 @@ int bc_weak_new(bc_binder *b, bc_weak **ret)
 	return r;
 }
 
-bc_weak *bc_weak_ref(bc_weak *w)
+static void weak_free(bc_weak *w)
 {
-	if (w)
-		atomic_fetch_add(&w->refs, 1);
-	return w;
+	bc__binder_weak_dec(w->b);
+	free(w);
 }
 
-bc_weak *bc_weak_unref(bc_weak *w)
-{
-	if (w && atomic_fetch_sub(&w->refs, 1) == 1) {
-		bc__binder_weak_dec(w->b);
-		free(w);
-	}
-	return NULL;
-}
+BINDERC_DEFINE_TRIVIAL_REF_UNREF(bc_weak, bc_weak, weak_free);
 
 int bc_weak_promote(bc_weak *w, bc_binder **ret)
 {

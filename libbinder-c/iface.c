@@ -267,19 +267,7 @@ int bc_iface_new(const struct bc_iface_def *def, bc_iface **ret, char **ret_erro
 	return 0;
 }
 
-bc_iface *bc_iface_ref(bc_iface *iface)
-{
-	if (iface)
-		atomic_fetch_add(&iface->refs, 1);
-	return iface;
-}
-
-bc_iface *bc_iface_unref(bc_iface *iface)
-{
-	if (iface && atomic_fetch_sub(&iface->refs, 1) == 1)
-		iface_free(iface);
-	return NULL;
-}
+BINDERC_DEFINE_TRIVIAL_REF_UNREF(bc_iface, bc_iface, iface_free);
 
 const char *bc_iface_get_descriptor(const bc_iface *iface)
 {

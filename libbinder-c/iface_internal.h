@@ -8,6 +8,8 @@
 
 #include <binderc/iface.h>
 
+#include "refcount.h"
+
 /* ---- iface_sig.c: one signature item and its values -------------------- */
 
 /* One parsed item: type char, element char for arrays ('[' items), and

@@ -184,19 +184,7 @@ int bc_iface_proxy_new_transport(bc_iface *iface, bc_iface_transport_fn fn, void
 	return proxy_new(iface, NULL, fn, ctx, ret);
 }
 
-bc_iface_proxy *bc_iface_proxy_ref(bc_iface_proxy *p)
-{
-	if (p)
-		atomic_fetch_add(&p->refs, 1);
-	return p;
-}
-
-bc_iface_proxy *bc_iface_proxy_unref(bc_iface_proxy *p)
-{
-	if (p && atomic_fetch_sub(&p->refs, 1) == 1)
-		proxy_free(p);
-	return NULL;
-}
+BINDERC_DEFINE_TRIVIAL_REF_UNREF(bc_iface_proxy, bc_iface_proxy, proxy_free);
 
 bc_iface *bc_iface_proxy_get_iface(const bc_iface_proxy *p)
 {

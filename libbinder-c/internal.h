@@ -9,6 +9,8 @@
 
 #include <binderc/binderc.h>
 
+#include "refcount.h"
+
 #define BINDERC_OBJ_SIZE sizeof(struct flat_binder_object)
 
 /* ---- utf.c ------------------------------------------------------------ */

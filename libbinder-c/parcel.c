@@ -239,13 +239,6 @@ int bc__parcel_from_kernel(bc_process *proc, const struct binder_transaction_dat
 	return r < 0 ? -EBADMSG : 0;
 }
 
-bc_parcel *bc_parcel_ref(bc_parcel *p)
-{
-	if (p)
-		atomic_fetch_add(&p->refs, 1);
-	return p;
-}
-
 /* A reply this small without objects holds no references in the kernel and
  * next to no space in the mapping: its buffer may be freed with the next
  * write instead of by an ioctl of its own. */
@@ -289,12 +282,14 @@ bool bc__parcel_recycle(bc_parcel *p)
 	return true;
 }
 
-bc_parcel *bc_parcel_unref(bc_parcel *p)
+/* The public unref frees at once; only the IPC loop defers the buffer
+ * (bc__parcel_unref_queued, below). */
+static void parcel_free_now(bc_parcel *p)
 {
-	if (p && atomic_fetch_sub(&p->refs, 1) == 1)
-		parcel_free(p, NULL);
-	return NULL;
+	parcel_free(p, NULL);
 }
+
+BINDERC_DEFINE_TRIVIAL_REF_UNREF(bc_parcel, bc_parcel, parcel_free_now);
 
 void bc__parcel_unref_queued(bc_parcel *p, struct bc_thread *t)
 {

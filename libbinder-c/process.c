@@ -138,12 +138,9 @@ fail_key:
 	return r;
 }
 
-bc_process *bc_process_ref(bc_process *p)
-{
-	if (p)
-		atomic_fetch_add(&p->refs, 1);
-	return p;
-}
+/* Only ref is generated: the last unref may have to be left to the pool
+ * thread it runs on (below). */
+BINDERC_DEFINE_REF(bc_process, bc_process);
 
 static bool on_pool_thread(bc_process *p)
 {

@@ -10,6 +10,7 @@
 #include <binderc/binderc.h>
 #include <binderc/servicemanager.h>
 
+#include "refcount.h"
 #include "sm_protocol.h"
 
 struct bc_sm {
@@ -48,22 +49,14 @@ int bc_sm_new(bc_process *proc, int dialect, bc_sm **ret)
 	return 0;
 }
 
-bc_sm *bc_sm_ref(bc_sm *sm)
+static void sm_free(bc_sm *sm)
 {
-	if (sm)
-		atomic_fetch_add(&sm->refs, 1);
-	return sm;
+	bc_binder_unref(sm->b);
+	bc_process_unref(sm->proc);
+	free(sm);
 }
 
-bc_sm *bc_sm_unref(bc_sm *sm)
-{
-	if (sm && atomic_fetch_sub(&sm->refs, 1) == 1) {
-		bc_binder_unref(sm->b);
-		bc_process_unref(sm->proc);
-		free(sm);
-	}
-	return NULL;
-}
+BINDERC_DEFINE_TRIVIAL_REF_UNREF(bc_sm, bc_sm, sm_free);
 
 int bc_sm_get_dialect(const bc_sm *sm)
 {

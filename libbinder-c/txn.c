@@ -53,24 +53,16 @@ void bc__txn_done(bc_txn *t, bc_txn **spare)
 	bc_txn_unref(t);
 }
 
-bc_txn *bc_txn_ref(bc_txn *t)
+static void txn_free(bc_txn *t)
 {
-	if (t)
-		atomic_fetch_add(&t->refs, 1);
-	return t;
+	bc_parcel_unref(t->reply);
+	bc_process_unref(t->proc);
+	pthread_mutex_destroy(&t->mu);
+	pthread_cond_destroy(&t->cv);
+	free(t);
 }
 
-bc_txn *bc_txn_unref(bc_txn *t)
-{
-	if (t && atomic_fetch_sub(&t->refs, 1) == 1) {
-		bc_parcel_unref(t->reply);
-		bc_process_unref(t->proc);
-		pthread_mutex_destroy(&t->mu);
-		pthread_cond_destroy(&t->cv);
-		free(t);
-	}
-	return NULL;
-}
+BINDERC_DEFINE_TRIVIAL_REF_UNREF(bc_txn, bc_txn, txn_free);
 
 uint32_t bc_txn_get_code(const bc_txn *t)
 {

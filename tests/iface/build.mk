@@ -13,7 +13,7 @@
 IFC_SRC := $(TOP)/libbinder-c
 IFC_OBJ := $(B)/obj/iface
 IFC_NAMES := iface iface_sig iface_stub iface_proxy
-IFC_DEPS := $(IFC_SRC)/iface_internal.h $(TOP)/include/binderc/iface.h
+IFC_DEPS := $(IFC_SRC)/iface_internal.h $(IFC_SRC)/refcount.h $(TOP)/include/binderc/iface.h
 FFI_CFLAGS := $(shell pkg-config --cflags libffi 2>/dev/null)
 FFI_LIBS := $(or $(shell pkg-config --libs libffi 2>/dev/null),-lffi)
 
