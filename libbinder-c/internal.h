@@ -26,10 +26,15 @@ ssize_t bc__utf16_to_utf8(const uint16_t *s, size_t len, char *out);
 #define BINDERC_PARCEL_KERNEL 0x2u /* received from the driver: owns fds, free buffer */
 #define BINDERC_PARCEL_REPLY 0x4u  /* a kernel parcel from BR_REPLY */
 
+/* What differs between wire dialects (defined in parcel.c). */
+struct bc_wire_proto;
+/* The description of dialect @wire (enum bc_wire); NULL if there is none. */
+const struct bc_wire_proto *bc__wire_proto(int wire);
+
 struct bc_parcel {
 	atomic_int refs;
 	unsigned flags;
-	int wire;
+	const struct bc_wire_proto *proto; /* chosen by bc_parcel_set_wire() */
 	int partition;
 	uint8_t *data;
 	size_t size, cap, pos;

@@ -39,6 +39,52 @@ static int grow(void **buf, size_t *cap, size_t need, size_t elem)
 	return grow_min(buf, cap, need, elem, 8);
 }
 
+/* ---- wire dialects ------------------------------------------------------
+ * Everything that differs between the dialects of enum bc_wire, looked up
+ * once when a parcel gets its dialect: readers and writers test a field of
+ * the description instead of comparing release numbers. */
+
+/* Form of the word written after every binder object (Android 11+). */
+enum wire_stability {
+	STABILITY_NONE,     /* no word */
+	STABILITY_LEVEL,    /* the level itself */
+	STABILITY_CATEGORY, /* Category: version 1 in the low byte, level in the high byte */
+};
+
+struct bc_wire_proto {
+	int wire;                      /* enum bc_wire */
+	uint32_t policy;               /* strict-mode policy word opening an interface token */
+	bool work_source;              /* then an int32 work-source uid (-1) */
+	bool partition_header;         /* then 'SYST' or 'VNDR' */
+	enum wire_stability stability; /* after each binder object */
+};
+
+#define POLICY_PRE_12 0x00400000u /* 0x40 << 16 */
+#define POLICY_12 0x80000000u     /* 1 << 31 */
+
+/* Indexed by dialect, so that a kernel parcel finds its own in one step. */
+#define WIRE_FIRST BINDERC_WIRE_ANDROID_9
+static const struct bc_wire_proto wire_protos[] = {
+	[BINDERC_WIRE_ANDROID_9 - WIRE_FIRST] = { BINDERC_WIRE_ANDROID_9, POLICY_PRE_12, false, false, STABILITY_NONE },
+	[BINDERC_WIRE_ANDROID_10 - WIRE_FIRST] = { BINDERC_WIRE_ANDROID_10, POLICY_PRE_12, true, false, STABILITY_NONE },
+	[BINDERC_WIRE_ANDROID_11 - WIRE_FIRST] = { BINDERC_WIRE_ANDROID_11, POLICY_PRE_12, true, true, STABILITY_LEVEL },
+	[BINDERC_WIRE_ANDROID_12 - WIRE_FIRST] = { BINDERC_WIRE_ANDROID_12, POLICY_12, true, true, STABILITY_CATEGORY },
+	[BINDERC_WIRE_ANDROID_13 - WIRE_FIRST] = { BINDERC_WIRE_ANDROID_13, POLICY_12, true, true, STABILITY_LEVEL },
+};
+
+const struct bc_wire_proto *bc__wire_proto(int wire)
+{
+	if (wire < WIRE_FIRST || (size_t)(wire - WIRE_FIRST) >= sizeof(wire_protos) / sizeof(wire_protos[0]))
+		return NULL;
+	return &wire_protos[wire - WIRE_FIRST];
+}
+
+/* The header word that follows the work source (Android 11+). */
+static uint32_t partition_header(const bc_parcel *p)
+{
+	return p->partition == BINDERC_PARTITION_VENDOR ? BINDERC_HEADER_VNDR : BINDERC_HEADER_SYST;
+}
+
 /* ---- allocation ----------------------------------------------------------
  * Each thread keeps the last two parcels it freed (a call's request and
  * reply, or a handler's request), with a written parcel's data buffer if it
@@ -135,7 +181,7 @@ static int parcel_new(bool buffer, bc_parcel **ret)
 	if (!p)
 		return -ENOMEM;
 	atomic_init(&p->refs, 1);
-	p->wire = BINDERC_WIRE_DEFAULT;
+	p->proto = bc__wire_proto(BINDERC_WIRE_DEFAULT);
 	p->partition = BINDERC_PARTITION_SYSTEM;
 	*ret = p;
 	return 0;
@@ -212,7 +258,8 @@ int bc__parcel_from_kernel(bc_process *proc, const struct binder_transaction_dat
 		return r;
 	p->flags = BINDERC_PARCEL_READONLY | BINDERC_PARCEL_KERNEL;
 	p->proc = bc_process_ref(proc);
-	p->wire = proc->wire;
+	/* bc_process_set_wire() accepted only what bc_parcel_set_wire() does. */
+	p->proto = bc__wire_proto(proc->wire);
 	p->partition = proc->partition;
 	p->kbuf = (uintptr_t)tr->data.ptr.buffer;
 	p->data = (uint8_t *)(uintptr_t)tr->data.ptr.buffer;
@@ -299,17 +346,18 @@ void bc__parcel_unref_queued(bc_parcel *p, struct bc_thread *t)
 
 int bc_parcel_set_wire(bc_parcel *p, int wire, int partition)
 {
-	if (!p || wire < BINDERC_WIRE_ANDROID_9 || wire > BINDERC_WIRE_ANDROID_13 ||
-	    (partition != BINDERC_PARTITION_SYSTEM && partition != BINDERC_PARTITION_VENDOR))
+	const struct bc_wire_proto *proto = bc__wire_proto(wire);
+
+	if (!p || !proto || (partition != BINDERC_PARTITION_SYSTEM && partition != BINDERC_PARTITION_VENDOR))
 		return -EINVAL;
-	p->wire = wire;
+	p->proto = proto;
 	p->partition = partition;
 	return 0;
 }
 
 int bc_parcel_get_wire(const bc_parcel *p)
 {
-	return p ? p->wire : -EINVAL;
+	return p ? p->proto->wire : -EINVAL;
 }
 
 const void *bc_parcel_data(const bc_parcel *p)
@@ -663,9 +711,9 @@ static int add_offset(bc_parcel *p, size_t off)
 	return r;
 }
 
-static uint32_t stability_word(int wire, int level)
+static uint32_t stability_word(const struct bc_wire_proto *proto, int level)
 {
-	if (wire == BINDERC_WIRE_ANDROID_12)
+	if (proto->stability == STABILITY_CATEGORY)
 		return 1u | ((uint32_t)level << 24);
 	return (uint32_t)level;
 }
@@ -694,9 +742,9 @@ static int write_binder(bc_parcel *p, bc_binder *b, bool weak)
 		obj.hdr.type = weak ? BINDER_TYPE_WEAK_BINDER : BINDER_TYPE_BINDER;
 	}
 	r = put(p, &obj, sizeof(obj));
-	if (r == 0 && p->wire >= BINDERC_WIRE_ANDROID_11)
+	if (r == 0 && p->proto->stability != STABILITY_NONE)
 		r = bc_parcel_write_uint32(
-			p, stability_word(p->wire, b ? bc__binder_wire_stability(b, p->partition) : 0));
+			p, stability_word(p->proto, b ? bc__binder_wire_stability(b, p->partition) : 0));
 	if (r < 0) {
 		if (b)
 			p->n_offs--;
@@ -773,11 +821,6 @@ int bc_parcel_end_parcelable(bc_parcel *p, size_t token)
 	return 0;
 }
 
-static uint32_t policy_word(int wire)
-{
-	return wire >= BINDERC_WIRE_ANDROID_12 ? 0x80000000u : 0x00400000u;
-}
-
 int bc_parcel_write_interface_token(bc_parcel *p, const char *descriptor)
 {
 	size_t start;
@@ -786,11 +829,11 @@ int bc_parcel_write_interface_token(bc_parcel *p, const char *descriptor)
 	if (!p || !descriptor)
 		return -EINVAL;
 	start = p->size;
-	r = bc_parcel_write_uint32(p, policy_word(p->wire));
-	if (r == 0 && p->wire >= BINDERC_WIRE_ANDROID_10)
+	r = bc_parcel_write_uint32(p, p->proto->policy);
+	if (r == 0 && p->proto->work_source)
 		r = bc_parcel_write_int32(p, -1);
-	if (r == 0 && p->wire >= BINDERC_WIRE_ANDROID_11)
-		r = bc_parcel_write_uint32(p, p->partition == BINDERC_PARTITION_VENDOR ? BINDERC_HEADER_VNDR : BINDERC_HEADER_SYST);
+	if (r == 0 && p->proto->partition_header)
+		r = bc_parcel_write_uint32(p, partition_header(p));
 	if (r == 0)
 		r = bc_parcel_write_string16(p, descriptor);
 	if (r < 0 && !(p->flags & BINDERC_PARCEL_READONLY))
@@ -1296,7 +1339,7 @@ static int read_binder_object(bc_parcel *p, bool weak_ok, struct flat_binder_obj
 		return -EBADMSG;
 	p->pos += BINDERC_OBJ_SIZE;
 	*stab = 0;
-	if (p->wire >= BINDERC_WIRE_ANDROID_11) {
+	if (p->proto->stability != STABILITY_NONE) {
 		uint32_t w;
 
 		r = bc_parcel_read_uint32(p, &w);
@@ -1493,11 +1536,11 @@ static int read_token_header(bc_parcel *p)
 	int r;
 
 	r = bc_parcel_read_uint32(p, NULL);
-	if (r == 0 && p->wire >= BINDERC_WIRE_ANDROID_10)
+	if (r == 0 && p->proto->work_source)
 		r = bc_parcel_read_int32(p, NULL);
-	if (r == 0 && p->wire >= BINDERC_WIRE_ANDROID_11) {
+	if (r == 0 && p->proto->partition_header) {
 		r = bc_parcel_read_uint32(p, &w);
-		if (r == 0 && w != (p->partition == BINDERC_PARTITION_VENDOR ? BINDERC_HEADER_VNDR : BINDERC_HEADER_SYST))
+		if (r == 0 && w != partition_header(p))
 			r = -EPROTO;
 	}
 	return r;

@@ -177,8 +177,7 @@ int bc_process_get_fd(const bc_process *p)
 
 int bc_process_set_wire(bc_process *p, int wire, int partition)
 {
-	if (!p || wire < BINDERC_WIRE_ANDROID_9 || wire > BINDERC_WIRE_ANDROID_13 ||
-	    (partition != BINDERC_PARTITION_SYSTEM && partition != BINDERC_PARTITION_VENDOR))
+	if (!p || !bc__wire_proto(wire) || (partition != BINDERC_PARTITION_SYSTEM && partition != BINDERC_PARTITION_VENDOR))
 		return -EINVAL;
 	p->wire = wire;
 	p->partition = partition;

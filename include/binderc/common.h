@@ -37,16 +37,18 @@ typedef struct bc_txn bc_txn;
  * interface-token request header and in the stability word written after
  * every binder object.
  *
- *  - BINDERC_WIRE_ANDROID_9:  header = int32 policy, String16 descriptor;
- *                        no stability word.
- *  - BINDERC_WIRE_ANDROID_10: header = int32 policy, int32 work source (-1),
- *                        String16 descriptor; no stability word.
- *  - BINDERC_WIRE_ANDROID_11: header = policy, work source, int32 'SYST'/'VNDR',
- *                        String16 descriptor; stability word = raw level.
- *  - BINDERC_WIRE_ANDROID_12: as 11, but the stability word is the 4-byte
- *                        Category {u8 version=1, u8 reserved[2], u8 level}.
- *  - BINDERC_WIRE_ANDROID_13: as 11 (Android 13 and later); the policy word is
- *                        written as 1<<31 instead of 0x40<<16.
+ *  - BINDERC_WIRE_ANDROID_9:  header = int32 policy 0x40<<16, String16
+ *                             descriptor; no stability word.
+ *  - BINDERC_WIRE_ANDROID_10: header = policy, int32 work source (-1),
+ *                             String16 descriptor; no stability word.
+ *  - BINDERC_WIRE_ANDROID_11: header = policy, work source, int32
+ *                             'SYST'/'VNDR', String16 descriptor;
+ *                             stability word = raw level.
+ *  - BINDERC_WIRE_ANDROID_12: as 11, but the policy word is 1<<31 and the
+ *                             stability word is the 4-byte Category
+ *                             {u8 version=1, u8 reserved[2], u8 level}.
+ *  - BINDERC_WIRE_ANDROID_13: as 12 with the raw-level stability word of 11
+ *                             (Android 13 and later).
  */
 enum bc_wire {
 	BINDERC_WIRE_ANDROID_9 = 9,
