@@ -21,12 +21,12 @@ ssize_t bc__utf8_to_utf16(const char *s, size_t len, uint16_t *out);
  * -EILSEQ. */
 ssize_t bc__utf16_to_utf8(const uint16_t *s, size_t len, char *out);
 
-/* ---- parcel.c --------------------------------------------------------- */
+/* ---- parcel*.c -------------------------------------------------------- */
 #define BINDERC_PARCEL_READONLY 0x1u
 #define BINDERC_PARCEL_KERNEL 0x2u /* received from the driver: owns fds, free buffer */
 #define BINDERC_PARCEL_REPLY 0x4u  /* a kernel parcel from BR_REPLY */
 
-/* What differs between wire dialects (defined in parcel.c). */
+/* What differs between wire dialects (parcel_internal.h, table in parcel.c). */
 struct bc_wire_proto;
 /* The description of dialect @wire (enum bc_wire); NULL if there is none. */
 const struct bc_wire_proto *bc__wire_proto(int wire);
