@@ -4,6 +4,7 @@
 #define BINDERC_IFACE_INTERNAL_H
 
 #include <ffi.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 
 #include <binderc/iface.h>
@@ -51,6 +52,9 @@ static inline size_t bc__arg_width(const struct bc__arg *a)
 /* The ffi type(s) of an item as an input (@out false) or an output
  * (pointers).  Fills @width entries of @types. */
 void bc__arg_ffi_types(const struct bc__arg *a, bool out, ffi_type **types);
+/* Whether the item is an fd ('h', 'H'): empty is -1, and a parcel written
+ * with give_fd takes it. */
+bool bc__arg_is_fd(const struct bc__arg *a);
 
 /* Write the value in @v[0..width) (C input representation).  An fd is
  * given to the parcel (closed with it) when @give_fd. */
@@ -77,6 +81,9 @@ void bc__val_load(const struct bc__arg *a, void *const *src, union bc__val *v);
 /* Store an output value through the caller's pointers @dst[0..width) (the
  * values of the C output parameters); a NULL pointer discards (frees) it. */
 void bc__val_store(const struct bc__arg *a, union bc__val *v, void *const *dst);
+/* Load a C input of item @a from bc_call()'s variable arguments (as the
+ * default argument promotions left it). */
+void bc__val_from_va(const struct bc__arg *a, va_list *ap, union bc__val *v);
 
 /* ---- iface.c: compiled descriptions ------------------------------------ */
 

@@ -209,6 +209,7 @@ int bc_vcall(bc_iface_proxy *p, const char *method, va_list ap)
 	void *outp[BINDERC_IFACE_MAX_PARAMS], *cargs[BINDERC_IFACE_MAX_PARAMS];
 	const struct bc__method *m;
 	size_t k, w = 0;
+	va_list aq;
 	int idx;
 
 	if (!p || !method)
@@ -217,60 +218,22 @@ int bc_vcall(bc_iface_proxy *p, const char *method, va_list ap)
 	if (idx < 0)
 		return idx;
 	m = &p->iface->methods[idx];
+	/* A va_list parameter may be an array that decayed to a pointer, so
+	 * only a local copy can be passed on by address. */
+	va_copy(aq, ap);
 	for (k = 0; k < m->n_in; k++) {
 		const struct bc__arg *a = &m->in[k];
 
-		switch (a->type) {
-		case 'i':
-			v[w].i = va_arg(ap, int);
-			break;
-		case 'u':
-			v[w].u = va_arg(ap, unsigned);
-			break;
-		case 'x':
-			v[w].x = va_arg(ap, int64_t);
-			break;
-		case 't':
-			v[w].t = va_arg(ap, uint64_t);
-			break;
-		case 'b':
-			v[w].b = va_arg(ap, int) != 0;
-			break;
-		case 'y':
-			v[w].y = (int8_t)va_arg(ap, int);
-			break;
-		case 'c':
-			v[w].c = (uint16_t)va_arg(ap, int);
-			break;
-		case 'f':
-			v[w].f = (float)va_arg(ap, double);
-			break;
-		case 'd':
-			v[w].d = va_arg(ap, double);
-			break;
-		case 's':
-			v[w].s = va_arg(ap, const char *);
-			break;
-		case 'o':
-			v[w].o = va_arg(ap, bc_binder *);
-			break;
-		case 'h':
-		case 'H':
-			v[w].h = va_arg(ap, int);
-			break;
-		case '[':
-			v[w].cp = va_arg(ap, const void *);
-			v[w + 1].n = va_arg(ap, size_t);
-			break;
-		}
+		bc__val_from_va(a, &aq, &v[w]);
 		for (size_t j = 0; j < bc__arg_width(a); j++)
 			cargs[w + j] = &v[w + j];
 		w += bc__arg_width(a);
 	}
 	for (k = 0; k < m->n_cout; k++) {
-		outp[k] = va_arg(ap, void *);
+		outp[k] = va_arg(aq, void *);
 		cargs[w + k] = &outp[k];
 	}
+	va_end(aq);
 	return invoke(p, m, cargs);
 }
 

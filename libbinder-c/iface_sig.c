@@ -2,8 +2,14 @@
 /*
  * Signatures: parsing the mini-language of binderc/iface.h and moving one
  * value of each type between C and a parcel.
+ *
+ * What the code knows about a type is one row of sig_types[], indexed by
+ * its signature character: the parser, libffi's parameter types, the
+ * parcel reads and writes, release, and the C parameters all look it up
+ * there, so a type is added as a row and not as a case in every switch.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,15 +18,384 @@
 
 _Static_assert(sizeof(bool) == 1, "bool is passed to libffi as uint8");
 
-static bool is_scalar(char c)
+struct sig_type {
+	unsigned char csize; /* bytes of the C value, copied to and from parameters ('[': the pointer) */
+	bool elem;           /* may be an array element */
+	bool nullable;       /* may follow '?' */
+	bool fd;             /* an fd: -1 when empty, and the parcel may take it */
+	ffi_type *ffi;       /* as an input parameter ('[': the pointer; its count is a size_t) */
+	int (*write)(bc_parcel *p, const struct bc__arg *a, const union bc__val *v, bool give_fd);
+	int (*read)(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool own);
+	/* Release what read() gave; NULL when there is nothing to release. */
+	void (*release)(const struct bc__arg *a, union bc__val *v, bool own, bool close_fds);
+	/* Take the value from bc_call()'s variable arguments. */
+	void (*from_va)(va_list *ap, union bc__val *v);
+	/* Elements only: a whole array, and how to free what read_array gave. */
+	int (*write_array)(bc_parcel *p, const void *v, size_t n);
+	int (*read_array)(bc_parcel *p, void **ret, size_t *ret_n, bool own);
+	void (*free_array)(void *v, size_t n, bool own);
+};
+
+static const struct sig_type sig_types[128];
+
+/* The row of @c, or NULL when @c is not a type. */
+static const struct sig_type *sig_type(char c)
 {
-	return c && strchr("iuxtbycfd", c);
+	const struct sig_type *t;
+
+	if ((unsigned char)c >= sizeof(sig_types) / sizeof(sig_types[0]))
+		return NULL;
+	t = &sig_types[(unsigned char)c];
+	return t->write ? t : NULL;
 }
 
-static bool is_elem(char c)
+/* ---- fixed-size values -------------------------------------------------- */
+
+/* Value ops of a fixed-size type: bc_parcel_write_NAME/bc_parcel_read_NAME
+ * on union member M of C type T, which variable arguments promote to P. */
+#define SCALAR_OPS(NAME, M, T, P)                                                                           \
+	static int write_##NAME(bc_parcel *p, const struct bc__arg *a, const union bc__val *v, bool give_fd) \
+	{                                                                                                    \
+		(void)a, (void)give_fd;                                                                      \
+		return bc_parcel_write_##NAME(p, v->M);                                                      \
+	}                                                                                                    \
+	static int read_##NAME(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool own)            \
+	{                                                                                                    \
+		(void)a, (void)own;                                                                          \
+		return bc_parcel_read_##NAME(p, &v->M);                                                      \
+	}                                                                                                    \
+	static void va_##NAME(va_list *ap, union bc__val *v)                                                 \
+	{                                                                                                    \
+		v->M = (T)va_arg(*ap, P);                                                                    \
+	}
+
+/* Array ops of a fixed-size element type T (bc_parcel_*_NAME_array). */
+#define ARRAY_OPS(NAME, T)                                                                  \
+	static int write_##NAME##_array(bc_parcel *p, const void *v, size_t n)              \
+	{                                                                                   \
+		return bc_parcel_write_##NAME##_array(p, v, n);                             \
+	}                                                                                   \
+	static int read_##NAME##_array(bc_parcel *p, void **ret, size_t *ret_n, bool own) \
+	{                                                                                   \
+		T *v = NULL;                                                                \
+		int r = bc_parcel_read_##NAME##_array(p, &v, ret_n);                        \
+                                                                                            \
+		(void)own;                                                                  \
+		*ret = v;                                                                   \
+		return r;                                                                   \
+	}
+
+SCALAR_OPS(int32, i, int32_t, int)
+SCALAR_OPS(uint32, u, uint32_t, unsigned)
+SCALAR_OPS(int64, x, int64_t, int64_t)
+SCALAR_OPS(uint64, t, uint64_t, uint64_t)
+SCALAR_OPS(bool, b, bool, int)
+SCALAR_OPS(byte, y, int8_t, int)
+SCALAR_OPS(char, c, uint16_t, int)
+SCALAR_OPS(float, f, float, double)
+SCALAR_OPS(double, d, double, double)
+
+ARRAY_OPS(int32, int32_t)
+ARRAY_OPS(uint32, uint32_t)
+ARRAY_OPS(int64, int64_t)
+ARRAY_OPS(uint64, uint64_t)
+ARRAY_OPS(bool, bool)
+ARRAY_OPS(char, uint16_t)
+ARRAY_OPS(float, float)
+ARRAY_OPS(double, double)
+
+static void free_plain_array(void *v, size_t n, bool own)
 {
-	return c && strchr("iuxtbycfds", c);
+	(void)n, (void)own;
+	free(v);
 }
+
+/* byte[]: read in place (it stays in the parcel) unless @own asks for a
+ * copy. */
+static int read_byte_array(bc_parcel *p, void **ret, size_t *ret_n, bool own)
+{
+	const void *in = NULL;
+	int r = bc_parcel_read_byte_array(p, &in, ret_n);
+
+	*ret = NULL;
+	if (r < 0 || !in)
+		return r;
+	if (!own) {
+		*ret = (void *)in;
+		return 0;
+	}
+	*ret = malloc(*ret_n ? *ret_n : 1);
+	if (!*ret)
+		return -ENOMEM;
+	memcpy(*ret, in, *ret_n);
+	return 0;
+}
+
+static void free_byte_array(void *v, size_t n, bool own)
+{
+	(void)n;
+	if (own)
+		free(v);
+}
+
+/* ---- strings ------------------------------------------------------------ */
+
+static int write_string(bc_parcel *p, const struct bc__arg *a, const union bc__val *v, bool give_fd)
+{
+	(void)give_fd;
+	if (!v->s && !a->nullable)
+		return -EINVAL;
+	return bc_parcel_write_string16(p, v->s);
+}
+
+static int read_string(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool own)
+{
+	int r = bc_parcel_read_string16(p, &v->ms, NULL);
+
+	(void)own;
+	if (r == 0 && !v->ms && !a->nullable)
+		r = -EBADMSG;
+	return r;
+}
+
+static void release_string(const struct bc__arg *a, union bc__val *v, bool own, bool close_fds)
+{
+	(void)a, (void)own, (void)close_fds;
+	free(v->ms);
+}
+
+static void va_string(va_list *ap, union bc__val *v)
+{
+	v->s = va_arg(*ap, const char *);
+}
+
+/* Strings inside a String[] are not nullable in AIDL, either way. */
+static int write_string_array(bc_parcel *p, const void *v, size_t n)
+{
+	const char *const *sv = v;
+
+	for (size_t k = 0; sv && k < n; k++)
+		if (!sv[k])
+			return -EINVAL;
+	return bc_parcel_write_string16_array(p, sv, n);
+}
+
+static int read_string_array(bc_parcel *p, void **ret, size_t *ret_n, bool own)
+{
+	char **sv = NULL;
+	int r = bc_parcel_read_string16_array(p, &sv, ret_n);
+
+	(void)own;
+	*ret = NULL;
+	if (r < 0)
+		return r;
+	for (size_t k = 0; sv && k < *ret_n; k++) {
+		if (!sv[k]) {
+			bc_strv_free(sv, *ret_n);
+			return -EBADMSG;
+		}
+	}
+	*ret = sv;
+	return 0;
+}
+
+static void free_string_array(void *v, size_t n, bool own)
+{
+	(void)own;
+	bc_strv_free(v, n);
+}
+
+/* ---- binders ------------------------------------------------------------ */
+
+static int write_binder(bc_parcel *p, const struct bc__arg *a, const union bc__val *v, bool give_fd)
+{
+	(void)give_fd;
+	if (!v->o && !a->nullable)
+		return -EINVAL;
+	return bc_parcel_write_binder(p, v->o);
+}
+
+static int read_binder(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool own)
+{
+	int r = bc_parcel_read_binder(p, &v->o);
+
+	(void)own;
+	if (r == 0 && !v->o && !a->nullable)
+		r = -EBADMSG;
+	return r;
+}
+
+static void release_binder(const struct bc__arg *a, union bc__val *v, bool own, bool close_fds)
+{
+	(void)a, (void)own, (void)close_fds;
+	bc_binder_unref(v->o);
+}
+
+static void va_binder(va_list *ap, union bc__val *v)
+{
+	v->o = va_arg(*ap, bc_binder *);
+}
+
+/* ---- file descriptors --------------------------------------------------- */
+
+static int write_fd(bc_parcel *p, const struct bc__arg *a, const union bc__val *v, bool give_fd)
+{
+	(void)a;
+	if (v->h < 0)
+		return -EINVAL;
+	return bc_parcel_write_fd(p, v->h, give_fd);
+}
+
+/* An fd object: in place (the parcel keeps it) or dup'ed when @own. */
+static int read_fd_object(bc_parcel *p, int *fd, bool own)
+{
+	int r = own ? bc_parcel_read_dup_fd(p, fd) : bc_parcel_read_fd(p, fd);
+
+	if (r < 0)
+		*fd = -1;
+	return r;
+}
+
+static int read_fd(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool own)
+{
+	(void)a;
+	return read_fd_object(p, &v->h, own);
+}
+
+/* ParcelFileDescriptor as AIDL writes it: int32 1 (not null), int32 0 (no
+ * comm fd), fd object; null: int32 0. */
+static int write_pfd(bc_parcel *p, const struct bc__arg *a, const union bc__val *v, bool give_fd)
+{
+	int r;
+
+	if (v->h < 0)
+		return a->nullable && v->h == -1 ? bc_parcel_write_int32(p, 0) : -EINVAL;
+	r = bc_parcel_write_int32(p, 1);
+	if (r == 0)
+		r = bc_parcel_write_int32(p, 0);
+	if (r == 0)
+		r = bc_parcel_write_fd(p, v->h, give_fd);
+	return r; /* on failure the caller drops the parcel */
+}
+
+static int read_pfd(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool own)
+{
+	int32_t present, has_comm;
+	int r = bc_parcel_read_int32(p, &present);
+
+	if (r < 0)
+		return r;
+	if (!present)
+		return a->nullable ? 0 : -EBADMSG;
+	r = bc_parcel_read_int32(p, &has_comm);
+	if (r == 0)
+		r = read_fd_object(p, &v->h, own);
+	if (r < 0 || !has_comm)
+		return r;
+	/* the comm fd (a detached-signal channel) is skipped */
+	r = bc_parcel_read_fd(p, NULL);
+	if (r < 0) {
+		if (own)
+			close(v->h);
+		v->h = -1;
+	}
+	return r;
+}
+
+static void release_fd(const struct bc__arg *a, union bc__val *v, bool own, bool close_fds)
+{
+	(void)a;
+	if (own && close_fds && v->h >= 0)
+		close(v->h);
+}
+
+static void va_fd(va_list *ap, union bc__val *v)
+{
+	v->h = va_arg(*ap, int);
+}
+
+/* ---- arrays: a pointer and a count, elements as their own row says ------ */
+
+static int write_array(bc_parcel *p, const struct bc__arg *a, const union bc__val *v, bool give_fd)
+{
+	static const uint64_t dummy; /* a non-NULL pointer for empty arrays */
+	const void *ptr = v[0].cp;
+	size_t n = v[1].n;
+
+	(void)give_fd;
+	if (!ptr) {
+		if (n)
+			return -EINVAL;
+		if (!a->nullable)
+			ptr = &dummy; /* (NULL, 0): the empty array */
+	}
+	if (n > INT32_MAX)
+		return -EINVAL;
+	return sig_type(a->elem)->write_array(p, ptr, n);
+}
+
+static int read_array(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool own)
+{
+	void *ptr = NULL;
+	size_t n = 0;
+	int r = sig_type(a->elem)->read_array(p, &ptr, &n, own);
+
+	if (r < 0)
+		return r;
+	if (!ptr && !a->nullable)
+		return -EBADMSG;
+	v[0].p = ptr;
+	v[1].n = n;
+	return 0;
+}
+
+static void release_array(const struct bc__arg *a, union bc__val *v, bool own, bool close_fds)
+{
+	(void)close_fds;
+	sig_type(a->elem)->free_array(v[0].p, v[1].n, own);
+}
+
+static void va_array(va_list *ap, union bc__val *v)
+{
+	v[0].cp = va_arg(*ap, const void *);
+	v[1].n = va_arg(*ap, size_t);
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+#define SCALAR(NAME, T, FFI)                                                                                  \
+	{ .csize = sizeof(T), .elem = true, .ffi = &FFI, .write = write_##NAME, .read = read_##NAME,          \
+	  .from_va = va_##NAME, .write_array = write_##NAME##_array, .read_array = read_##NAME##_array, \
+	  .free_array = free_plain_array }
+
+static const struct sig_type sig_types[128] = {
+	['i'] = SCALAR(int32, int32_t, ffi_type_sint32),
+	['u'] = SCALAR(uint32, uint32_t, ffi_type_uint32),
+	['x'] = SCALAR(int64, int64_t, ffi_type_sint64),
+	['t'] = SCALAR(uint64, uint64_t, ffi_type_uint64),
+	['b'] = SCALAR(bool, bool, ffi_type_uint8),
+	['c'] = SCALAR(char, uint16_t, ffi_type_uint16),
+	['f'] = SCALAR(float, float, ffi_type_float),
+	['d'] = SCALAR(double, double, ffi_type_double),
+	/* byte[] is a byte array on the wire, not an array of int32 bytes */
+	['y'] = { .csize = sizeof(int8_t), .elem = true, .ffi = &ffi_type_sint8, .write = write_byte,
+		  .read = read_byte, .from_va = va_byte, .write_array = bc_parcel_write_byte_array,
+		  .read_array = read_byte_array, .free_array = free_byte_array },
+	['s'] = { .csize = sizeof(char *), .elem = true, .nullable = true, .ffi = &ffi_type_pointer,
+		  .write = write_string, .read = read_string, .release = release_string, .from_va = va_string,
+		  .write_array = write_string_array, .read_array = read_string_array,
+		  .free_array = free_string_array },
+	['o'] = { .csize = sizeof(bc_binder *), .nullable = true, .ffi = &ffi_type_pointer, .write = write_binder,
+		  .read = read_binder, .release = release_binder, .from_va = va_binder },
+	['h'] = { .csize = sizeof(int), .fd = true, .ffi = &ffi_type_sint, .write = write_fd, .read = read_fd,
+		  .release = release_fd, .from_va = va_fd },
+	['H'] = { .csize = sizeof(int), .nullable = true, .fd = true, .ffi = &ffi_type_sint, .write = write_pfd,
+		  .read = read_pfd, .release = release_fd, .from_va = va_fd },
+	['['] = { .csize = sizeof(void *), .nullable = true, .ffi = &ffi_type_pointer, .write = write_array,
+		  .read = read_array, .release = release_array, .from_va = va_array },
+};
+
+/* ---- parsing ------------------------------------------------------------ */
 
 int bc__sig_parse(const char *sig, struct bc__arg **ret_args, size_t *ret_n, size_t *ret_bad, const char **ret_why)
 {
@@ -38,6 +413,7 @@ int bc__sig_parse(const char *sig, struct bc__arg **ret_args, size_t *ret_n, siz
 	}
 	while (i < len) {
 		struct bc__arg a = { 0, 0, false };
+		const struct sig_type *t;
 
 		if (sig[i] == '?') {
 			a.nullable = true;
@@ -46,7 +422,8 @@ int bc__sig_parse(const char *sig, struct bc__arg **ret_args, size_t *ret_n, siz
 				bad = i, why = "'?' without a type";
 				goto fail;
 			}
-			if (sig[i] != 's' && sig[i] != 'o' && sig[i] != 'H' && sig[i] != '[') {
+			t = sig_type(sig[i]);
+			if (!t || !t->nullable) {
 				bad = i, why = sig[i] == '?' ? "repeated '?'" : "type cannot be nullable";
 				goto fail;
 			}
@@ -58,13 +435,13 @@ int bc__sig_parse(const char *sig, struct bc__arg **ret_args, size_t *ret_n, siz
 				bad = i, why = "'[' without an element type";
 				goto fail;
 			}
-			if (!is_elem(sig[i])) {
+			t = sig_type(sig[i]);
+			if (!t || !t->elem) {
 				bad = i, why = sig[i] == '[' ? "nested array" : "bad array element type";
 				goto fail;
 			}
 			a.elem = sig[i];
-		} else if (!is_scalar(a.type) && a.type != 's' && a.type != 'o' && a.type != 'h' &&
-			   a.type != 'H') {
+		} else if (!sig_type(a.type)) {
 			bad = i, why = "unknown type";
 			goto fail;
 		}
@@ -103,440 +480,72 @@ int bc_iface_sig_check(const char *sig, size_t *ret_bad)
 	return (int)width;
 }
 
-static ffi_type *ffi_size_t(void)
-{
-	return sizeof(size_t) == 8 ? &ffi_type_uint64 : &ffi_type_uint32;
-}
-
-static ffi_type *scalar_ffi(char c)
-{
-	switch (c) {
-	case 'i':
-		return &ffi_type_sint32;
-	case 'u':
-		return &ffi_type_uint32;
-	case 'x':
-		return &ffi_type_sint64;
-	case 't':
-		return &ffi_type_uint64;
-	case 'b':
-		return &ffi_type_uint8;
-	case 'y':
-		return &ffi_type_sint8;
-	case 'c':
-		return &ffi_type_uint16;
-	case 'f':
-		return &ffi_type_float;
-	case 'd':
-		return &ffi_type_double;
-	case 'h':
-	case 'H':
-		return &ffi_type_sint;
-	default: /* s, o */
-		return &ffi_type_pointer;
-	}
-}
+/* ---- values ------------------------------------------------------------- */
 
 void bc__arg_ffi_types(const struct bc__arg *a, bool out, ffi_type **types)
 {
-	if (out) {
-		types[0] = &ffi_type_pointer;
-		if (a->type == '[')
-			types[1] = &ffi_type_pointer;
-		return;
-	}
-	if (a->type == '[') {
-		types[0] = &ffi_type_pointer;
-		types[1] = ffi_size_t();
-		return;
-	}
-	types[0] = scalar_ffi(a->type);
+	/* Outputs are pointers; an input array is (pointer, size_t count). */
+	types[0] = out ? &ffi_type_pointer : sig_type(a->type)->ffi;
+	if (bc__arg_width(a) == 2)
+		types[1] = out ? &ffi_type_pointer : sizeof(size_t) == 8 ? &ffi_type_uint64 : &ffi_type_uint32;
+}
+
+bool bc__arg_is_fd(const struct bc__arg *a)
+{
+	return sig_type(a->type)->fd;
 }
 
 void bc__val_init(const struct bc__arg *a, union bc__val *v)
 {
 	memset(v, 0, bc__arg_width(a) * sizeof(*v));
-	if (a->type == 'h' || a->type == 'H')
+	if (bc__arg_is_fd(a))
 		v->h = -1;
-}
-
-/* ---- writing ------------------------------------------------------------ */
-
-static int write_array(bc_parcel *p, const struct bc__arg *a, const void *ptr, size_t n)
-{
-	static const uint64_t dummy; /* a non-NULL pointer for empty arrays */
-
-	if (!ptr) {
-		if (n)
-			return -EINVAL;
-		if (!a->nullable)
-			ptr = &dummy; /* (NULL, 0): the empty array */
-	}
-	if (n > INT32_MAX)
-		return -EINVAL;
-	switch (a->elem) {
-	case 'i':
-		return bc_parcel_write_int32_array(p, ptr, n);
-	case 'u':
-		return bc_parcel_write_uint32_array(p, ptr, n);
-	case 'x':
-		return bc_parcel_write_int64_array(p, ptr, n);
-	case 't':
-		return bc_parcel_write_uint64_array(p, ptr, n);
-	case 'b':
-		return bc_parcel_write_bool_array(p, ptr, n);
-	case 'y':
-		return bc_parcel_write_byte_array(p, ptr, n);
-	case 'c':
-		return bc_parcel_write_char_array(p, ptr, n);
-	case 'f':
-		return bc_parcel_write_float_array(p, ptr, n);
-	case 'd':
-		return bc_parcel_write_double_array(p, ptr, n);
-	case 's': {
-		const char *const *sv = ptr;
-
-		/* strings inside a String[] are not nullable in AIDL */
-		for (size_t k = 0; sv && k < n; k++)
-			if (!sv[k])
-				return -EINVAL;
-		return bc_parcel_write_string16_array(p, ptr, n);
-	}
-	}
-	return -EINVAL;
-}
-
-/* ParcelFileDescriptor as AIDL writes it: int32 1 (not null), int32 0 (no
- * comm fd), fd object; null: int32 0. */
-static int write_pfd(bc_parcel *p, const struct bc__arg *a, int fd, bool give_fd)
-{
-	int r;
-
-	if (fd < 0)
-		return a->nullable && fd == -1 ? bc_parcel_write_int32(p, 0) : -EINVAL;
-	r = bc_parcel_write_int32(p, 1);
-	if (r == 0)
-		r = bc_parcel_write_int32(p, 0);
-	if (r == 0)
-		r = bc_parcel_write_fd(p, fd, give_fd);
-	return r; /* on failure the caller drops the parcel */
 }
 
 int bc__val_write(bc_parcel *p, const struct bc__arg *a, const union bc__val *v, bool give_fd)
 {
-	switch (a->type) {
-	case 'i':
-		return bc_parcel_write_int32(p, v->i);
-	case 'u':
-		return bc_parcel_write_uint32(p, v->u);
-	case 'x':
-		return bc_parcel_write_int64(p, v->x);
-	case 't':
-		return bc_parcel_write_uint64(p, v->t);
-	case 'b':
-		return bc_parcel_write_bool(p, v->b);
-	case 'y':
-		return bc_parcel_write_byte(p, v->y);
-	case 'c':
-		return bc_parcel_write_char(p, v->c);
-	case 'f':
-		return bc_parcel_write_float(p, v->f);
-	case 'd':
-		return bc_parcel_write_double(p, v->d);
-	case 's':
-		if (!v->s && !a->nullable)
-			return -EINVAL;
-		return bc_parcel_write_string16(p, v->s);
-	case 'o':
-		if (!v->o && !a->nullable)
-			return -EINVAL;
-		return bc_parcel_write_binder(p, v->o);
-	case 'h':
-		if (v->h < 0)
-			return -EINVAL;
-		return bc_parcel_write_fd(p, v->h, give_fd);
-	case 'H':
-		return write_pfd(p, a, v->h, give_fd);
-	case '[':
-		return write_array(p, a, v[0].cp, v[1].n);
-	}
-	return -EINVAL;
-}
-
-/* ---- reading ------------------------------------------------------------ */
-
-static int read_array(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool own)
-{
-	void *ptr = NULL;
-	size_t n = 0;
-	int r;
-
-	switch (a->elem) {
-	case 'i':
-		r = bc_parcel_read_int32_array(p, (int32_t **)&ptr, &n);
-		break;
-	case 'u':
-		r = bc_parcel_read_uint32_array(p, (uint32_t **)&ptr, &n);
-		break;
-	case 'x':
-		r = bc_parcel_read_int64_array(p, (int64_t **)&ptr, &n);
-		break;
-	case 't':
-		r = bc_parcel_read_uint64_array(p, (uint64_t **)&ptr, &n);
-		break;
-	case 'b':
-		r = bc_parcel_read_bool_array(p, (bool **)&ptr, &n);
-		break;
-	case 'c':
-		r = bc_parcel_read_char_array(p, (uint16_t **)&ptr, &n);
-		break;
-	case 'f':
-		r = bc_parcel_read_float_array(p, (float **)&ptr, &n);
-		break;
-	case 'd':
-		r = bc_parcel_read_double_array(p, (double **)&ptr, &n);
-		break;
-	case 's':
-		r = bc_parcel_read_string16_array(p, (char ***)&ptr, &n);
-		if (r == 0 && ptr) {
-			char **sv = ptr;
-
-			for (size_t k = 0; k < n; k++) {
-				if (!sv[k]) {
-					bc_strv_free(sv, n);
-					return -EBADMSG;
-				}
-			}
-		}
-		break;
-	case 'y': {
-		const void *in = NULL;
-
-		r = bc_parcel_read_byte_array(p, &in, &n);
-		if (r < 0 || !in)
-			break;
-		if (!own) {
-			ptr = (void *)in;
-			break;
-		}
-		ptr = malloc(n ? n : 1);
-		if (!ptr)
-			return -ENOMEM;
-		memcpy(ptr, in, n);
-		break;
-	}
-	default:
-		return -EINVAL;
-	}
-	if (r < 0)
-		return r;
-	if (!ptr && !a->nullable)
-		return -EBADMSG;
-	v[0].p = ptr;
-	v[1].n = n;
-	return 0;
-}
-
-static int read_pfd(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool own)
-{
-	int32_t present, has_comm;
-	int r = bc_parcel_read_int32(p, &present);
-
-	if (r < 0)
-		return r;
-	if (!present)
-		return a->nullable ? 0 : -EBADMSG;
-	r = bc_parcel_read_int32(p, &has_comm);
-	if (r < 0)
-		return r;
-	r = own ? bc_parcel_read_dup_fd(p, &v->h) : bc_parcel_read_fd(p, &v->h);
-	if (r < 0) {
-		v->h = -1;
-		return r;
-	}
-	if (has_comm) {
-		/* the comm fd (a detached-signal channel) is skipped */
-		r = bc_parcel_read_fd(p, NULL);
-		if (r < 0) {
-			if (own)
-				close(v->h);
-			v->h = -1;
-		}
-	}
-	return r;
+	return sig_type(a->type)->write(p, a, v, give_fd);
 }
 
 int bc__val_read(bc_parcel *p, const struct bc__arg *a, union bc__val *v, bool own)
 {
-	int r;
-
 	bc__val_init(a, v);
-	switch (a->type) {
-	case 'i':
-		return bc_parcel_read_int32(p, &v->i);
-	case 'u':
-		return bc_parcel_read_uint32(p, &v->u);
-	case 'x':
-		return bc_parcel_read_int64(p, &v->x);
-	case 't':
-		return bc_parcel_read_uint64(p, &v->t);
-	case 'b':
-		return bc_parcel_read_bool(p, &v->b);
-	case 'y':
-		return bc_parcel_read_byte(p, &v->y);
-	case 'c':
-		return bc_parcel_read_char(p, &v->c);
-	case 'f':
-		return bc_parcel_read_float(p, &v->f);
-	case 'd':
-		return bc_parcel_read_double(p, &v->d);
-	case 's':
-		r = bc_parcel_read_string16(p, &v->ms, NULL);
-		if (r == 0 && !v->ms && !a->nullable)
-			r = -EBADMSG;
-		return r;
-	case 'o':
-		r = bc_parcel_read_binder(p, &v->o);
-		if (r == 0 && !v->o && !a->nullable)
-			r = -EBADMSG;
-		return r;
-	case 'h':
-		r = own ? bc_parcel_read_dup_fd(p, &v->h) : bc_parcel_read_fd(p, &v->h);
-		if (r < 0)
-			v->h = -1;
-		return r;
-	case 'H':
-		return read_pfd(p, a, v, own);
-	case '[':
-		return read_array(p, a, v, own);
-	}
-	return -EINVAL;
+	return sig_type(a->type)->read(p, a, v, own);
 }
 
 void bc__val_free(const struct bc__arg *a, union bc__val *v, bool own, bool close_fds)
 {
-	switch (a->type) {
-	case 's':
-		free(v->ms);
-		break;
-	case 'o':
-		bc_binder_unref(v->o);
-		break;
-	case 'h':
-	case 'H':
-		if (own && close_fds && v->h >= 0)
-			close(v->h);
-		break;
-	case '[':
-		if (a->elem == 's')
-			bc_strv_free(v[0].p, v[1].n);
-		else if (a->elem != 'y' || own)
-			free(v[0].p);
-		break;
-	}
+	const struct sig_type *t = sig_type(a->type);
+
+	if (t->release)
+		t->release(a, v, own, close_fds);
 	bc__val_init(a, v);
 }
 
-/* ---- C parameters ----------------------------------------------------- */
+/* ---- C parameters -------------------------------------------------------
+ * Every member of union bc__val starts at its first byte, so a value of
+ * csize bytes is copied as it is; an array's count is the second value. */
 
 void bc__val_load(const struct bc__arg *a, void *const *src, union bc__val *v)
 {
-	switch (a->type) {
-	case 'i':
-		v->i = *(const int32_t *)src[0];
-		break;
-	case 'u':
-		v->u = *(const uint32_t *)src[0];
-		break;
-	case 'x':
-		v->x = *(const int64_t *)src[0];
-		break;
-	case 't':
-		v->t = *(const uint64_t *)src[0];
-		break;
-	case 'b':
-		v->b = *(const bool *)src[0];
-		break;
-	case 'y':
-		v->y = *(const int8_t *)src[0];
-		break;
-	case 'c':
-		v->c = *(const uint16_t *)src[0];
-		break;
-	case 'f':
-		v->f = *(const float *)src[0];
-		break;
-	case 'd':
-		v->d = *(const double *)src[0];
-		break;
-	case 's':
-		v->s = *(const char *const *)src[0];
-		break;
-	case 'o':
-		v->o = *(bc_binder *const *)src[0];
-		break;
-	case 'h':
-	case 'H':
-		v->h = *(const int *)src[0];
-		break;
-	case '[':
-		v[0].cp = *(const void *const *)src[0];
-		v[1].n = *(const size_t *)src[1];
-		break;
-	}
+	memcpy(&v[0], src[0], sig_type(a->type)->csize);
+	if (bc__arg_width(a) == 2)
+		memcpy(&v[1].n, src[1], sizeof(v[1].n));
 }
 
 void bc__val_store(const struct bc__arg *a, union bc__val *v, void *const *dst)
 {
-	void *d = dst[0];
-
-	if (!d) {
+	if (!dst[0]) {
 		bc__val_free(a, v, true, true);
 		return;
 	}
-	switch (a->type) {
-	case 'i':
-		*(int32_t *)d = v->i;
-		break;
-	case 'u':
-		*(uint32_t *)d = v->u;
-		break;
-	case 'x':
-		*(int64_t *)d = v->x;
-		break;
-	case 't':
-		*(uint64_t *)d = v->t;
-		break;
-	case 'b':
-		*(bool *)d = v->b;
-		break;
-	case 'y':
-		*(int8_t *)d = v->y;
-		break;
-	case 'c':
-		*(uint16_t *)d = v->c;
-		break;
-	case 'f':
-		*(float *)d = v->f;
-		break;
-	case 'd':
-		*(double *)d = v->d;
-		break;
-	case 's':
-		*(char **)d = v->ms;
-		break;
-	case 'o':
-		*(bc_binder **)d = v->o;
-		break;
-	case 'h':
-	case 'H':
-		*(int *)d = v->h;
-		break;
-	case '[':
-		*(void **)d = v[0].p;
-		if (dst[1])
-			*(size_t *)dst[1] = v[1].n;
-		break;
-	}
+	memcpy(dst[0], &v[0], sig_type(a->type)->csize);
+	if (bc__arg_width(a) == 2 && dst[1])
+		memcpy(dst[1], &v[1].n, sizeof(v[1].n));
 	bc__val_init(a, v); /* ownership moved to the caller */
+}
+
+void bc__val_from_va(const struct bc__arg *a, va_list *ap, union bc__val *v)
+{
+	sig_type(a->type)->from_va(ap, v);
 }

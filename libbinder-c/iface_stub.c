@@ -81,7 +81,7 @@ static int write_outputs(const struct bc__method *m, union bc__val *out, bc_parc
 
 	for (size_t k = 0; r == 0 && k < m->n_out; k++) {
 		r = bc__val_write(reply, &m->out[k], v, true);
-		if (r == 0 && (m->out[k].type == 'h' || m->out[k].type == 'H'))
+		if (r == 0 && bc__arg_is_fd(&m->out[k]))
 			v->h = -1; /* the reply parcel owns it now */
 		v += bc__arg_width(&m->out[k]);
 	}
