@@ -19,7 +19,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
-#include <uapi/linux/android/binder.h>
+#include "binder_uapi.h"
 
 /*
  * LOCK ORDER (the one place it is written down; outermost first)
