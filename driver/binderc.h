@@ -20,6 +20,7 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 #include "binder_uapi.h"
+#include "compat.h"
 
 /*
  * LOCK ORDER (the one place it is written down; outermost first)
@@ -119,12 +120,6 @@ static inline void binderc_context_init(struct binderc_context *ctx,
 
 /* Longest device name, as binderfs allows. */
 #define BINDERC_NAME_MAX 255
-
-/*
- * Before 6.2 struct device_type's devnode() took a non-const device.
- * TODO(compat): moves to compat.h with the kernel matrix.
- */
-#define BINDERC_DEVNODE_CONST
 
 /* One character device of devices=: its own binder context. */
 struct binderc_device {

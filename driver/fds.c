@@ -14,13 +14,14 @@
 
 #include "binderc.h"
 
-/* Close an fd the kernel installed for an FDA, in the receiver. */
+/*
+ * Close an fd the kernel installed for an FDA, in the receiver: what
+ * close(2) does, through the one fd-closing call every supported kernel
+ * exports.
+ */
 void binderc_close_fd(u32 fd)
 {
-	struct file *file = close_fd_get_file(fd);
-
-	if (file)
-		filp_close(file, current->files);
+	close_fd(fd);
 }
 
 void binderc_free_txn_fixups(struct binderc_transaction *t)

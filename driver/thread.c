@@ -344,7 +344,7 @@ static int binderc_wait_for_work(struct binderc_thread *thread,
 			list_add(&thread->waiting_thread_node,
 				 &proc->waiting_threads);
 		spin_unlock(&proc->inner_lock);
-		schedule();
+		binderc_freezable_schedule();
 		spin_lock(&proc->inner_lock);
 		list_del_init(&thread->waiting_thread_node);
 		if (signal_pending(current)) {

@@ -349,31 +349,28 @@ static void binderc_txn_free_unsent(struct binderc_transaction *t)
 }
 
 /* Room for the sender's security context at the end of the SG area. */
-static int binderc_txn_get_secctx(struct binderc_txn_build *b, char **ctx,
-				  u32 *ctx_len)
+static int binderc_txn_get_secctx(struct binderc_txn_build *b,
+				  struct binderc_secctx *ctx)
 {
 	size_t added;
-	u32 secid;
 	int ret;
 
-	security_cred_getsecid(b->proc->cred, &secid);
-	ret = security_secid_to_secctx(secid, ctx, ctx_len);
+	ret = binderc_secctx_get(b->proc->cred, ctx);
 	if (ret)
 		return ret;
-	added = ALIGN(*ctx_len, sizeof(u64));
+	added = ALIGN(ctx->len, sizeof(u64));
 	b->extra_buffers_size += added;
 	/* Overflow (CVE-2019-2181). */
 	if (b->extra_buffers_size < added) {
-		security_release_secctx(*ctx, *ctx_len);
-		*ctx = NULL;
+		binderc_secctx_release(ctx);
 		return -EINVAL;
 	}
 	b->secctx_size = added;
 	return 0;
 }
 
-static void binderc_txn_put_secctx(struct binderc_txn_build *b, char *ctx,
-				   u32 ctx_len)
+static void binderc_txn_put_secctx(struct binderc_txn_build *b,
+				   struct binderc_secctx *ctx)
 {
 	struct binder_transaction_data *tr = b->tr;
 	struct binderc_transaction *t = b->t;
@@ -383,9 +380,9 @@ static void binderc_txn_put_secctx(struct binderc_txn_build *b, char *ctx,
 	      ALIGN(tr->offsets_size, sizeof(void *)) +
 	      ALIGN(b->extra_buffers_size, sizeof(void *)) - b->secctx_size;
 	if (!binderc_alloc_copy_to_buffer(&b->target_proc->alloc, t->buffer,
-					  off, ctx, ctx_len))
+					  off, ctx->context, ctx->len))
 		t->security_ctx = t->buffer->user_data + off;
-	security_release_secctx(ctx, ctx_len);
+	binderc_secctx_release(ctx);
 }
 
 static int binderc_txn_alloc_buffer(struct binderc_txn_build *b, bool reply)
@@ -393,12 +390,11 @@ static int binderc_txn_alloc_buffer(struct binderc_txn_build *b, bool reply)
 	struct binder_transaction_data *tr = b->tr;
 	struct binderc_transaction *t = b->t;
 	struct binderc_buffer *buffer;
-	char *secctx = NULL;
-	u32 secctx_len = 0;
+	struct binderc_secctx secctx = { };
 	int ret;
 
 	if (b->target_node && b->target_node->txn_security_ctx) {
-		ret = binderc_txn_get_secctx(b, &secctx, &secctx_len);
+		ret = binderc_txn_get_secctx(b, &secctx);
 		if (ret)
 			return binderc_txn_fail(b, BR_FAILED_REPLY, ret);
 	}
@@ -407,16 +403,16 @@ static int binderc_txn_alloc_buffer(struct binderc_txn_build *b, bool reply)
 				       !reply && (t->flags & TF_ONE_WAY),
 				       current->tgid);
 	if (IS_ERR(buffer)) {
-		if (secctx)
-			security_release_secctx(secctx, secctx_len);
+		if (secctx.context)
+			binderc_secctx_release(&secctx);
 		ret = PTR_ERR(buffer);
 		/* No mapping (never made or already gone): the peer is dead. */
 		return binderc_txn_fail(b, ret == -ESRCH ? BR_DEAD_REPLY :
 					BR_FAILED_REPLY, ret);
 	}
 	t->buffer = buffer;
-	if (secctx)
-		binderc_txn_put_secctx(b, secctx, secctx_len);
+	if (secctx.context)
+		binderc_txn_put_secctx(b, &secctx);
 	buffer->debug_id = t->debug_id;
 	buffer->transaction = t;
 	buffer->target_node = b->target_node;

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * binderc: every difference between the kernels binderc builds against
+ * (Linux 5.10 to 7.3) is handled here and nowhere else.
+ *
+ * Where a newer kernel added an interface, older kernels get a
+ * replacement under the same name, so the driver is written against the
+ * newest API and a replacement can be deleted once its kernel is no
+ * longer supported.  Where an interface changed shape, the driver calls a
+ * binderc_ helper.  Only exported symbols are used, and nothing here
+ * skips or relaxes a check of what user space passes in.
+ */
+#ifndef BINDERC_COMPAT_H
+#define BINDERC_COMPAT_H
+
+/*
+ * BINDERC_KERNEL is the version of the kernel built against as one number,
+ * VERSION * 100 + PATCHLEVEL (6.12 is 612), set by driver/Kbuild from the
+ * kernel's Makefile; it stands in for LINUX_VERSION_CODE, which checkpatch
+ * rejects, and is used in this file only.
+ */
+#ifndef BINDERC_KERNEL
+#error "BINDERC_KERNEL is not set: build binderc through driver/Kbuild"
+#endif
+#if BINDERC_KERNEL < 510
+#error "binderc needs Linux 5.10 or later (the oldest supported kernel is 5.10)"
+#endif
+#define BINDERC_KERNEL_AT_LEAST(major, minor) \
+	(BINDERC_KERNEL >= (major) * 100 + (minor))
+
+#include <linux/cred.h>
+#include <linux/device.h>
+#include <linux/freezer.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/sched.h>
+#include <linux/security.h>
+#include <linux/uaccess.h>
+
+/*
+ * vma->vm_flags: read-only since 6.3; writers use vm_flags_set() and
+ * vm_flags_clear() (with mmap_lock held for writing, as in ->mmap).
+ */
+static inline void binderc_vm_flags_set(struct vm_area_struct *vma,
+					vm_flags_t flags)
+{
+#if BINDERC_KERNEL_AT_LEAST(6, 3)
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
+}
+
+static inline void binderc_vm_flags_clear(struct vm_area_struct *vma,
+					  vm_flags_t flags)
+{
+#if BINDERC_KERNEL_AT_LEAST(6, 3)
+	vm_flags_clear(vma, flags);
+#else
+	vma->vm_flags &= ~flags;
+#endif
+}
+
+/*
+ * struct device_type.devnode() and struct class.devnode() take a const
+ * struct device * since 6.2:
+ *
+ *	static char *f(BINDERC_DEVNODE_CONST struct device *dev, ...)
+ *
+ * class_register() of a static struct class works on every supported
+ * kernel (a macro before 6.4, a function taking a const struct class *
+ * since); leave out .owner, which 6.4 removed.
+ */
+#if BINDERC_KERNEL_AT_LEAST(6, 2)
+#define BINDERC_DEVNODE_CONST const
+#else
+#define BINDERC_DEVNODE_CONST
+#endif
+
+/*
+ * Sleeping for work: since 6.1 a sleep is made freezable by adding
+ * TASK_FREEZABLE to the task state; before, by sleeping in
+ * freezable_schedule().  Wait with TASK_INTERRUPTIBLE | TASK_FREEZABLE
+ * and sleep with binderc_freezable_schedule() to get both.
+ */
+#if BINDERC_KERNEL_AT_LEAST(6, 1)
+#define binderc_freezable_schedule() schedule()
+#else
+#define TASK_FREEZABLE 0
+#define binderc_freezable_schedule() freezable_schedule()
+#endif
+
+/*
+ * kmap_local_page(), kunmap_local(): 5.11.  Without CONFIG_HIGHMEM (every
+ * 64-bit kernel) a page is always mapped and both are what 5.11 made them
+ * there: page_address() and nothing.
+ */
+#if !BINDERC_KERNEL_AT_LEAST(5, 11)
+#ifdef CONFIG_HIGHMEM
+#error "binderc on kernels before 5.11 needs one without CONFIG_HIGHMEM"
+#endif
+static inline void *kmap_local_page(struct page *page)
+{
+	return page_address(page);
+}
+
+static inline void binderc_kunmap_local(const void *addr)
+{
+}
+
+#define kunmap_local(addr) binderc_kunmap_local(addr)
+#endif
+
+/* memzero_page(): 5.12 */
+#if !BINDERC_KERNEL_AT_LEAST(5, 12)
+static inline void memzero_page(struct page *page, size_t offset, size_t len)
+{
+	zero_user(page, offset, len);
+}
+#endif
+
+/*
+ * fault_in_writeable(): 5.16.  Makes [uaddr, uaddr + size) present and
+ * writable by writing a zero byte into each page (as mainline does);
+ * returns how many bytes at the end could not be faulted in.  put_user()
+ * checks every address.
+ */
+#if !BINDERC_KERNEL_AT_LEAST(5, 16)
+static inline size_t fault_in_writeable(char __user *uaddr, size_t size)
+{
+	unsigned long start = (unsigned long)uaddr;
+	unsigned long end, addr = start;
+
+	if (!size)
+		return 0;
+	if (check_add_overflow(start, size, &end))
+		end = ULONG_MAX;
+	while (addr < end) {
+		if (put_user(0, (char __user *)addr))
+			break;
+		addr = PAGE_ALIGN(addr + 1);
+		if (!addr)
+			break;
+	}
+	if (addr >= end || !addr)
+		return 0;
+	return end - addr;
+}
+#endif
+
+/* task_euid(): gone from <linux/cred.h> in later kernels; a macro */
+#ifndef task_euid
+#define task_euid(task) (task_cred_xxx((task), euid))
+#endif
+
+/*
+ * The sender's security context for a node with TXN_SECURITY_CTX: since
+ * 6.14 the LSM hands it out in a struct lsm_context, before as a string
+ * and a length.  binderc_secctx_get() fills context and len (0 on
+ * success, or a negative errno with context NULL); each success is undone
+ * by one binderc_secctx_release(), which sets context back to NULL.
+ */
+struct binderc_secctx {
+	char *context;
+	u32 len;
+#if BINDERC_KERNEL_AT_LEAST(6, 14)
+	struct lsm_context lsm;
+#endif
+};
+
+static inline int binderc_secctx_get(const struct cred *cred,
+				     struct binderc_secctx *ctx)
+{
+	u32 secid;
+	int ret;
+
+	security_cred_getsecid(cred, &secid);
+#if BINDERC_KERNEL_AT_LEAST(6, 14)
+	ret = security_secid_to_secctx(secid, &ctx->lsm);
+	if (ret >= 0) {
+		ctx->context = ctx->lsm.context;
+		ctx->len = ctx->lsm.len;
+		return 0;
+	}
+#else
+	ret = security_secid_to_secctx(secid, &ctx->context, &ctx->len);
+	if (!ret)
+		return 0;
+#endif
+	ctx->context = NULL;
+	ctx->len = 0;
+	return ret;
+}
+
+static inline void binderc_secctx_release(struct binderc_secctx *ctx)
+{
+#if BINDERC_KERNEL_AT_LEAST(6, 14)
+	security_release_secctx(&ctx->lsm);
+#else
+	security_release_secctx(ctx->context, ctx->len);
+#endif
+	ctx->context = NULL;
+	ctx->len = 0;
+}
+
+#endif /* BINDERC_COMPAT_H */
