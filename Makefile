@@ -47,7 +47,8 @@ INSTALL_TARGETS :=
 include $(sort $(wildcard $(TOP)/*/build.mk $(TOP)/tests/*/build.mk))
 
 .PHONY: all deps check demo bench install clean module-stock module-debug \
-	check-host check-guest-stock check-guest-debug check-bench guest-tests
+	module-matrix check-host check-compile check-guest-stock check-guest-debug \
+	check-bench guest-tests
 
 all: module-stock $(ALL_TARGETS) guest-tests $(HOST_TESTS)
 
@@ -62,10 +63,11 @@ DRIVER_SRC = $(wildcard $(DRIVER_DIR)/*.c $(DRIVER_DIR)/*.h) $(DRIVER_DIR)/Kbuil
 # Kbuild builds in the source directory, so each kernel gets its own copy.
 # Builds are serialised per kernel (several engineers' runs share build/),
 # and the finished module replaces the old one with one rename.
+# $(1): name under build/, $(2): KDIR, $(3): extra arguments for Kbuild.
 define build_module
 	@mkdir -p $(B)/$(1)/driver
 	@flock $(B)/$(1)/.lock sh -c 'set -e; d=$(B)/$(1)/driver.tmp; rm -rf $$d; mkdir -p $$d; \
-		cp -p $(DRIVER_SRC) $$d/; $(MAKE) -C $(2) M=$$d modules; \
+		cp -p $(DRIVER_SRC) $$d/; $(MAKE) -C $(2) M=$$d $(3) modules; \
 		cp $$d/binderc.ko $(B)/$(1)/driver/binderc.ko.new; \
 		mv -f $(B)/$(1)/driver/binderc.ko.new $(B)/$(1)/driver/binderc.ko'
 endef
@@ -75,6 +77,21 @@ module-stock:
 
 module-debug:
 	$(call build_module,debug,$(shell $(TOP)/scripts/build-debug-kernel))
+
+# The compile matrix: the kernels binderc's users run (Debian 11's 5.10,
+# 12's 6.1, 12 backports' 6.12, 13 backports' 7.3; scripts/fetch-kernel-tree).
+# 'make module-matrix KV=6.12' builds build/6.12/driver/binderc.ko with
+# every compiler warning an error; check-compile also fails on any other
+# warning (modpost) and prints one line per kernel.
+COMPILE_KERNELS := 5.10 6.1 6.12 7.3
+
+module-matrix:
+	@test -n "$(KV)" || { echo "module-matrix: set KV= (one of $(COMPILE_KERNELS))" >&2; exit 1; }
+	$(call build_module,$(KV),$(or $(KDIR),$(shell $(TOP)/scripts/fetch-kernel-tree $(KV))),KCFLAGS=-Werror)
+
+check-compile:
+	@mkdir -p $(B)/check
+	@$(TOP)/scripts/check-compile $(B)/check $(COMPILE_KERNELS)
 
 # --- tests -----------------------------------------------------------------
 $(B)/guest/bin/%: $(TOP)/tests/guest/%.c
@@ -99,7 +116,7 @@ guest-tests: $(GUEST_TESTS) $(GUEST_ONCE_TESTS) $(GUEST_DEBUG_TESTS)
 
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check
-	@$(MAKE) -k --no-print-directory check-host check-guest-stock check-guest-debug check-bench; rc=$$?; \
+	@$(MAKE) -k --no-print-directory check-host check-compile check-guest-stock check-guest-debug check-bench; rc=$$?; \
 	$(TOP)/scripts/check-summary $(B)/check; exit $$rc
 
 check-host: $(HOST_TESTS)
