@@ -105,8 +105,8 @@ static int binderc_mmap(struct file *filp, struct vm_area_struct *vma)
 	if (vma->vm_flags & BINDERC_FORBIDDEN_MMAP_FLAGS)
 		return -EPERM;
 	/* Never writable later, never inherited by fork. */
-	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND;
-	vma->vm_flags &= ~VM_MAYWRITE;
+	binderc_vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND);
+	binderc_vm_flags_clear(vma, VM_MAYWRITE);
 	vma->vm_ops = &binderc_vm_ops;
 	vma->vm_private_data = proc;
 	return binderc_alloc_mmap(&proc->alloc, vma);
