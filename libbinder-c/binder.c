@@ -56,26 +56,26 @@ const char *bc_class_get_descriptor(const bc_class *c)
 
 /* ---- counting --------------------------------------------------------- */
 
-static void kcmd_handle(bc_binder *b, uint32_t cmd)
+static void kcmd_handle(struct bc_proxy *x, uint32_t cmd)
 {
-	uint32_t h = b->handle;
-	int r = bc__cmd(b->proc, cmd, &h, sizeof(h));
+	uint32_t h = x->handle;
+	int r = bc__cmd(x->base.proc, cmd, &h, sizeof(h));
 
 	if (r < 0)
 		bc__log("refcount command %#x on handle %u failed: %d", cmd, h, r);
 }
 
-static void death_cmd(bc_binder *b, uint32_t cmd)
+static void death_cmd(struct bc_proxy *x, uint32_t cmd)
 {
-	struct binder_handle_cookie hc = { .handle = b->handle, .cookie = (uintptr_t)b };
+	struct binder_handle_cookie hc = { .handle = x->handle, .cookie = (uintptr_t)&x->base };
 
-	bc__cmd(b->proc, cmd, &hc, sizeof(hc));
+	bc__cmd(x->base.proc, cmd, &hc, sizeof(hc));
 }
 
 static void weak_inc_locked(bc_binder *b)
 {
 	if (b->weak++ == 0 && b->remote)
-		kcmd_handle(b, BC_INCREFS);
+		kcmd_handle(bc__proxy(b), BC_INCREFS);
 }
 
 static void strong_inc_locked(bc_binder *b)
@@ -83,43 +83,68 @@ static void strong_inc_locked(bc_binder *b)
 	if (b->strong++ == 0) {
 		weak_inc_locked(b);
 		if (b->remote)
-			kcmd_handle(b, BC_ACQUIRE);
+			kcmd_handle(bc__proxy(b), BC_ACQUIRE);
 	}
 }
 
-static void unlink_proxy_locked(bc_binder *b)
+static void unlink_proxy_locked(struct bc_proxy *x)
 {
-	for (bc_binder **pp = &b->proc->proxies; *pp; pp = &(*pp)->proxy_next) {
-		if (*pp == b) {
-			*pp = b->proxy_next;
+	for (struct bc_proxy **pp = &x->base.proc->proxies; *pp; pp = &(*pp)->proxy_next) {
+		if (*pp == x) {
+			*pp = x->proxy_next;
 			return;
 		}
 	}
 }
 
-static void unlink_local_locked(bc_binder *b)
+static void unlink_local_locked(struct bc_local *l)
 {
-	if (!b->bound)
+	if (!l->bound)
 		return;
-	for (bc_binder **pp = &b->proc->locals; *pp; pp = &(*pp)->bound_next) {
-		if (*pp == b) {
-			*pp = b->bound_next;
+	for (struct bc_local **pp = &l->base.proc->locals; *pp; pp = &(*pp)->bound_next) {
+		if (*pp == l) {
+			*pp = l->bound_next;
 			break;
 		}
 	}
-	b->bound = false;
+	l->bound = false;
 }
 
 static void free_binder(bc_binder *b)
 {
-	while (b->deaths) {
-		struct bc_death_reg *d = b->deaths;
+	if (b->remote) {
+		struct bc_proxy *x = bc__proxy(b);
 
-		b->deaths = d->next;
-		free(d);
+		while (x->deaths) {
+			struct bc_death_reg *d = x->deaths;
+
+			x->deaths = d->next;
+			free(d);
+		}
+		free(x);
+	} else {
+		struct bc_local *l = bc__local(b);
+
+		bc_class_unref(l->cls);
+		free(l);
 	}
-	bc_class_unref(b->cls);
-	free(b);
+}
+
+/* The last weak count of a proxy: leave the handle table and the kernel.
+ * Returns whether the proxy may be freed (no death notification is still
+ * to be cleared). */
+static bool proxy_weak_zero_locked(struct bc_proxy *x)
+{
+	x->in_table = false;
+	if (x->death_requested) {
+		death_cmd(x, BC_CLEAR_DEATH_NOTIFICATION);
+		x->death_requested = false;
+	}
+	kcmd_handle(x, BC_DECREFS);
+	if (--x->mem != 0)
+		return false;
+	unlink_proxy_locked(x);
+	return true;
 }
 
 /* Drop one weak count. */
@@ -131,20 +156,12 @@ void bc__binder_weak_dec(bc_binder *b)
 	pthread_mutex_lock(&bc__lock);
 	if (--b->weak == 0) {
 		if (!b->remote) {
-			unlink_local_locked(b);
+			unlink_local_locked(bc__local(b));
 			free_it = true;
 		} else {
-			b->in_table = false;
-			if (b->death_requested) {
-				death_cmd(b, BC_CLEAR_DEATH_NOTIFICATION);
-				b->death_requested = false;
-			}
-			kcmd_handle(b, BC_DECREFS);
+			/* the proxy's own reference on its process goes too */
 			unref_proc = b->proc;
-			if (--b->mem == 0) {
-				unlink_proxy_locked(b);
-				free_it = true;
-			}
+			free_it = proxy_weak_zero_locked(bc__proxy(b));
 		}
 	}
 	pthread_mutex_unlock(&bc__lock);
@@ -155,33 +172,40 @@ void bc__binder_weak_dec(bc_binder *b)
 
 static void strong_dec(bc_binder *b)
 {
-	bool zero = false, destroy = false;
+	struct bc_local *destroy = NULL;
+	bool zero = false;
 
 	pthread_mutex_lock(&bc__lock);
 	if (--b->strong == 0) {
 		zero = true;
 		if (b->remote) {
-			kcmd_handle(b, BC_RELEASE);
-		} else {
-			destroy = !b->destroyed;
-			b->destroyed = true;
+			kcmd_handle(bc__proxy(b), BC_RELEASE);
+		} else if (!bc__local(b)->destroyed) {
+			destroy = bc__local(b);
+			destroy->destroyed = true;
 		}
 	}
 	pthread_mutex_unlock(&bc__lock);
-	if (destroy && b->cls->on_destroy)
-		b->cls->on_destroy(b->userdata);
+	if (destroy && destroy->cls->on_destroy)
+		destroy->cls->on_destroy(destroy->userdata);
 	if (zero)
 		bc__binder_weak_dec(b);
 }
 
+/* Whether @b can take a strong reference again: a local object until it
+ * is destroyed, a proxy while it is in the handle table. */
+static bool revivable_locked(const bc_binder *b)
+{
+	return b->remote ? b->weak != 0 : !bc__local(b)->destroyed;
+}
+
 bool bc__binder_strong_inc(bc_binder *b)
 {
-	bool ok = true;
+	bool ok;
 
 	pthread_mutex_lock(&bc__lock);
-	if ((!b->remote && b->destroyed) || (b->remote && b->weak == 0))
-		ok = false;
-	else
+	ok = revivable_locked(b);
+	if (ok)
 		strong_inc_locked(b);
 	pthread_mutex_unlock(&bc__lock);
 	return ok;
@@ -191,18 +215,18 @@ bool bc__binder_strong_inc(bc_binder *b)
 
 int bc_binder_new(bc_class *cls, void *userdata, bc_binder **ret)
 {
-	bc_binder *b;
+	struct bc_local *l;
 
 	if (!cls || !ret)
 		return -EINVAL;
-	b = calloc(1, sizeof(*b));
-	if (!b)
+	l = calloc(1, sizeof(*l));
+	if (!l)
 		return -ENOMEM;
-	b->cls = bc_class_ref(cls);
-	b->userdata = userdata;
-	b->strong = 1;
-	b->weak = 1;
-	*ret = b;
+	l->cls = bc_class_ref(cls);
+	l->userdata = userdata;
+	l->base.strong = 1;
+	l->base.weak = 1;
+	*ret = &l->base;
 	return 0;
 }
 
@@ -230,19 +254,19 @@ bool bc_binder_is_remote(const bc_binder *b)
 
 void *bc_binder_get_userdata(const bc_binder *b)
 {
-	return b && !b->remote ? b->userdata : NULL;
+	return b && !b->remote ? bc__local(b)->userdata : NULL;
 }
 
 bc_class *bc_binder_get_class(const bc_binder *b)
 {
-	return b && !b->remote ? b->cls : NULL;
+	return b && !b->remote ? bc__local(b)->cls : NULL;
 }
 
 int bc_binder_get_handle(const bc_binder *b, uint32_t *ret)
 {
 	if (!b || !b->remote || !ret)
 		return -EINVAL;
-	*ret = b->handle;
+	*ret = bc__proxy(b)->handle;
 	return 0;
 }
 
@@ -279,7 +303,7 @@ bool bc_binder_is_alive(const bc_binder *b)
 	if (!b)
 		return false;
 	pthread_mutex_lock(&bc__lock);
-	alive = b->remote ? !b->dead : !b->destroyed;
+	alive = b->remote ? !bc__proxy(b)->dead : !bc__local(b)->destroyed;
 	pthread_mutex_unlock(&bc__lock);
 	return alive;
 }
@@ -289,7 +313,7 @@ void bc__binder_flatten(bc_binder *b, bool weak, struct flat_binder_object *obj)
 	memset(obj, 0, sizeof(*obj));
 	if (b->remote) {
 		obj->hdr.type = weak ? BINDER_TYPE_WEAK_HANDLE : BINDER_TYPE_HANDLE;
-		obj->handle = b->handle;
+		obj->handle = bc__proxy(b)->handle;
 	} else {
 		obj->hdr.type = weak ? BINDER_TYPE_WEAK_BINDER : BINDER_TYPE_BINDER;
 		/* Accept fds; lowest scheduling priority requirement (nice 19). */
@@ -338,7 +362,8 @@ int bc_binder_new_parcel(bc_binder *b, bc_parcel **ret)
 
 int bc__local_dispatch(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply)
 {
-	bc_class *c = b->cls;
+	struct bc_local *l = bc__local(b);
+	bc_class *c = l->cls;
 	int r;
 
 	if (code == BINDERC_PING_TRANSACTION)
@@ -351,7 +376,7 @@ int bc__local_dispatch(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, 
 		if (r < 0)
 			return -EPERM;
 	}
-	return c->on_transact(b, txn, code, in, reply, b->userdata);
+	return c->on_transact(b, txn, code, in, reply, l->userdata);
 }
 
 static int local_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags)
@@ -400,7 +425,7 @@ int bc_binder_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel *
 		*ret_reply = NULL;
 	if (!b->remote)
 		return local_transact(b, code, data, ret_reply, flags);
-	return bc__transact(b->proc, b->handle, code, data, ret_reply, flags);
+	return bc__transact(b->proc, bc__proxy(b)->handle, code, data, ret_reply, flags);
 }
 
 int bc_binder_ping(bc_binder *b)
@@ -433,105 +458,107 @@ int bc_binder_get_interface(bc_binder *b, char **ret)
 
 /* ---- objects from the kernel ------------------------------------------ */
 
-int bc__local_from_cookie(bc_process *proc, uintptr_t ptr, uintptr_t cookie, bool strong, bc_binder **ret)
-{
-	bc_binder *b = (bc_binder *)cookie;
-
-	(void)proc;
-	if (!b || ptr != cookie || b->remote)
-		return -EBADMSG;
-	if (strong) {
-		if (!bc__binder_strong_inc(b))
-			return -ESRCH;
-	} else {
-		pthread_mutex_lock(&bc__lock);
-		weak_inc_locked(b);
-		pthread_mutex_unlock(&bc__lock);
-	}
-	*ret = b;
-	return 0;
-}
-
-int bc__proxy_get(bc_process *proc, uint32_t handle, bool strong, bc_binder **ret)
-{
-	bc_binder *b;
-
-	if (!proc)
-		return -ENODEV;
-	pthread_mutex_lock(&bc__lock);
-	for (b = proc->proxies; b; b = b->proxy_next)
-		if (b->in_table && b->handle == handle)
-			break;
-	if (!b) {
-		b = calloc(1, sizeof(*b));
-		if (!b) {
-			pthread_mutex_unlock(&bc__lock);
-			return -ENOMEM;
-		}
-		b->remote = true;
-		b->handle = handle;
-		b->proc = bc_process_ref(proc);
-		b->in_table = true;
-		b->mem = 1;
-		b->proxy_next = proc->proxies;
-		proc->proxies = b;
-	}
-	if (strong)
-		strong_inc_locked(b);
-	else
-		weak_inc_locked(b);
-	pthread_mutex_unlock(&bc__lock);
-	*ret = b;
-	return 0;
-}
-
-static bc_binder *local_of(uintptr_t ptr, uintptr_t cookie)
+/* The local object whose address the kernel gives back as @ptr and
+ * @cookie (both are the base's address, see bc__binder_flatten()). */
+static struct bc_local *local_of(uintptr_t ptr, uintptr_t cookie)
 {
 	bc_binder *b = (bc_binder *)cookie;
 
 	if (!b || ptr != cookie || b->remote)
 		return NULL;
-	return b;
+	return bc__local(b);
 }
 
-static void bind_locked(bc_process *proc, bc_binder *b)
+int bc__local_from_cookie(bc_process *proc, uintptr_t ptr, uintptr_t cookie, bool strong, bc_binder **ret)
 {
-	if (!b->bound) {
-		b->proc = proc;
-		b->bound = true;
-		b->bound_next = proc->locals;
-		proc->locals = b;
+	struct bc_local *l = local_of(ptr, cookie);
+
+	(void)proc;
+	if (!l)
+		return -EBADMSG;
+	if (strong) {
+		if (!bc__binder_strong_inc(&l->base))
+			return -ESRCH;
+	} else {
+		pthread_mutex_lock(&bc__lock);
+		weak_inc_locked(&l->base);
+		pthread_mutex_unlock(&bc__lock);
+	}
+	*ret = &l->base;
+	return 0;
+}
+
+int bc__proxy_get(bc_process *proc, uint32_t handle, bool strong, bc_binder **ret)
+{
+	struct bc_proxy *x;
+
+	if (!proc)
+		return -ENODEV;
+	pthread_mutex_lock(&bc__lock);
+	for (x = proc->proxies; x; x = x->proxy_next)
+		if (x->in_table && x->handle == handle)
+			break;
+	if (!x) {
+		x = calloc(1, sizeof(*x));
+		if (!x) {
+			pthread_mutex_unlock(&bc__lock);
+			return -ENOMEM;
+		}
+		x->base.remote = true;
+		x->base.proc = bc_process_ref(proc);
+		x->handle = handle;
+		x->in_table = true;
+		x->mem = 1;
+		x->proxy_next = proc->proxies;
+		proc->proxies = x;
+	}
+	if (strong)
+		strong_inc_locked(&x->base);
+	else
+		weak_inc_locked(&x->base);
+	pthread_mutex_unlock(&bc__lock);
+	*ret = &x->base;
+	return 0;
+}
+
+static void bind_locked(bc_process *proc, struct bc_local *l)
+{
+	if (!l->bound) {
+		l->base.proc = proc;
+		l->bound = true;
+		l->bound_next = proc->locals;
+		proc->locals = l;
 	}
 }
 
 void bc__local_increfs(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
 {
-	bc_binder *b = local_of(ptr, cookie);
+	struct bc_local *l = local_of(ptr, cookie);
 
-	if (!b)
+	if (!l)
 		return;
 	pthread_mutex_lock(&bc__lock);
-	if (!b->k_weak) {
-		b->k_weak = true;
-		weak_inc_locked(b);
-		bind_locked(proc, b);
+	if (!l->k_weak) {
+		l->k_weak = true;
+		weak_inc_locked(&l->base);
+		bind_locked(proc, l);
 	}
 	pthread_mutex_unlock(&bc__lock);
 }
 
 void bc__local_acquire(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
 {
-	bc_binder *b = local_of(ptr, cookie);
+	struct bc_local *l = local_of(ptr, cookie);
 
-	if (!b)
+	if (!l)
 		return;
 	pthread_mutex_lock(&bc__lock);
-	if (!b->k_strong) {
-		b->k_strong = true;
-		bind_locked(proc, b);
-		if (!b->destroyed) {
-			strong_inc_locked(b);
-			b->k_strong_counted = true;
+	if (!l->k_strong) {
+		l->k_strong = true;
+		bind_locked(proc, l);
+		if (!l->destroyed) {
+			strong_inc_locked(&l->base);
+			l->k_strong_counted = true;
 		}
 	}
 	pthread_mutex_unlock(&bc__lock);
@@ -539,75 +566,75 @@ void bc__local_acquire(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
 
 void bc__local_release(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
 {
-	bc_binder *b = local_of(ptr, cookie);
+	struct bc_local *l = local_of(ptr, cookie);
 	bool counted = false;
 
 	(void)proc;
-	if (!b)
+	if (!l)
 		return;
 	pthread_mutex_lock(&bc__lock);
-	if (b->k_strong) {
-		b->k_strong = false;
-		counted = b->k_strong_counted;
-		b->k_strong_counted = false;
-		if (!b->k_weak)
-			unlink_local_locked(b);
+	if (l->k_strong) {
+		l->k_strong = false;
+		counted = l->k_strong_counted;
+		l->k_strong_counted = false;
+		if (!l->k_weak)
+			unlink_local_locked(l);
 	}
 	pthread_mutex_unlock(&bc__lock);
 	if (counted)
-		strong_dec(b);
+		strong_dec(&l->base);
 }
 
 void bc__local_decrefs(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
 {
-	bc_binder *b = local_of(ptr, cookie);
+	struct bc_local *l = local_of(ptr, cookie);
 	bool had = false;
 
 	(void)proc;
-	if (!b)
+	if (!l)
 		return;
 	pthread_mutex_lock(&bc__lock);
-	if (b->k_weak) {
-		b->k_weak = false;
+	if (l->k_weak) {
+		l->k_weak = false;
 		had = true;
-		if (!b->k_strong)
-			unlink_local_locked(b);
+		if (!l->k_strong)
+			unlink_local_locked(l);
 	}
 	pthread_mutex_unlock(&bc__lock);
 	if (had)
-		bc__binder_weak_dec(b);
+		bc__binder_weak_dec(&l->base);
 }
 
 void bc__process_release_objects(bc_process *proc)
 {
 	for (;;) {
-		bc_binder *b;
+		struct bc_local *l;
 		bool s, w;
 
 		pthread_mutex_lock(&bc__lock);
-		b = proc->locals;
-		if (!b) {
+		l = proc->locals;
+		if (!l) {
 			pthread_mutex_unlock(&bc__lock);
 			break;
 		}
-		proc->locals = b->bound_next;
-		b->bound = false;
-		s = b->k_strong && b->k_strong_counted;
-		w = b->k_weak;
-		b->k_strong = b->k_strong_counted = b->k_weak = false;
+		proc->locals = l->bound_next;
+		l->bound = false;
+		s = l->k_strong && l->k_strong_counted;
+		w = l->k_weak;
+		l->k_strong = l->k_strong_counted = l->k_weak = false;
 		pthread_mutex_unlock(&bc__lock);
 		if (s)
-			strong_dec(b);
+			strong_dec(&l->base);
 		if (w)
-			bc__binder_weak_dec(b);
+			bc__binder_weak_dec(&l->base);
 	}
 	/* What is left are proxies waiting for BR_CLEAR_DEATH_NOTIFICATION_DONE. */
 	pthread_mutex_lock(&bc__lock);
 	while (proc->proxies) {
-		bc_binder *b = proc->proxies;
+		struct bc_proxy *x = proc->proxies;
 
-		proc->proxies = b->proxy_next;
-		free_binder(b);
+		proc->proxies = x->proxy_next;
+		free_binder(&x->base);
 	}
 	pthread_mutex_unlock(&bc__lock);
 }
@@ -617,28 +644,30 @@ void bc__process_release_objects(bc_process *proc)
 int bc_binder_link_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
 {
 	struct bc_death_reg *d;
+	struct bc_proxy *x;
 
 	if (!b || !fn)
 		return -EINVAL;
 	if (!b->remote)
 		return -ENOSYS;
+	x = bc__proxy(b);
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
 	d->fn = fn;
 	d->cookie = cookie;
 	pthread_mutex_lock(&bc__lock);
-	if (b->dead) {
+	if (x->dead) {
 		pthread_mutex_unlock(&bc__lock);
 		free(d);
 		return -EPIPE;
 	}
-	d->next = b->deaths;
-	b->deaths = d;
-	if (!b->death_requested) {
-		b->death_requested = true;
-		b->mem++;
-		death_cmd(b, BC_REQUEST_DEATH_NOTIFICATION);
+	d->next = x->deaths;
+	x->deaths = d;
+	if (!x->death_requested) {
+		x->death_requested = true;
+		x->mem++;
+		death_cmd(x, BC_REQUEST_DEATH_NOTIFICATION);
 	}
 	pthread_mutex_unlock(&bc__lock);
 	return 0;
@@ -647,43 +676,52 @@ int bc_binder_link_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
 int bc_binder_unlink_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
 {
 	struct bc_death_reg *found = NULL;
+	struct bc_proxy *x;
 
 	if (!b || !fn)
 		return -EINVAL;
 	if (!b->remote)
 		return -ENOSYS;
+	x = bc__proxy(b);
 	pthread_mutex_lock(&bc__lock);
-	for (struct bc_death_reg **pp = &b->deaths; *pp; pp = &(*pp)->next) {
+	for (struct bc_death_reg **pp = &x->deaths; *pp; pp = &(*pp)->next) {
 		if ((*pp)->fn == fn && (*pp)->cookie == cookie) {
 			found = *pp;
 			*pp = found->next;
 			break;
 		}
 	}
-	if (found && !b->deaths && b->death_requested) {
-		death_cmd(b, BC_CLEAR_DEATH_NOTIFICATION);
-		b->death_requested = false;
+	if (found && !x->deaths && x->death_requested) {
+		death_cmd(x, BC_CLEAR_DEATH_NOTIFICATION);
+		x->death_requested = false;
 	}
 	pthread_mutex_unlock(&bc__lock);
 	free(found);
 	return found ? 0 : -ENOENT;
 }
 
+/* The proxy a death notification's cookie names (its base's address, see
+ * death_cmd()). */
+static struct bc_proxy *proxy_of(uintptr_t cookie)
+{
+	return cookie ? bc__proxy((bc_binder *)cookie) : NULL;
+}
+
 void bc__proxy_dead(bc_process *proc, uintptr_t cookie)
 {
-	bc_binder *b = (bc_binder *)cookie;
+	struct bc_proxy *x = proxy_of(cookie);
 	struct bc_death_reg *list;
 	uint64_t c = cookie;
 
-	if (!b)
+	if (!x)
 		return;
 	pthread_mutex_lock(&bc__lock);
-	b->dead = true;
-	list = b->deaths;
-	b->deaths = NULL;
-	if (b->death_requested) {
-		death_cmd(b, BC_CLEAR_DEATH_NOTIFICATION);
-		b->death_requested = false;
+	x->dead = true;
+	list = x->deaths;
+	x->deaths = NULL;
+	if (x->death_requested) {
+		death_cmd(x, BC_CLEAR_DEATH_NOTIFICATION);
+		x->death_requested = false;
 	}
 	pthread_mutex_unlock(&bc__lock);
 	bc__cmd(proc, BC_DEAD_BINDER_DONE, &c, sizeof(c));
@@ -698,20 +736,20 @@ void bc__proxy_dead(bc_process *proc, uintptr_t cookie)
 
 void bc__proxy_clear_done(bc_process *proc, uintptr_t cookie)
 {
-	bc_binder *b = (bc_binder *)cookie;
+	struct bc_proxy *x = proxy_of(cookie);
 	bool free_it = false;
 
 	(void)proc;
-	if (!b)
+	if (!x)
 		return;
 	pthread_mutex_lock(&bc__lock);
-	if (--b->mem == 0) {
-		unlink_proxy_locked(b);
+	if (--x->mem == 0) {
+		unlink_proxy_locked(x);
 		free_it = true;
 	}
 	pthread_mutex_unlock(&bc__lock);
 	if (free_it)
-		free_binder(b);
+		free_binder(&x->base);
 }
 
 /* ---- weak references -------------------------------------------------- */
@@ -760,7 +798,7 @@ int bc_weak_promote(bc_weak *w, bc_binder **ret)
 		return -EINVAL;
 	b = w->b;
 	pthread_mutex_lock(&bc__lock);
-	if (b->remote ? b->dead : b->destroyed)
+	if (b->remote ? bc__proxy(b)->dead : bc__local(b)->destroyed)
 		r = -ESRCH;
 	else
 		strong_inc_locked(b);

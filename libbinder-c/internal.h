@@ -65,29 +65,56 @@ struct bc_death_reg {
 	void *cookie;
 };
 
+/*
+ * A binder is a local object (served here) or a proxy (a handle to an
+ * object elsewhere): two variants of one base, as libwayland's wl_proxy
+ * embeds a wl_object.  The public bc_binder is the base; the variant is
+ * reached with bc__local()/bc__proxy() once @remote says which it is.
+ * Kernel cookies are the base's address.
+ */
 struct bc_binder {
-	bool remote;
+	bool remote;	 /* a struct bc_proxy, else a struct bc_local */
 	unsigned strong; /* under bc__lock */
 	unsigned weak;
 	int stability;
-	bc_process *proc;
-	/* local objects */
+	bc_process *proc; /* a proxy's, or the one a local object was sent through */
+};
+
+struct bc_local {
+	struct bc_binder base;
 	bc_class *cls;
 	void *userdata;
 	bool destroyed;
 	bool k_weak, k_strong; /* kernel holds (BR_INCREFS / BR_ACQUIRE seen) */
 	bool k_strong_counted;
-	bc_binder *bound_next; /* in proc->locals */
+	struct bc_local *bound_next; /* in proc->locals */
 	bool bound;
-	/* proxies */
+};
+
+struct bc_proxy {
+	struct bc_binder base;
 	uint32_t handle;
 	bool dead;
 	bool death_requested; /* BC_REQUEST_DEATH_NOTIFICATION outstanding */
 	bool in_table;
 	unsigned mem; /* table presence + outstanding death notification */
 	struct bc_death_reg *deaths;
-	bc_binder *proxy_next; /* in proc->proxies */
+	struct bc_proxy *proxy_next; /* in proc->proxies */
 };
+
+#define BINDERC_CONTAINER_OF(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/* The variant of @b (which must be of that kind).  Const is not kept, as
+ * with strchr(): the getters only read. */
+static inline struct bc_local *bc__local(const bc_binder *b)
+{
+	return BINDERC_CONTAINER_OF((bc_binder *)b, struct bc_local, base);
+}
+
+static inline struct bc_proxy *bc__proxy(const bc_binder *b)
+{
+	return BINDERC_CONTAINER_OF((bc_binder *)b, struct bc_proxy, base);
+}
 
 struct bc_class {
 	atomic_int refs;
@@ -186,8 +213,8 @@ struct bc_process {
 	size_t n_pool, cap_pool;
 	unsigned pool_running;
 	bc_binder *ctx_obj;
-	bc_binder *proxies; /* under bc__lock */
-	bc_binder *locals;  /* under bc__lock */
+	struct bc_proxy *proxies; /* under bc__lock */
+	struct bc_local *locals;  /* under bc__lock */
 	/* One small object-less reply buffer whose BC_FREE_BUFFER goes with
 	 * the next BINDER_WRITE_READ of any thread (0: none). */
 	atomic_uintptr_t deferred_free;

@@ -130,7 +130,7 @@ static bc_binder *find_held(const bc_parcel *p, const struct flat_binder_object 
 
 		if (local && !b->remote && obj->cookie == (uintptr_t)b && obj->binder == (uintptr_t)b)
 			return b;
-		if (!local && b->remote && obj->handle == b->handle)
+		if (!local && b->remote && obj->handle == bc__proxy(b)->handle)
 			return b;
 	}
 	return NULL;
