@@ -59,9 +59,22 @@ int bc_parcel_write_raw(bc_parcel *p, const void *data, size_t len)
 	return put(p, data, len);
 }
 
+/* A counted item: the int32 @count, then room for @len bytes at *@ret
+ * (padded).  On failure nothing of it is left written. */
+static int put_counted(bc_parcel *p, size_t count, size_t len, uint8_t **ret)
+{
+	size_t start = p->size;
+	int r = bc_parcel_write_int32(p, (int32_t)count);
+
+	if (r == 0)
+		r = reserve(p, len, ret);
+	if (r < 0)
+		truncate_to(p, start);
+	return r;
+}
+
 int bc_parcel_write_string16_utf16(bc_parcel *p, const uint16_t *s, size_t len)
 {
-	size_t start;
 	uint8_t *d;
 	int r;
 
@@ -71,15 +84,9 @@ int bc_parcel_write_string16_utf16(bc_parcel *p, const uint16_t *s, size_t len)
 		return bc_parcel_write_int32(p, -1);
 	if (len >= MAX_LEN / 2)
 		return -EINVAL;
-	start = p->size;
-	r = bc_parcel_write_int32(p, (int32_t)len);
+	r = put_counted(p, len, (len + 1) * 2, &d);
 	if (r < 0)
 		return r;
-	r = reserve(p, (len + 1) * 2, &d);
-	if (r < 0) {
-		truncate_to(p, start);
-		return r;
-	}
 	memcpy(d, s, len * 2);
 	memset(d + len * 2, 0, 2);
 	return 0;
@@ -91,13 +98,9 @@ static bool put_ascii16(bc_parcel *p, const char *s, size_t len, int *ret)
 {
 	size_t start = p->size;
 	uint8_t *d;
-	int r;
+	int r = put_counted(p, len, (len + 1) * 2, &d);
 
-	r = bc_parcel_write_int32(p, (int32_t)len);
-	if (r == 0)
-		r = reserve(p, (len + 1) * 2, &d);
 	if (r < 0) {
-		truncate_to(p, start);
 		*ret = r;
 		return true;
 	}
@@ -136,14 +139,9 @@ int bc_parcel_write_string16_len(bc_parcel *p, const char *utf8, size_t len)
 	if (n < 0)
 		return (int)n;
 	start = p->size;
-	r = bc_parcel_write_int32(p, (int32_t)n);
+	r = put_counted(p, (size_t)n, ((size_t)n + 1) * 2, &d);
 	if (r < 0)
 		return r;
-	r = reserve(p, ((size_t)n + 1) * 2, &d);
-	if (r < 0) {
-		truncate_to(p, start);
-		return r;
-	}
 	/* d may be unaligned for uint16_t in theory; convert via a temp. */
 	tmp = (size_t)n < sizeof(stack) / sizeof(stack[0]) ? stack : malloc(((size_t)n + 1) * 2);
 	if (!tmp) {
@@ -163,30 +161,33 @@ int bc_parcel_write_string16(bc_parcel *p, const char *utf8)
 	return bc_parcel_write_string16_len(p, utf8, utf8 ? strlen(utf8) : 0);
 }
 
-int bc_parcel_write_string8_len(bc_parcel *p, const char *s, size_t len)
+/* A length-prefixed run of @len bytes of @data and @nul (0 or 1)
+ * terminating zero bytes; a null @data is length -1.  What read_counted()
+ * reads. */
+static int write_counted(bc_parcel *p, const void *data, size_t len, size_t nul)
 {
-	size_t start;
 	uint8_t *d;
 	int r;
 
 	if (!p)
 		return -EINVAL;
-	if (!s)
+	if (!data)
 		return bc_parcel_write_int32(p, -1);
-	if (len >= MAX_LEN)
+	if (len > MAX_LEN - nul)
 		return -EINVAL;
-	start = p->size;
-	r = bc_parcel_write_int32(p, (int32_t)len);
+	r = put_counted(p, len, len + nul, &d);
 	if (r < 0)
 		return r;
-	r = reserve(p, len + 1, &d);
-	if (r < 0) {
-		truncate_to(p, start);
-		return r;
-	}
-	memcpy(d, s, len);
-	d[len] = 0;
+	if (len)
+		memcpy(d, data, len);
+	if (nul)
+		d[len] = 0;
 	return 0;
+}
+
+int bc_parcel_write_string8_len(bc_parcel *p, const char *s, size_t len)
+{
+	return write_counted(p, s, len, 1);
 }
 
 int bc_parcel_write_string8(bc_parcel *p, const char *s)
@@ -196,28 +197,7 @@ int bc_parcel_write_string8(bc_parcel *p, const char *s)
 
 int bc_parcel_write_byte_array(bc_parcel *p, const void *data, size_t len)
 {
-	size_t start;
-	uint8_t *d;
-	int r;
-
-	if (!p)
-		return -EINVAL;
-	if (!data)
-		return bc_parcel_write_int32(p, -1);
-	if (len > MAX_LEN)
-		return -EINVAL;
-	start = p->size;
-	r = bc_parcel_write_int32(p, (int32_t)len);
-	if (r < 0)
-		return r;
-	r = reserve(p, len, &d);
-	if (r < 0) {
-		truncate_to(p, start);
-		return r;
-	}
-	if (len)
-		memcpy(d, data, len);
-	return 0;
+	return write_counted(p, data, len, 0);
 }
 
 /* ---- typed arrays ------------------------------------------------------- */
