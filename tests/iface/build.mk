@@ -101,11 +101,12 @@ IFCT_GUEST_BINS := $(patsubst %,$(IFCT_GUEST)/iface-%-test,$(IFCT_GUEST_NAMES))
 
 GUEST_TESTS += $(IFCT_GUEST_BINS)
 
+# main() is tests/lib/serial_main.c, shared by the library's guest suites.
 $(IFCT_GUEST_BINS): $(IFCT_GUEST)/iface-%-test: $(IFCT_SRC)/guest_%.c $(IFCT_SRC)/guest_main.c \
-		$(IFCT_SRC)/guest.h $(IFCT_SRC)/testiface.h $(IFC_A) $(LBC_A) | $(IFCX_BINS)
+		$(IFCT_SRC)/guest.h $(IFCT_SRC)/testiface.h $(B)/obj/tests/lib/serial_main.o $(IFC_A) $(LBC_A) | $(IFCX_BINS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -I$(IFCT_SRC) -o $@ $< $(IFCT_SRC)/guest_main.c $(IFC_A) $(LBC_A) \
-		$(FFI_LIBS) $(CRITERION_LIBS) -lpthread
+	$(CC) $(CFLAGS_BASE) -I$(IFCT_SRC) -o $@ $< $(IFCT_SRC)/guest_main.c $(B)/obj/tests/lib/serial_main.o \
+		$(IFC_A) $(LBC_A) $(FFI_LIBS) $(CRITERION_LIBS) -lpthread
 
 .PHONY: iface iface-host-tests
 iface: $(IFC_SO) $(IFC_A) $(IFCT_HOST_BINS) $(IFCT_GUEST_BINS) $(IFCX_BINS)

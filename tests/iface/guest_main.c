@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * main() and helpers of the guest tests of signature interfaces.  The
- * context manager is one per device, so tests run one at a time.
+ * Helpers of the guest tests of signature interfaces (their main() is
+ * tests/lib/serial_main.c: the context manager is one per device, so tests
+ * run one at a time).
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -79,20 +80,4 @@ int g_client(bc_process **ret_proc, bc_binder **ret_server)
 	if (r < 0)
 		*ret_proc = bc_process_unref(*ret_proc);
 	return r;
-}
-
-int main(int argc, char *argv[])
-{
-	struct criterion_test_set *tests = criterion_initialize();
-	int result = 0;
-
-	if (criterion_handle_args(argc, argv, true)) {
-		const char *dev = getenv("BINDER_DEVICE");
-
-		criterion_options.jobs = 1;
-		fprintf(stderr, "iface guest tests on %s\n", dev ? dev : "(default device)");
-		result = !criterion_run_all_tests(tests);
-	}
-	criterion_finalize(tests);
-	return result;
 }

@@ -13,9 +13,11 @@ $(LBCGT_OBJ)/%.o: $(LBCGT_SRC)/%.c $(LBCGT_SRC)/lt.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
 
-$(LBCGT_BIN)/libbinder-c-test: $(LBCGT_OBJ)/test_lib.o $(LBCGT_OBJ)/lt.o $(LBC_A)
+# serial_main.o is the main() of every library guest suite (tests/sm and
+# tests/iface link it by path: their fragments may be read before this one).
+$(LBCGT_BIN)/libbinder-c-test: $(LBCGT_OBJ)/test_lib.o $(LBCGT_OBJ)/lt.o $(LBCGT_OBJ)/serial_main.o $(LBC_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $(LBCGT_OBJ)/test_lib.o $(LBCGT_OBJ)/lt.o $(LBC_A) $(CRITERION_LIBS) -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $(filter %.o,$^) $(LBC_A) $(CRITERION_LIBS) -lpthread
 
 .PHONY: libbinder-c-guest-tests
 libbinder-c-guest-tests: $(LBCGT_BINS)

@@ -547,18 +547,3 @@ Test(lib_example, hello, .timeout = 60)
 	}
 	cr_assert(strncmp(line, "hello world, from pid ", 22) == 0, "got: %s", line);
 }
-
-int main(int argc, char *argv[])
-{
-	struct criterion_test_set *tests = criterion_initialize();
-	int result = 0;
-
-	if (criterion_handle_args(argc, argv, true)) {
-		criterion_options.jobs = 1; /* one context manager per device */
-		fprintf(stderr, "libbinder-c guest tests on %s\n",
-			getenv("BINDER_DEVICE") ? getenv("BINDER_DEVICE") : "(default device)");
-		result = !criterion_run_all_tests(tests);
-	}
-	criterion_finalize(tests);
-	return result;
-}

@@ -26,9 +26,10 @@ $(B)/obj/tests/sm/test_sm.o: $(SMT_SRC)/test_sm.c $(TOP)/include/binderc/service
 	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
 
 # The suite runs the daemon, the tool and the examples from its own bin/.
-$(SMT_GUEST): $(B)/obj/tests/sm/test_sm.o $(SMC_OBJ) $(SM_LIBBC_A) | $(SMD_BIN) $(B)/guest/bin/binder $(EX_BINS)
+$(SMT_GUEST): $(B)/obj/tests/sm/test_sm.o $(B)/obj/tests/lib/serial_main.o $(SMC_OBJ) $(SM_LIBBC_A) | $(SMD_BIN) \
+		$(B)/guest/bin/binder $(EX_BINS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(SM_LINK) $(CRITERION_LIBS)
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(B)/obj/tests/lib/serial_main.o $(SM_LINK) $(CRITERION_LIBS)
 
 sm-tests: $(SMT_GUEST)
 

@@ -1508,20 +1508,6 @@ Test(examples, fd_passing, .init = setup, .fini = teardown, .timeout = 180)
 		"wrote this into your fd: hello through a file descriptor");
 }
 
-/* One test at a time: each starts the device's only context manager. */
-int main(int argc, char *argv[])
-{
-	struct criterion_test_set *tests = criterion_initialize();
-	int result = 0;
-
-	if (criterion_handle_args(argc, argv, true)) {
-		criterion_options.jobs = 1;
-		result = !criterion_run_all_tests(tests);
-	}
-	criterion_finalize(tests);
-	return result;
-}
-
 /* examples/pingpong serves as the context manager itself: no servicemanager.
  * The one just stopped may still be being released (mainline releases a
  * dead process from a work queue), so EBUSY is retried for a while. */
