@@ -118,11 +118,14 @@ static int read_len(bc_parcel *p, size_t *n)
 	return 0;
 }
 
-int bc_parcel_read_string16_utf16(bc_parcel *p, const uint16_t **ret, size_t *ret_len)
+/* A length-prefixed run of @n units of @unit bytes (1 or 2), followed by
+ * one zero unit when @nul, read in place; length -1 is null (*@ret = NULL,
+ * *@ret_len = 0).  On error the position is left where it was. */
+static int read_counted(bc_parcel *p, size_t unit, bool nul, const uint8_t **ret, size_t *ret_len)
 {
-	size_t start, n;
-	const uint8_t *d;
-	uint16_t nul;
+	static const uint8_t zero[2];
+	size_t start, n = 0;
+	const uint8_t *d = NULL;
 	int r;
 
 	if (!p)
@@ -131,37 +134,35 @@ int bc_parcel_read_string16_utf16(bc_parcel *p, const uint16_t **ret, size_t *re
 	r = read_len(p, &n);
 	if (r < 0)
 		return r;
-	if (r == 1) {
-		if (ret)
-			*ret = NULL;
-		if (ret_len)
-			*ret_len = 0;
-		return 0;
-	}
-	if (n >= MAX_LEN / 2) {
-		p->pos = start;
-		return -ENODATA;
-	}
-	r = take(p, (n + 1) * 2, &d);
-	if (r < 0) {
-		p->pos = start;
-		return r;
-	}
-	memcpy(&nul, d + n * 2, 2);
-	if (nul != 0) {
-		p->pos = start;
-		return -EBADMSG;
+	if (r == 0) {
+		r = n >= MAX_LEN / unit ? -ENODATA : take(p, (n + nul) * unit, &d);
+		if (r == 0 && nul && memcmp(d + n * unit, zero, unit) != 0)
+			r = -EBADMSG;
+		if (r < 0) {
+			p->pos = start;
+			return r;
+		}
 	}
 	if (ret)
-		*ret = (const uint16_t *)(const void *)d;
+		*ret = d;
 	if (ret_len)
 		*ret_len = n;
 	return 0;
 }
 
+int bc_parcel_read_string16_utf16(bc_parcel *p, const uint16_t **ret, size_t *ret_len)
+{
+	const uint8_t *d = NULL;
+	int r = read_counted(p, 2, true, &d, ret_len);
+
+	if (r == 0 && ret)
+		*ret = (const uint16_t *)(const void *)d;
+	return r;
+}
+
 int bc_parcel_read_string16(bc_parcel *p, char **ret, size_t *ret_len)
 {
-	const uint16_t *s;
+	const uint16_t *s = NULL;
 	uint16_t *tmp;
 	size_t n, start;
 	ssize_t m;
@@ -212,41 +213,10 @@ int bc_parcel_read_string16(bc_parcel *p, char **ret, size_t *ret_len)
 	return 0;
 }
 
-/* A length-prefixed run of @n bytes plus @nul terminating zero bytes (0 or
- * 1), read in place; length -1 is null (*@ret = NULL, *@ret_len = 0).  On
- * error the position is left where it was. */
-static int read_counted(bc_parcel *p, size_t nul, const uint8_t **ret, size_t *ret_len)
-{
-	size_t start, n = 0;
-	const uint8_t *d = NULL;
-	int r;
-
-	if (!p)
-		return -EINVAL;
-	start = p->pos;
-	r = read_len(p, &n);
-	if (r < 0)
-		return r;
-	if (r == 0) {
-		r = n >= MAX_LEN ? -ENODATA : take(p, n + nul, &d);
-		if (r == 0 && nul && d[n] != 0)
-			r = -EBADMSG;
-		if (r < 0) {
-			p->pos = start;
-			return r;
-		}
-	}
-	if (ret)
-		*ret = d;
-	if (ret_len)
-		*ret_len = n;
-	return 0;
-}
-
 int bc_parcel_read_string8(bc_parcel *p, const char **ret, size_t *ret_len)
 {
-	const uint8_t *d;
-	int r = read_counted(p, 1, &d, ret_len);
+	const uint8_t *d = NULL;
+	int r = read_counted(p, 1, true, &d, ret_len);
 
 	if (r == 0 && ret)
 		*ret = (const char *)d;
@@ -255,47 +225,30 @@ int bc_parcel_read_string8(bc_parcel *p, const char **ret, size_t *ret_len)
 
 int bc_parcel_read_byte_array(bc_parcel *p, const void **ret, size_t *ret_len)
 {
-	const uint8_t *d;
-	int r = read_counted(p, 0, &d, ret_len);
+	const uint8_t *d = NULL;
+	int r = read_counted(p, 1, false, &d, ret_len);
 
 	if (r == 0 && ret)
 		*ret = d;
 	return r;
 }
 
-/* A typed array into a new allocation (*@ret, or freed when @ret is NULL).
- * Every element has a fixed wire size, so the whole array is checked
- * before allocating. */
-static int read_array(bc_parcel *p, void **ret, size_t *ret_n, size_t csize, enum elem_kind kind)
+/* The @n elements of a typed array at the position, into a new allocation
+ * (*@ret).  Every element has a fixed wire size, so the whole array is
+ * checked before allocating. */
+static int read_elems(bc_parcel *p, size_t n, size_t csize, enum elem_kind kind, uint8_t **ret)
 {
-	size_t start, n, wsize = elem_wire_size(kind, csize);
+	size_t wsize = elem_wire_size(kind, csize);
 	const uint8_t *d;
 	uint8_t *v;
 	int r;
 
-	if (!p)
-		return -EINVAL;
-	start = p->pos;
-	r = read_len(p, &n);
+	r = n > MAX_LEN / wsize ? -ENODATA : check_plain(p, p->pos, n * wsize);
 	if (r < 0)
 		return r;
-	if (r == 1) {
-		if (ret)
-			*ret = NULL;
-		if (ret_n)
-			*ret_n = 0;
-		return 0;
-	}
-	r = n > MAX_LEN / wsize ? -ENODATA : check_plain(p, p->pos, n * wsize);
-	if (r < 0) {
-		p->pos = start;
-		return r;
-	}
 	v = malloc(n ? n * csize : 1);
-	if (!v) {
-		p->pos = start;
+	if (!v)
 		return -ENOMEM;
-	}
 	d = p->data + p->pos;
 	p->pos += n * wsize;
 	if (kind == ELEM_RAW && n) {
@@ -310,6 +263,28 @@ static int read_array(bc_parcel *p, void **ret, size_t *ret_n, size_t csize, enu
 			else
 				((uint16_t *)(void *)v)[i] = (uint16_t)w;
 		}
+	}
+	*ret = v;
+	return 0;
+}
+
+/* A typed array into a new allocation (*@ret, or freed when @ret is NULL);
+ * a null array is NULL with no elements. */
+static int read_array(bc_parcel *p, void **ret, size_t *ret_n, size_t csize, enum elem_kind kind)
+{
+	size_t start, n = 0;
+	uint8_t *v = NULL;
+	int r;
+
+	if (!p)
+		return -EINVAL;
+	start = p->pos;
+	r = read_len(p, &n);
+	if (r == 0)
+		r = read_elems(p, n, csize, kind, &v);
+	if (r < 0) {
+		p->pos = start;
+		return r;
 	}
 	if (ret)
 		*ret = v;
@@ -348,42 +323,44 @@ void bc_strv_free(char **v, size_t n)
 	free(v);
 }
 
+/* The @n strings of a String[] at the position, into a new vector. */
+static int read_strings(bc_parcel *p, size_t n, char ***ret)
+{
+	char **v;
+	int r;
+
+	/* Each element takes at least 4 bytes: bound n before allocating. */
+	if (n > bc_parcel_remaining(p) / 4)
+		return -ENODATA;
+	v = calloc(n ? n : 1, sizeof(char *));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		r = bc_parcel_read_string16(p, &v[i], NULL);
+		if (r < 0) {
+			bc_strv_free(v, i);
+			return r;
+		}
+	}
+	*ret = v;
+	return 0;
+}
+
 int bc_parcel_read_string16_array(bc_parcel *p, char ***ret, size_t *ret_n)
 {
-	size_t start, n;
-	char **v;
+	size_t start, n = 0;
+	char **v = NULL;
 	int r;
 
 	if (!p)
 		return -EINVAL;
 	start = p->pos;
 	r = read_len(p, &n);
-	if (r < 0)
+	if (r == 0)
+		r = read_strings(p, n, &v);
+	if (r < 0) {
+		p->pos = start;
 		return r;
-	if (r == 1) {
-		if (ret)
-			*ret = NULL;
-		if (ret_n)
-			*ret_n = 0;
-		return 0;
-	}
-	/* Each element takes at least 4 bytes: bound n before allocating. */
-	if (n > bc_parcel_remaining(p) / 4) {
-		p->pos = start;
-		return -ENODATA;
-	}
-	v = calloc(n ? n : 1, sizeof(char *));
-	if (!v) {
-		p->pos = start;
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		r = bc_parcel_read_string16(p, &v[i], NULL);
-		if (r < 0) {
-			bc_strv_free(v, i);
-			p->pos = start;
-			return r;
-		}
 	}
 	if (ret)
 		*ret = v;
@@ -496,7 +473,7 @@ static int ascii16_cmp(const uint8_t *u, size_t n, const char *s)
 
 int bc_parcel_enforce_interface(bc_parcel *p, const char *descriptor)
 {
-	const uint16_t *s;
+	const uint16_t *s = NULL;
 	size_t start, n;
 	char *d = NULL;
 	int r;
