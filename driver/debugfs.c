@@ -61,6 +61,7 @@ static const char * const binderc_br_names[BINDERC_BR_COUNT] = {
 	"BR_ATTEMPT_ACQUIRE", "BR_NOOP", "BR_SPAWN_LOOPER", "BR_FINISHED",
 	"BR_DEAD_BINDER", "BR_CLEAR_DEATH_NOTIFICATION_DONE",
 	"BR_FAILED_REPLY", "BR_FROZEN_REPLY", "BR_ONEWAY_SPAM_SUSPECT",
+	"BR_TRANSACTION_PENDING_FROZEN",
 };
 
 /* ---- transaction logs ------------------------------------------------- */
@@ -194,6 +195,7 @@ static void binderc_print_work_ilocked(struct seq_file *m,
 		break;
 	case BINDERC_WORK_TRANSACTION_COMPLETE:
 	case BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT:
+	case BINDERC_WORK_TRANSACTION_PENDING_FROZEN:
 		seq_printf(m, "%stransaction complete\n", prefix);
 		break;
 	case BINDERC_WORK_NODE:

@@ -93,6 +93,7 @@ void binderc_release_work(struct binderc_proc *proc, struct list_head *list)
 			break;
 		case BINDERC_WORK_TRANSACTION_COMPLETE:
 		case BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT:
+		case BINDERC_WORK_TRANSACTION_PENDING_FROZEN:
 			kfree(w);
 			binderc_count_dec(BINDERC_CNT_TRANSACTION_COMPLETE);
 			break;

@@ -596,10 +596,15 @@ static int binderc_read_one(struct binderc_proc *proc,
 	}
 	case BINDERC_WORK_TRANSACTION_COMPLETE:
 	case BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT:
+	case BINDERC_WORK_TRANSACTION_PENDING_FROZEN:
 		/* Only a sender that opted in hears the suspicion. */
-		cmd = w->type == BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT &&
-		      proc->oneway_spam_detection_enabled ?
-		      BR_ONEWAY_SPAM_SUSPECT : BR_TRANSACTION_COMPLETE;
+		if (w->type == BINDERC_WORK_TRANSACTION_PENDING_FROZEN)
+			cmd = BR_TRANSACTION_PENDING_FROZEN;
+		else if (w->type == BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT &&
+			 proc->oneway_spam_detection_enabled)
+			cmd = BR_ONEWAY_SPAM_SUSPECT;
+		else
+			cmd = BR_TRANSACTION_COMPLETE;
 		spin_unlock(&proc->inner_lock);
 		ret = binderc_put_cmd(proc, ptrp, cmd);
 		if (ret) {

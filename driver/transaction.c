@@ -460,7 +460,9 @@ binderc_queue_async_ilocked(struct binderc_transaction *t,
 /*
  * Queue @t on @proc: on @thread if given, else on a waiting thread, else
  * on the proc todo.  A oneway call waits on its node while an earlier one
- * is still being handled.  Returns 0, BR_DEAD_REPLY or BR_FROZEN_REPLY.
+ * is still being handled.  Returns 0, BR_DEAD_REPLY or BR_FROZEN_REPLY, or
+ * BR_TRANSACTION_PENDING_FROZEN for a oneway queued to a frozen proc (not
+ * an error: the call is queued, and its sender is told it waits).
  */
 static u32 binderc_proc_transaction(struct binderc_transaction *t,
 				    struct binderc_proc *proc,
@@ -469,7 +471,7 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 	struct binderc_node *node = t->buffer->target_node;
 	struct binderc_transaction *outdated = NULL;
 	bool oneway = t->flags & TF_ONE_WAY;
-	bool pending_async = false;
+	bool pending_async = false, frozen;
 
 	spin_lock(&node->lock);
 	if (oneway) {
@@ -479,13 +481,14 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 			node->has_async_transaction = 1;
 	}
 	spin_lock(&proc->inner_lock);
-	if (proc->is_frozen) {
+	frozen = proc->is_frozen;
+	if (frozen) {
 		proc->sync_recv |= !oneway;
 		proc->async_recv |= oneway;
 	}
-	if ((proc->is_frozen && !oneway) || proc->is_dead ||
+	if ((frozen && !oneway) || proc->is_dead ||
 	    proc->receive_closed || (thread && thread->is_dead)) {
-		u32 err = proc->is_frozen ? BR_FROZEN_REPLY : BR_DEAD_REPLY;
+		u32 err = frozen ? BR_FROZEN_REPLY : BR_DEAD_REPLY;
 
 		spin_unlock(&proc->inner_lock);
 		spin_unlock(&node->lock);
@@ -507,7 +510,7 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 	/* Freed outside the locks: it takes the allocator mutex. */
 	if (outdated)
 		binderc_free_outdated_txn(proc, outdated);
-	return 0;
+	return oneway && frozen ? BR_TRANSACTION_PENDING_FROZEN : 0;
 }
 
 static u32 binderc_send_reply(struct binderc_txn_build *b,
@@ -555,11 +558,24 @@ static u32 binderc_send_call(struct binderc_txn_build *b,
 	return err;
 }
 
+/*
+ * The sender hears BR_TRANSACTION_PENDING_FROZEN instead of
+ * BR_TRANSACTION_COMPLETE when its call waits for a frozen proc (Linux 6.2
+ * on).  The completion is queued only after the call, so that its type is
+ * final before the sender can read it.
+ */
 static u32 binderc_send_oneway(struct binderc_txn_build *b,
 			       struct binderc_work *tcomplete)
 {
-	binderc_enqueue_thread_work(b->thread, tcomplete);
-	return binderc_proc_transaction(b->t, b->target_proc, NULL);
+	u32 err = binderc_proc_transaction(b->t, b->target_proc, NULL);
+
+	if (err == BR_TRANSACTION_PENDING_FROZEN) {
+		tcomplete->type = BINDERC_WORK_TRANSACTION_PENDING_FROZEN;
+		err = 0;
+	}
+	if (!err)
+		binderc_enqueue_thread_work(b->thread, tcomplete);
+	return err;
 }
 
 /* ---- the whole of BC_TRANSACTION / BC_REPLY ------------------------------ */

@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +43,16 @@ enum bt_driver bt_driver(void)
 const char *bt_driver_name(void)
 {
 	return bt_driver() == BT_BINDERC ? "binderc" : "mainline";
+}
+
+bool bt_kernel_before(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	bt_require(uname(&u) == 0 && sscanf(u.release, "%d.%d", &ma, &mi) == 2,
+		   "cannot read the kernel release");
+	return ma < major || (ma == major && mi < minor);
 }
 
 int64_t bt_now_ms(void)
@@ -326,6 +337,7 @@ const char *bt_br_name(uint32_t cmd)
 	case BR_FAILED_REPLY: return "BR_FAILED_REPLY";
 	case BR_FROZEN_REPLY: return "BR_FROZEN_REPLY";
 	case BR_ONEWAY_SPAM_SUSPECT: return "BR_ONEWAY_SPAM_SUSPECT";
+	case BT_BR_TRANSACTION_PENDING_FROZEN: return "BR_TRANSACTION_PENDING_FROZEN";
 	case 0: return "(none)";
 	default: return "BR_?";
 	}
@@ -465,6 +477,7 @@ int bt_wait_result(struct bt_conn *c, struct bt_result *r, bool sync, int timeou
 		switch (br.cmd) {
 		case BR_TRANSACTION_COMPLETE:
 		case BR_ONEWAY_SPAM_SUSPECT:
+		case BT_BR_TRANSACTION_PENDING_FROZEN:
 			r->complete = true;
 			if (!sync) {
 				r->final = br.cmd;

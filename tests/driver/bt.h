@@ -22,6 +22,9 @@
 #include <sys/types.h>
 #include <linux/android/binder.h>
 
+/* Linux 6.2 on; Debian 12's <linux/android/binder.h> (6.1) lacks it. */
+#define BT_BR_TRANSACTION_PENDING_FROZEN _IO('r', 20)
+
 #define BT_TIMEOUT_MS     5000
 /* libbinder's mapping: 1 MiB minus two pages. */
 #define BT_VM_SIZE_LIBBINDER ((size_t)(1024 * 1024) - 2 * 4096)
@@ -41,6 +44,8 @@ enum bt_driver { BT_MAINLINE, BT_BINDERC };
 const char *bt_device(void);
 enum bt_driver bt_driver(void);
 const char *bt_driver_name(void);
+/* Whether the running kernel is older than major.minor (uname). */
+bool bt_kernel_before(int major, int minor);
 
 /* Failure reporting usable in both the Criterion test and in helpers. */
 void bt_fail_at(const char *file, int line, const char *fmt, ...)

@@ -78,6 +78,12 @@ static const struct bt_difference bt_differences[] = {
 	  "BINDER_GET_FROZEN_INFO of a pid open only on another context", 0, -EINVAL, "as above" },
 	{ "access/pid_only_on_another_context",
 	  "BINDER_FREEZE (thaw) of a pid open only on another context", 0, -EINVAL, "as above" },
+	{ "access/oneway_to_frozen_proc_is_recorded", "completion of a oneway to a frozen proc",
+	  BR_TRANSACTION_COMPLETE, _IO('r', 20) /* BR_TRANSACTION_PENDING_FROZEN */,
+	  "asked only on kernels before 6.2 (Debian 12's 6.1): their mainline completes a "
+	  "oneway queued to a frozen proc with BR_TRANSACTION_COMPLETE; from 6.2 mainline "
+	  "answers BR_TRANSACTION_PENDING_FROZEN, and binderc follows the newest mainline "
+	  "on every kernel" },
 	{ 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
 /* clang-format on */
