@@ -4,7 +4,8 @@
 #
 #   make            build the module (stock kernel), libraries, tools, tests
 #   make demo       boot a guest and run the hello service end to end
-#   make check      host unit tests + guest suite on the stock and the
+#   make check      host unit tests, the compile matrix, the guest suite
+#                   on the stock, backports 6.12 and the
 #                   debug kernel (each test binary on /dev/binder and
 #                   /dev/binderc)
 #   make bench      benchmarks in a guest (ratios against mainline binder)
@@ -47,7 +48,7 @@ INSTALL_TARGETS :=
 include $(sort $(wildcard $(TOP)/*/build.mk $(TOP)/tests/*/build.mk))
 
 .PHONY: all deps check demo bench install clean module-stock module-debug \
-	module-matrix check-host check-compile check-guest-stock check-guest-debug \
+	module-matrix check-host check-compile check-guest-stock check-guest-6.12 check-guest-debug \
 	check-bench guest-tests
 
 all: module-stock $(ALL_TARGETS) guest-tests $(HOST_TESTS)
@@ -116,7 +117,7 @@ guest-tests: $(GUEST_TESTS) $(GUEST_ONCE_TESTS) $(GUEST_DEBUG_TESTS)
 
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check
-	@$(MAKE) -k --no-print-directory check-host check-compile check-guest-stock check-guest-debug check-bench; rc=$$?; \
+	@$(MAKE) -k --no-print-directory check-host check-compile check-guest-stock check-guest-6.12 check-guest-debug check-bench; rc=$$?; \
 	$(TOP)/scripts/check-summary $(B)/check; exit $$rc
 
 check-host: $(HOST_TESTS)
@@ -127,7 +128,11 @@ check-host: $(HOST_TESTS)
 
 # Wall-clock limits for one guest run of the suite (TCG; the debug kernel's
 # KASAN, lockdep and kmemleak make everything several times slower).
+# The guest kernels: Debian 12's own (stock), Debian 12 backports' 6.12
+# (fetched by scripts/fetch-kernel-tree --image) and the debug kernel.
+GUEST_KERNELS := stock 6.12 debug
 GUEST_TIMEOUT_stock := 1200
+GUEST_TIMEOUT_6.12 := 1200
 GUEST_TIMEOUT_debug := 4200
 
 # Phony targets get no pattern rules, so each kernel gets its rule here.
@@ -137,11 +142,11 @@ check-guest-$(1): all
 	@$(TOP)/tests/vm/run-guest --kernel $(1) --timeout $(GUEST_TIMEOUT_$(1)) --quiet \
 		--log $(B)/check/guest-$(1).log -- \
 		sh tests/guest/run-suite; rc=$$$$?; \
-	grep -E '^(\[----\]|\[FAIL\]|run-criterion|run-suite|[a-z]+/.*: [0-9]+ passed|guest-)' \
+	grep -E '^(\[----\]|\[FAIL\]|run-criterion|run-suite|[a-z0-9.]+/.*: [0-9]+ passed|guest-)' \
 		$(B)/check/guest-$(1).log || true; \
 	exit $$$$rc
 endef
-$(foreach k,stock debug,$(eval $(call guest_check,$(k))))
+$(foreach k,$(GUEST_KERNELS),$(eval $(call guest_check,$(k))))
 
 # The benchmark runs once in quick mode so it cannot rot; its numbers are
 # not judged here (make bench is where they are read).
