@@ -48,7 +48,7 @@ INSTALL_TARGETS :=
 include $(sort $(wildcard $(TOP)/*/build.mk $(TOP)/tests/*/build.mk))
 
 .PHONY: all deps check demo bench install clean module-stock module-debug \
-	module-matrix check-host check-compile check-guest-stock check-guest-6.12 check-guest-debug \
+	module-matrix check-host check-compile check-dkms dkms-install dkms-uninstall check-guest-stock check-guest-6.12 check-guest-debug \
 	check-bench guest-tests
 
 all: module-stock $(ALL_TARGETS) guest-tests $(HOST_TESTS)
@@ -59,7 +59,7 @@ deps:
 # --- the module, built against each guest kernel ---------------------------
 # DRIVER_DIR may point elsewhere, e.g. at a known-good copy for bisecting.
 DRIVER_DIR ?= $(TOP)/driver
-DRIVER_SRC = $(wildcard $(DRIVER_DIR)/*.c $(DRIVER_DIR)/*.h) $(DRIVER_DIR)/Kbuild
+DRIVER_SRC = $(wildcard $(DRIVER_DIR)/*.c $(DRIVER_DIR)/*.h) $(DRIVER_DIR)/Kbuild $(DRIVER_DIR)/dkms.conf
 
 # Kbuild builds in the source directory, so each kernel gets its own copy.
 # Builds are serialised per kernel (several engineers' runs share build/),
@@ -117,7 +117,7 @@ guest-tests: $(GUEST_TESTS) $(GUEST_ONCE_TESTS) $(GUEST_DEBUG_TESTS)
 
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check
-	@$(MAKE) -k --no-print-directory check-host check-compile check-guest-stock check-guest-6.12 check-guest-debug check-bench; rc=$$?; \
+	@$(MAKE) -k --no-print-directory check-host check-compile check-dkms check-guest-stock check-guest-6.12 check-guest-debug check-bench; rc=$$?; \
 	$(TOP)/scripts/check-summary $(B)/check; exit $$rc
 
 check-host: $(HOST_TESTS)
@@ -160,6 +160,27 @@ clean:
 	rm -rf $(B)
 	rm -f $(TOP)/driver/*.o $(TOP)/driver/*.ko $(TOP)/driver/*.mod* $(TOP)/driver/.*.cmd \
 		$(TOP)/driver/Module.symvers $(TOP)/driver/modules.order
+
+# DKMS (driver/dkms.conf): the module's sources under /usr/src, rebuilt by
+# dkms for every installed kernel and each kernel update.  check-dkms runs
+# 'dkms add' and 'dkms build' for 6.1 and 6.12 in private trees under
+# build/, so it installs nothing on the machine.
+DRIVER_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' $(TOP)/driver/dkms.conf)
+DKMS_SRC := $(wildcard $(TOP)/driver/*.c $(TOP)/driver/*.h) $(TOP)/driver/Kbuild $(TOP)/driver/dkms.conf
+
+dkms-install:
+	install -d $(DESTDIR)/usr/src/binderc-$(DRIVER_VERSION)
+	install -m 0644 $(DKMS_SRC) $(DESTDIR)/usr/src/binderc-$(DRIVER_VERSION)/
+	dkms add binderc/$(DRIVER_VERSION)
+	dkms install binderc/$(DRIVER_VERSION)
+
+dkms-uninstall:
+	dkms remove binderc/$(DRIVER_VERSION) --all
+	rm -rf $(DESTDIR)/usr/src/binderc-$(DRIVER_VERSION)
+
+check-dkms:
+	@mkdir -p $(B)/check
+	@$(TOP)/scripts/check-dkms $(B)/check $(DRIVER_VERSION) $(DKMS_SRC)
 
 install: all $(INSTALL_TARGETS)
 	install -D -m 0644 $(B)/stock/driver/binderc.ko \

@@ -406,3 +406,4 @@ module_exit(binderc_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("binder IPC, out of tree");
+MODULE_VERSION(BINDERC_VERSION);
