@@ -16,10 +16,17 @@
  * proc in the caller's context answers -EINVAL, as an unknown pid does in
  * mainline; one the caller may not act on answers -EPERM, before anything
  * is changed.
+ *
+ * Also unlike mainline, the pid is read in the caller's pid namespace, as
+ * kill(2) reads it: a container's process manager freezing its pid 42
+ * must not freeze whatever process has the global pid 42, and cannot name
+ * a process it does not see.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/jiffies.h>
+#include <linux/pid.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -93,16 +100,16 @@ static bool binderc_may_freeze(struct binderc_proc *proc)
 }
 
 static bool binderc_freeze_target(struct binderc_proc *proc,
-				  struct binderc_proc *caller, int pid)
+				  struct binderc_proc *caller, struct pid *pid)
 {
-	return proc->pid == pid && proc->context == caller->context;
+	return task_tgid(proc->tsk) == pid && proc->context == caller->context;
 }
 
 /*
  * Pin every proc of @pid in @caller's context; returns how many (0: none),
  * -ENOMEM, or -EPERM if the caller may not act on one of them.
  */
-static int binderc_pin_procs_of(struct binderc_proc *caller, int pid,
+static int binderc_pin_procs_of(struct binderc_proc *caller, struct pid *pid,
 				struct binderc_proc ***procsp)
 {
 	struct binderc_proc *proc, **procs;
@@ -145,11 +152,17 @@ long binderc_ioctl_freeze(struct binderc_proc *caller, void __user *ubuf)
 {
 	struct binder_freeze_info info;
 	struct binderc_proc **procs;
+	struct pid *pid;
 	int count, i, ret = 0;
 
 	if (copy_from_user(&info, ubuf, sizeof(info)))
 		return -EFAULT;
-	count = binderc_pin_procs_of(caller, info.pid, &procs);
+	/* The caller's view: a pid it cannot see is no pid at all. */
+	pid = find_get_pid(info.pid);
+	if (!pid)
+		return -EINVAL;
+	count = binderc_pin_procs_of(caller, pid, &procs);
+	put_pid(pid);
 	if (count <= 0)
 		return count ? count : -EINVAL;
 	for (i = 0; i < count; i++) {
@@ -168,18 +181,23 @@ long binderc_ioctl_get_frozen_info(struct binderc_proc *caller,
 	struct binder_frozen_status_info info;
 	struct binderc_proc *proc;
 	bool found = false;
+	struct pid *pid;
 
 	if (copy_from_user(&info, ubuf, sizeof(info)))
 		return -EFAULT;
 	info.sync_recv = 0;
 	info.async_recv = 0;
+	pid = find_get_pid(info.pid);
+	if (!pid)
+		return -EINVAL;
 
 	mutex_lock(&binderc_procs_lock);
 	list_for_each_entry(proc, &binderc_procs, proc_entry) {
-		if (!binderc_freeze_target(proc, caller, info.pid))
+		if (!binderc_freeze_target(proc, caller, pid))
 			continue;
 		if (!binderc_may_freeze(proc)) {
 			mutex_unlock(&binderc_procs_lock);
+			put_pid(pid);
 			return -EPERM;
 		}
 		found = true;
@@ -191,6 +209,7 @@ long binderc_ioctl_get_frozen_info(struct binderc_proc *caller,
 		spin_unlock(&proc->inner_lock);
 	}
 	mutex_unlock(&binderc_procs_lock);
+	put_pid(pid);
 
 	if (!found)
 		return -EINVAL;

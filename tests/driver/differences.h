@@ -84,6 +84,13 @@ static const struct bt_difference bt_differences[] = {
 	  "oneway queued to a frozen proc with BR_TRANSACTION_COMPLETE; from 6.2 mainline "
 	  "answers BR_TRANSACTION_PENDING_FROZEN, and binderc follows the newest mainline "
 	  "on every kernel" },
+	{ "access/pid_is_read_in_the_callers_namespace",
+	  "BINDER_FREEZE of pid 2 from a new pid namespace", -EINVAL, 0,
+	  "mainline reads the pid as a global one: a container's process manager freezing "
+	  "its own pid 2 reaches whatever has the global pid 2 (here a kernel thread, so "
+	  "EINVAL; reported by container users as freezes of the wrong process); binderc "
+	  "reads it in the caller's pid namespace, as kill(2) does, and cannot name a "
+	  "process the caller does not see" },
 	{ 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
 /* clang-format on */

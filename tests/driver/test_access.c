@@ -14,7 +14,9 @@
  * binderc acts only on procs of the caller's own context and only for the
  * same euid or CAP_SYS_NICE over the target (differences.h).  Whether a
  * freeze took is checked from outside: a sync call to a frozen proc gets
- * BR_FROZEN_REPLY and sets sync_recv in BINDER_GET_FROZEN_INFO.
+ * BR_FROZEN_REPLY and sets sync_recv in BINDER_GET_FROZEN_INFO.  binderc
+ * also reads the pid in the caller's pid namespace; mainline reads a
+ * global one.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -28,6 +30,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bt.h"
@@ -525,4 +528,74 @@ Test(access, pid_only_on_another_context)
 	assert_frozen(&b, 0, cm_b.pid, false);
 	bt_close(&b);
 	bt_cm_stop(&cm_b);
+}
+
+/* ---- pid namespaces ----------------------------------------------------- */
+
+/*
+ * Pid 1 of a new pid namespace: starts a target (its pid 2) that opens the
+ * device, then freezes and thaws "pid 2" from inside.  Exit status: 0 when
+ * both worked, 100 + errno of the first that failed, 200 set-up failed.
+ */
+static int ns_freezer_main(void)
+{
+	int ready[2], fd, ret;
+	pid_t t;
+	char ch;
+
+	if (pipe(ready))
+		return 200;
+	t = fork();
+	if (t < 0)
+		return 200;
+	if (t == 0) {
+		if (open(bt_device(), O_RDWR | O_CLOEXEC) < 0)
+			_exit(1);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	ret = 200;
+	if (t == 2 && read(ready[0], &ch, 1) == 1) {
+		fd = open(bt_device(), O_RDWR | O_CLOEXEC);
+		ret = fd < 0 ? -errno : freeze_pid(fd, 2, true);
+		if (!ret)
+			ret = freeze_pid(fd, 2, false);
+		ret = ret ? 100 - ret : 0;
+	}
+	kill(t, SIGKILL);
+	waitpid(t, NULL, 0);
+	return ret;
+}
+
+Test(access, pid_is_read_in_the_callers_namespace)
+{
+	int st = 0, code;
+	pid_t p = fork();
+
+	cr_assert(p >= 0);
+	if (p == 0) {
+		pid_t init;
+
+		bt_in_helper = 1;
+		if (unshare(CLONE_NEWPID))
+			_exit(201);
+		init = fork();
+		if (init == 0)
+			_exit(ns_freezer_main());
+		if (init < 0 || waitpid(init, &st, 0) != init || !WIFEXITED(st))
+			_exit(202);
+		_exit(WEXITSTATUS(st));
+	}
+	cr_assert_eq(waitpid(p, &st, 0), p);
+	cr_assert(WIFEXITED(st), "the namespace helper died (status 0x%x)", st);
+	code = WEXITSTATUS(st);
+	if (code == 201)
+		cr_skip_test("unshare(CLONE_NEWPID): %s", "no pid namespaces in this kernel");
+	cr_assert(code < 200, "set-up in the pid namespace failed (%d)", code);
+	/* mainline looks for the global pid 2, a kernel thread with no binder */
+	cr_assert_eq(code ? 100 - code : 0,
+		     bt_expected("BINDER_FREEZE of pid 2 from a new pid namespace", -EINVAL),
+		     "freeze from the namespace: exit %d", code);
 }
