@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
+#include <linux/android/binderfs.h>
 
 #include <binderc/binderc.h>
 #include <binderc/servicemanager.h>
@@ -42,6 +44,8 @@ static void usage(FILE *f)
 		"                         s16 STR (String16)   s8 STR (String8)   null (null binder)\n"
 		"                         fd PATH (the file opened read-write, else read-only;\n"
 		"                                  PATH - is this process's stdout)\n"
+		"  mkdev MOUNT NAME...  create binder devices MOUNT/NAME on a binderfs mount\n"
+		"                       (through MOUNT/binder-control; no service manager needed)\n"
 		"\n"
 		"Options:\n"
 		"  -d, --device PATH    binder device (default: $BINDER_DEVICE, else /dev/binderc,\n"
@@ -499,6 +503,47 @@ static int cmd_call(struct ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/* BINDER_CTL_ADD on the mount's binder-control, once per name. */
+static int cmd_mkdev(const char *mount, int argc, char **argv)
+{
+	char control[4096];
+	int fd, i, r = 0;
+
+	snprintf(control, sizeof(control), "%s/binder-control", mount);
+	fd = open(control, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot open %s: %s (is %s a binderfs mount?)\n", prog, control,
+			strerror(errno), mount);
+		return EXIT_UNREACHABLE;
+	}
+	for (i = 0; i < argc; i++) {
+		struct binderfs_device dev = { .name = "" };
+		const char *why = NULL;
+
+		if (strlen(argv[i]) > BINDERFS_MAX_NAME) {
+			fprintf(stderr, "%s: %s: longer than %d bytes\n", prog, argv[i], BINDERFS_MAX_NAME);
+			r = EXIT_NOTFOUND;
+			continue;
+		}
+		memcpy(dev.name, argv[i], strlen(argv[i]));
+		if (ioctl(fd, BINDER_CTL_ADD, &dev) == 0) {
+			printf("created %s/%s (device %u:%u)\n", mount, argv[i], dev.major, dev.minor);
+			continue;
+		}
+		switch (errno) {
+		case EEXIST: why = "a device of that name exists"; break;
+		case ENOSPC: why = "the mount's max= limit of devices is reached"; break;
+		case EINVAL: why = "not a valid device name"; break;
+		case EPERM: why = "not allowed (only the mount's root user may add devices)"; break;
+		default: why = strerror(errno); break;
+		}
+		fprintf(stderr, "%s: cannot create %s/%s: %s\n", prog, mount, argv[i], why);
+		r = EXIT_NOTFOUND;
+	}
+	close(fd);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -529,7 +574,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("%s", "no command (list, check, ping, wait, call)");
+		return usage_error("%s", "no command (list, check, ping, wait, call, mkdev)");
 	cmd = argv[optind++];
 	argc -= optind;
 	argv += optind;
@@ -538,16 +583,19 @@ int main(int argc, char **argv)
 		static const struct {
 			const char *name;
 			int min, max;
-		} cmds[] = { { "list", 0, 0 }, { "check", 1, 1 }, { "ping", 1, 1 }, { "wait", 1, 2 }, { "call", 2, 1 << 20 } };
+		} cmds[] = { { "list", 0, 0 }, { "check", 1, 1 }, { "ping", 1, 1 }, { "wait", 1, 2 }, { "call", 2, 1 << 20 },
+			     { "mkdev", 2, 1 << 20 } };
 		size_t k = 0;
 
 		while (k < sizeof(cmds) / sizeof(cmds[0]) && strcmp(cmds[k].name, cmd) != 0)
 			k++;
 		if (k == sizeof(cmds) / sizeof(cmds[0]))
-			return usage_error("unknown command '%s' (list, check, ping, wait, call)", cmd);
+			return usage_error("unknown command '%s' (list, check, ping, wait, call, mkdev)", cmd);
 		if (argc < cmds[k].min || argc > cmds[k].max)
 			return usage_error("wrong number of arguments for '%s'", cmd);
 	}
+	if (strcmp(cmd, "mkdev") == 0)
+		return cmd_mkdev(argv[0], argc - 1, argv + 1);
 	r = connect_sm(&c);
 	if (r == 0) {
 		if (strcmp(cmd, "list") == 0)
