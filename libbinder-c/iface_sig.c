@@ -526,9 +526,32 @@ void bc__val_free(const struct bc__arg *a, union bc__val *v, bool own, bool clos
  * Every member of union bc__val starts at its first byte, so a value of
  * csize bytes is copied as it is; an array's count is the second value. */
 
+/* memcpy() of one value; the sizes spelt out turn it into one load and
+ * store, where a variable size would be a library call per argument. */
+static void copy_value(void *dst, const void *src, size_t size)
+{
+	switch (size) {
+	case 1:
+		memcpy(dst, src, 1);
+		break;
+	case 2:
+		memcpy(dst, src, 2);
+		break;
+	case 4:
+		memcpy(dst, src, 4);
+		break;
+	case 8:
+		memcpy(dst, src, 8);
+		break;
+	default:
+		memcpy(dst, src, size);
+		break;
+	}
+}
+
 void bc__val_load(const struct bc__arg *a, void *const *src, union bc__val *v)
 {
-	memcpy(&v[0], src[0], sig_type(a->type)->csize);
+	copy_value(&v[0], src[0], sig_type(a->type)->csize);
 	if (bc__arg_width(a) == 2)
 		memcpy(&v[1].n, src[1], sizeof(v[1].n));
 }
@@ -539,7 +562,7 @@ void bc__val_store(const struct bc__arg *a, union bc__val *v, void *const *dst)
 		bc__val_free(a, v, true, true);
 		return;
 	}
-	memcpy(dst[0], &v[0], sig_type(a->type)->csize);
+	copy_value(dst[0], &v[0], sig_type(a->type)->csize);
 	if (bc__arg_width(a) == 2 && dst[1])
 		memcpy(dst[1], &v[1].n, sizeof(v[1].n));
 	bc__val_init(a, v); /* ownership moved to the caller */

@@ -123,7 +123,6 @@ static int read_len(bc_parcel *p, size_t *n)
  * *@ret_len = 0).  On error the position is left where it was. */
 static int read_counted(bc_parcel *p, size_t unit, bool nul, const uint8_t **ret, size_t *ret_len)
 {
-	static const uint8_t zero[2];
 	size_t start, n = 0;
 	const uint8_t *d = NULL;
 	int r;
@@ -136,7 +135,8 @@ static int read_counted(bc_parcel *p, size_t unit, bool nul, const uint8_t **ret
 		return r;
 	if (r == 0) {
 		r = n >= MAX_LEN / unit ? -ENODATA : take(p, (n + nul) * unit, &d);
-		if (r == 0 && nul && memcmp(d + n * unit, zero, unit) != 0)
+		/* (not memcmp: the unit is 1 or 2, and this is every string read) */
+		if (r == 0 && nul && (d[n * unit] || (unit == 2 && d[n * unit + 1])))
 			r = -EBADMSG;
 		if (r < 0) {
 			p->pos = start;
