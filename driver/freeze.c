@@ -135,8 +135,13 @@ static int binderc_pin_procs_of(struct binderc_proc *caller, struct pid *pid,
 		mutex_unlock(&binderc_procs_lock);
 		return -ENOMEM;
 	}
+	/*
+	 * A target that exits meanwhile loses its thread-group pid, so this
+	 * pass may match fewer procs than the first (never more): pin only
+	 * what still matches, and say how many that is.
+	 */
 	list_for_each_entry(proc, &binderc_procs, proc_entry) {
-		if (!binderc_freeze_target(proc, caller, pid))
+		if (i == count || !binderc_freeze_target(proc, caller, pid))
 			continue;
 		spin_lock(&proc->inner_lock);
 		proc->tmp_ref++;
@@ -144,8 +149,12 @@ static int binderc_pin_procs_of(struct binderc_proc *caller, struct pid *pid,
 		procs[i++] = proc;
 	}
 	mutex_unlock(&binderc_procs_lock);
+	if (!i) {
+		kfree(procs);
+		return 0;
+	}
 	*procsp = procs;
-	return count;
+	return i;
 }
 
 long binderc_ioctl_freeze(struct binderc_proc *caller, void __user *ubuf)
