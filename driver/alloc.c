@@ -146,6 +146,7 @@ static void binderc_insert_allocated_locked(struct binderc_alloc *alloc,
 	struct rb_node **p = &alloc->allocated.rb_node;
 	struct rb_node *parent = NULL;
 
+	lockdep_assert_held(&alloc->mutex);
 	while (*p) {
 		struct binderc_buffer *buffer;
 
@@ -168,6 +169,7 @@ static int binderc_alloc_pages_locked(struct binderc_alloc *alloc,
 	size_t last = (PAGE_ALIGN(end) - alloc->buffer) >> PAGE_SHIFT;
 	size_t i;
 
+	lockdep_assert_held(&alloc->mutex);
 	for (i = first; i < last; i++) {
 		struct page *page;
 
@@ -189,6 +191,7 @@ binderc_best_fit_locked(struct binderc_alloc *alloc, size_t size)
 	struct binderc_buffer *buffer, *best = NULL;
 	size_t best_size = 0;
 
+	lockdep_assert_held(&alloc->mutex);
 	list_for_each_entry(buffer, &alloc->buffers, entry) {
 		size_t bsize;
 
@@ -235,6 +238,7 @@ static void binderc_check_oneway_spam_locked(struct binderc_alloc *alloc,
 	size_t total = 0, count = 0;
 	struct rb_node *n;
 
+	lockdep_assert_held(&alloc->mutex);
 	if (alloc->free_async_space >= alloc->buffer_size / 10) {
 		alloc->oneway_spam_detected = false;
 		return;
@@ -329,6 +333,7 @@ binderc_find_allocated_locked(struct binderc_alloc *alloc,
 {
 	struct rb_node *n = alloc->allocated.rb_node;
 
+	lockdep_assert_held(&alloc->mutex);
 	while (n) {
 		struct binderc_buffer *buffer;
 

@@ -14,6 +14,7 @@
 #include <linux/cred.h>
 #include <linux/device.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
 #include <linux/spinlock.h>
@@ -53,6 +54,19 @@
  * inner_lock(B) is fine, inner_lock(A) -> inner_lock(B) never happens).
  * No user copies and no sleeping allocation under any spinlock: allocate
  * first, then lock and insert (dropping the lock to allocate if needed).
+ *
+ * A function whose name ends in one of these suffixes is called with the
+ * lock held (it never takes or drops it unless its comment says so), and
+ * checks that with lockdep_assert_held():
+ *
+ *   _locked    alloc->mutex of the allocator it is given (alloc.c only)
+ *   _olocked   proc->outer_lock of the proc the refs belong to
+ *   _nlocked   node->lock of the node concerned
+ *   _ilocked   proc->inner_lock of the proc owning the lists or threads
+ *              concerned; for a node's tmp_refs, binderc_dead_nodes_lock
+ *              once the owner died
+ *   _nilocked  node->lock and, while the node has an owner, that owner's
+ *              inner_lock (binderc_node_inner_lock())
  */
 
 /* Work items queued on todo lists; the type says what contains them. */
@@ -308,6 +322,14 @@ struct binderc_proc {
 	struct binderc_stats stats;
 };
 
+/* _nilocked: see the lock order above. */
+static inline void binderc_assert_node_inner_locked(struct binderc_node *node)
+{
+	lockdep_assert_held(&node->lock);
+	if (node->proc)
+		lockdep_assert_held(&node->proc->inner_lock);
+}
+
 /* device.c */
 extern atomic_t binderc_last_id;
 extern struct mutex binderc_procs_lock;
@@ -364,7 +386,8 @@ int binderc_thread_read(struct binderc_proc *proc,
 			binder_size_t *consumed, bool non_block);
 bool binderc_has_work(struct binderc_thread *thread, bool do_proc_work);
 bool binderc_available_for_proc_work_ilocked(struct binderc_thread *thread);
-void binderc_enqueue_work_ilocked(struct binderc_work *work,
+void binderc_enqueue_work_ilocked(struct binderc_proc *proc,
+				  struct binderc_work *work,
 				  struct list_head *target);
 void binderc_enqueue_thread_work_ilocked(struct binderc_thread *thread,
 					 struct binderc_work *work);
@@ -372,10 +395,13 @@ void binderc_enqueue_deferred_thread_work_ilocked(struct binderc_thread *t,
 						  struct binderc_work *work);
 void binderc_enqueue_thread_work(struct binderc_thread *thread,
 				 struct binderc_work *work);
-void binderc_dequeue_work_ilocked(struct binderc_work *work);
+void binderc_dequeue_work_ilocked(struct binderc_proc *proc,
+				  struct binderc_work *work);
 void binderc_dequeue_work(struct binderc_proc *proc,
 			  struct binderc_work *work);
-struct binderc_work *binderc_dequeue_work_head_ilocked(struct list_head *l);
+struct binderc_work *
+binderc_dequeue_work_head_ilocked(struct binderc_proc *proc,
+				  struct list_head *l);
 struct binderc_thread *binderc_select_thread_ilocked(struct binderc_proc *p);
 void binderc_wakeup_thread_ilocked(struct binderc_proc *proc,
 				   struct binderc_thread *thread, bool sync);
@@ -523,7 +549,8 @@ long binderc_ioctl_freeze(struct binderc_proc *caller, void __user *ubuf);
 long binderc_ioctl_get_frozen_info(struct binderc_proc *caller,
 				   void __user *ubuf);
 struct binderc_transaction *
-binderc_find_outdated_txn_ilocked(struct binderc_transaction *t,
+binderc_find_outdated_txn_ilocked(struct binderc_proc *proc,
+				  struct binderc_transaction *t,
 				  struct list_head *target_list);
 
 /* debugfs.c */

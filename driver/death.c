@@ -21,12 +21,13 @@ static void binderc_queue_clear_done_ilocked(struct binderc_proc *proc,
 					     struct binderc_thread *thread,
 					     struct binderc_ref_death *death)
 {
+	lockdep_assert_held(&proc->inner_lock);
 	death->work.type = BINDERC_WORK_CLEAR_DEATH_NOTIFICATION;
 	if (thread->looper & (BINDERC_LOOPER_REGISTERED |
 			      BINDERC_LOOPER_ENTERED)) {
 		binderc_enqueue_thread_work_ilocked(thread, &death->work);
 	} else {
-		binderc_enqueue_work_ilocked(&death->work, &proc->todo);
+		binderc_enqueue_work_ilocked(proc, &death->work, &proc->todo);
 		binderc_wakeup_proc_ilocked(proc);
 	}
 }
@@ -44,6 +45,7 @@ static void binderc_request_death_nlocked(struct binderc_proc *proc,
 					  struct binderc_ref_death *death,
 					  binder_uintptr_t cookie)
 {
+	lockdep_assert_held(&ref->node->lock);
 	INIT_LIST_HEAD(&death->work.entry);
 	death->cookie = cookie;
 	ref->death = death;
@@ -53,7 +55,7 @@ static void binderc_request_death_nlocked(struct binderc_proc *proc,
 	/* Already dead: say so at once. */
 	death->work.type = BINDERC_WORK_DEAD_BINDER;
 	spin_lock(&proc->inner_lock);
-	binderc_enqueue_work_ilocked(&death->work, &proc->todo);
+	binderc_enqueue_work_ilocked(proc, &death->work, &proc->todo);
 	binderc_wakeup_proc_ilocked(proc);
 	spin_unlock(&proc->inner_lock);
 }
@@ -64,6 +66,7 @@ static void binderc_clear_death_nlocked(struct binderc_proc *proc,
 {
 	struct binderc_ref_death *death = ref->death;
 
+	lockdep_assert_held(&ref->node->lock);
 	ref->death = NULL;
 	spin_lock(&proc->inner_lock);
 	if (list_empty(&death->work.entry)) {
@@ -133,7 +136,7 @@ void binderc_dead_binder_done(struct binderc_proc *proc,
 		}
 	}
 	if (death) {
-		binderc_dequeue_work_ilocked(&death->work);
+		binderc_dequeue_work_ilocked(proc, &death->work);
 		if (death->work.type == BINDERC_WORK_DEAD_BINDER_AND_CLEAR)
 			binderc_queue_clear_done_ilocked(proc, thread, death);
 	}

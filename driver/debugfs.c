@@ -150,6 +150,7 @@ static void binderc_print_transaction_ilocked(struct seq_file *m,
 	struct binderc_buffer *buffer = t->buffer;
 	struct binderc_proc *to_proc;
 
+	lockdep_assert_held(&proc->inner_lock);
 	spin_lock(&t->lock);
 	to_proc = t->to_proc;
 	seq_printf(m, "%s %d: from %d:%d to %d:%d code %x flags %x pri %ld r%d",
@@ -184,6 +185,7 @@ static void binderc_print_work_ilocked(struct seq_file *m,
 {
 	struct binderc_node *node;
 
+	lockdep_assert_held(&proc->inner_lock);
 	switch (w->type) {
 	case BINDERC_WORK_TRANSACTION:
 		binderc_print_transaction_ilocked(m, proc, transaction_prefix,
@@ -221,6 +223,7 @@ static void binderc_print_thread_ilocked(struct seq_file *m,
 	struct binderc_transaction *t;
 	struct binderc_work *w;
 
+	lockdep_assert_held(&thread->proc->inner_lock);
 	seq_printf(m, "  thread %d: l %02x need_return %d tr %d\n",
 		   thread->pid, thread->looper, thread->looper_need_return,
 		   atomic_read(&thread->tmp_ref));
@@ -252,6 +255,7 @@ static void binderc_print_node_nilocked(struct seq_file *m,
 	struct binderc_ref *ref;
 	int count = 0;
 
+	binderc_assert_node_inner_locked(node);
 	hlist_for_each_entry(ref, &node->refs, node_entry)
 		count++;
 	seq_printf(m, "  node %d: u%016llx c%016llx hs %d hw %d ls %d lw %d is %d iw %d tr %d",
@@ -275,6 +279,7 @@ static void binderc_print_node_nilocked(struct seq_file *m,
 static void binderc_print_ref_olocked(struct seq_file *m,
 				      struct binderc_ref *ref)
 {
+	lockdep_assert_held(&ref->proc->outer_lock);
 	spin_lock(&ref->node->lock);
 	seq_printf(m, "  ref %d: desc %d %snode %d s %d w %d d %d\n",
 		   ref->data.debug_id, ref->data.desc,

@@ -36,6 +36,7 @@ static bool binderc_txns_pending_ilocked(struct binderc_proc *proc)
 {
 	struct rb_node *n;
 
+	lockdep_assert_held(&proc->inner_lock);
 	if (proc->outstanding_txns > 0)
 		return true;
 	for (n = rb_first(&proc->threads); n; n = rb_next(n)) {
@@ -245,11 +246,13 @@ static bool binderc_can_update_txn(struct binderc_transaction *old,
 }
 
 struct binderc_transaction *
-binderc_find_outdated_txn_ilocked(struct binderc_transaction *t,
+binderc_find_outdated_txn_ilocked(struct binderc_proc *proc,
+				  struct binderc_transaction *t,
 				  struct list_head *target_list)
 {
 	struct binderc_work *w;
 
+	lockdep_assert_held(&proc->inner_lock);
 	list_for_each_entry(w, target_list, entry) {
 		struct binderc_transaction *queued;
 

@@ -41,6 +41,7 @@ static struct binderc_node *binderc_get_node_ilocked(struct binderc_proc *proc,
 {
 	struct rb_node *n = proc->nodes.rb_node;
 
+	lockdep_assert_held(&proc->inner_lock);
 	while (n) {
 		struct binderc_node *node;
 
@@ -80,6 +81,7 @@ binderc_init_node_ilocked(struct binderc_proc *proc,
 	struct binderc_node *node;
 	u32 flags = fp ? fp->flags : 0;
 
+	lockdep_assert_held(&proc->inner_lock);
 	while (*p) {
 		parent = *p;
 		node = rb_entry(parent, struct binderc_node, rb_node);
@@ -139,6 +141,7 @@ int binderc_inc_node_nilocked(struct binderc_node *node, int strong,
 {
 	struct binderc_proc *proc = node->proc;
 
+	binderc_assert_node_inner_locked(node);
 	if (strong) {
 		if (internal) {
 			/*
@@ -159,7 +162,7 @@ int binderc_inc_node_nilocked(struct binderc_node *node, int strong,
 
 			thread = container_of(target_list,
 					      struct binderc_thread, todo);
-			binderc_dequeue_work_ilocked(&node->work);
+			binderc_dequeue_work_ilocked(proc, &node->work);
 			binderc_enqueue_deferred_thread_work_ilocked(thread,
 								     &node->work);
 		}
@@ -168,7 +171,8 @@ int binderc_inc_node_nilocked(struct binderc_node *node, int strong,
 			node->local_weak_refs++;
 		if (!node->has_weak_ref && target_list &&
 		    list_empty(&node->work.entry))
-			binderc_enqueue_work_ilocked(&node->work, target_list);
+			binderc_enqueue_work_ilocked(proc, &node->work,
+						     target_list);
 	}
 	return 0;
 }
@@ -193,7 +197,7 @@ static bool binderc_node_unlink_if_unused(struct binderc_node *node)
 	    node->local_weak_refs || node->tmp_refs)
 		return false;
 	if (proc) {
-		binderc_dequeue_work_ilocked(&node->work);
+		binderc_dequeue_work_ilocked(proc, &node->work);
 		rb_erase(&node->rb_node, &proc->nodes);
 		return true;
 	}
@@ -213,6 +217,7 @@ bool binderc_dec_node_nilocked(struct binderc_node *node, int strong,
 {
 	struct binderc_proc *proc = node->proc;
 
+	binderc_assert_node_inner_locked(node);
 	/*
 	 * A dead node's local refs were all dropped when its owner died
 	 * (binderc_node_release).  A transaction that pinned it just before
@@ -238,7 +243,8 @@ bool binderc_dec_node_nilocked(struct binderc_node *node, int strong,
 	if (proc && (node->has_strong_ref || node->has_weak_ref)) {
 		/* The owner must hear about it (BR_RELEASE / BR_DECREFS). */
 		if (list_empty(&node->work.entry)) {
-			binderc_enqueue_work_ilocked(&node->work, &proc->todo);
+			binderc_enqueue_work_ilocked(proc, &node->work,
+						     &proc->todo);
 			binderc_wakeup_proc_ilocked(proc);
 		}
 		return false;
@@ -257,8 +263,16 @@ void binderc_dec_node(struct binderc_node *node, int strong, int internal)
 		binderc_free_node(node);
 }
 
+/*
+ * The tmp_refs count of a live node is under its owner's inner_lock; once
+ * the owner died, under binderc_dead_nodes_lock.
+ */
 void binderc_inc_node_tmpref_ilocked(struct binderc_node *node)
 {
+	if (node->proc)
+		lockdep_assert_held(&node->proc->inner_lock);
+	else
+		lockdep_assert_held(&binderc_dead_nodes_lock);
 	node->tmp_refs++;
 }
 
@@ -302,6 +316,7 @@ struct binderc_ref *binderc_get_ref_olocked(struct binderc_proc *proc,
 {
 	struct rb_node *n = proc->refs_by_desc.rb_node;
 
+	lockdep_assert_held(&proc->outer_lock);
 	while (n) {
 		struct binderc_ref *ref;
 
@@ -329,6 +344,7 @@ binderc_lookup_ref_by_node_olocked(struct binderc_proc *proc,
 	struct rb_node **p = &proc->refs_by_node.rb_node;
 	struct rb_node *parent = NULL;
 
+	lockdep_assert_held(&proc->outer_lock);
 	while (*p) {
 		struct binderc_ref *ref;
 
@@ -353,6 +369,7 @@ static void binderc_insert_ref_desc_olocked(struct binderc_proc *proc,
 	struct rb_node **p, *parent = NULL, *n;
 	struct binderc_ref *ref;
 
+	lockdep_assert_held(&proc->outer_lock);
 	new_ref->data.desc =
 		new_ref->node == READ_ONCE(proc->context->mgr_node) ? 0 : 1;
 	for (n = rb_first(&proc->refs_by_desc); n; n = rb_next(n)) {
@@ -383,6 +400,7 @@ binderc_get_ref_for_node_olocked(struct binderc_proc *proc,
 	struct rb_node **link, *parent;
 	struct binderc_ref *ref;
 
+	lockdep_assert_held(&proc->outer_lock);
 	ref = binderc_lookup_ref_by_node_olocked(proc, node, &link, &parent);
 	if (ref || !new_ref)
 		return ref;
@@ -409,6 +427,7 @@ void binderc_cleanup_ref_olocked(struct binderc_ref *ref)
 {
 	bool delete_node;
 
+	lockdep_assert_held(&ref->proc->outer_lock);
 	rb_erase(&ref->rb_node_desc, &ref->proc->refs_by_desc);
 	rb_erase(&ref->rb_node_node, &ref->proc->refs_by_node);
 
@@ -442,6 +461,7 @@ static int binderc_inc_ref_olocked(struct binderc_ref *ref, int strong,
 {
 	int ret;
 
+	lockdep_assert_held(&ref->proc->outer_lock);
 	if (strong) {
 		if (ref->data.strong == 0) {
 			ret = binderc_inc_node(ref->node, 1, 1, target_list);
@@ -463,6 +483,7 @@ static int binderc_inc_ref_olocked(struct binderc_ref *ref, int strong,
 /* Returns true when the ref was unlinked and must be freed. */
 static bool binderc_dec_ref_olocked(struct binderc_ref *ref, int strong)
 {
+	lockdep_assert_held(&ref->proc->outer_lock);
 	if (strong) {
 		/* Dropping below zero is a user error; nothing changes. */
 		if (ref->data.strong == 0)
@@ -670,6 +691,7 @@ int binderc_node_work_to_user(struct binderc_proc *proc,
 	bool strong, weak, had_strong, had_weak;
 	int ret = 0;
 
+	lockdep_assert_held(&proc->inner_lock);
 	strong = node->internal_strong_refs || node->local_strong_refs;
 	weak = !hlist_empty(&node->refs) || node->local_weak_refs ||
 	       node->tmp_refs || strong;
@@ -760,9 +782,11 @@ out:
 
 static void binderc_queue_death_ilocked(struct binderc_ref *ref)
 {
+	lockdep_assert_held(&ref->proc->inner_lock);
 	WARN_ON(!list_empty(&ref->death->work.entry));
 	ref->death->work.type = BINDERC_WORK_DEAD_BINDER;
-	binderc_enqueue_work_ilocked(&ref->death->work, &ref->proc->todo);
+	binderc_enqueue_work_ilocked(ref->proc, &ref->death->work,
+				     &ref->proc->todo);
 	binderc_wakeup_proc_ilocked(ref->proc);
 }
 
@@ -779,7 +803,7 @@ int binderc_node_release(struct binderc_node *node, int refs)
 
 	spin_lock(&node->lock);
 	spin_lock(&proc->inner_lock);
-	binderc_dequeue_work_ilocked(&node->work);
+	binderc_dequeue_work_ilocked(proc, &node->work);
 	if (hlist_empty(&node->refs) && node->tmp_refs == 1) {
 		spin_unlock(&proc->inner_lock);
 		spin_unlock(&node->lock);

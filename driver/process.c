@@ -80,7 +80,7 @@ void binderc_release_work(struct binderc_proc *proc, struct list_head *list)
 
 	for (;;) {
 		spin_lock(&proc->inner_lock);
-		w = binderc_dequeue_work_head_ilocked(list);
+		w = binderc_dequeue_work_head_ilocked(proc, list);
 		spin_unlock(&proc->inner_lock);
 		if (!w)
 			return;
@@ -142,6 +142,7 @@ static void binderc_proc_take_queued_ilocked(struct binderc_proc *proc,
 	struct binderc_work *w, *tmp;
 	struct rb_node *n;
 
+	lockdep_assert_held(&proc->inner_lock);
 	list_for_each_entry_safe(w, tmp, &proc->todo, entry)
 		if (w->type == BINDERC_WORK_TRANSACTION)
 			list_move_tail(&w->entry, out);

@@ -14,9 +14,11 @@
 
 /* ---- todo lists ------------------------------------------------------ */
 
-void binderc_enqueue_work_ilocked(struct binderc_work *work,
+void binderc_enqueue_work_ilocked(struct binderc_proc *proc,
+				  struct binderc_work *work,
 				  struct list_head *target)
 {
+	lockdep_assert_held(&proc->inner_lock);
 	WARN_ON(!list_empty(&work->entry));
 	list_add_tail(&work->entry, target);
 }
@@ -29,13 +31,15 @@ void binderc_enqueue_work_ilocked(struct binderc_work *work,
 void binderc_enqueue_deferred_thread_work_ilocked(struct binderc_thread *t,
 						  struct binderc_work *work)
 {
-	binderc_enqueue_work_ilocked(work, &t->todo);
+	lockdep_assert_held(&t->proc->inner_lock);
+	binderc_enqueue_work_ilocked(t->proc, work, &t->todo);
 }
 
 void binderc_enqueue_thread_work_ilocked(struct binderc_thread *thread,
 					 struct binderc_work *work)
 {
-	binderc_enqueue_work_ilocked(work, &thread->todo);
+	lockdep_assert_held(&thread->proc->inner_lock);
+	binderc_enqueue_work_ilocked(thread->proc, work, &thread->todo);
 	/*
 	 * A thread using (e)poll that queues work for itself gets no other
 	 * wakeup: without this it could wait on its own work forever.
@@ -54,22 +58,27 @@ void binderc_enqueue_thread_work(struct binderc_thread *thread,
 	spin_unlock(&thread->proc->inner_lock);
 }
 
-void binderc_dequeue_work_ilocked(struct binderc_work *work)
+void binderc_dequeue_work_ilocked(struct binderc_proc *proc,
+				  struct binderc_work *work)
 {
+	lockdep_assert_held(&proc->inner_lock);
 	list_del_init(&work->entry);
 }
 
 void binderc_dequeue_work(struct binderc_proc *proc, struct binderc_work *work)
 {
 	spin_lock(&proc->inner_lock);
-	binderc_dequeue_work_ilocked(work);
+	binderc_dequeue_work_ilocked(proc, work);
 	spin_unlock(&proc->inner_lock);
 }
 
-struct binderc_work *binderc_dequeue_work_head_ilocked(struct list_head *l)
+struct binderc_work *
+binderc_dequeue_work_head_ilocked(struct binderc_proc *proc,
+				  struct list_head *l)
 {
 	struct binderc_work *w;
 
+	lockdep_assert_held(&proc->inner_lock);
 	w = list_first_entry_or_null(l, struct binderc_work, entry);
 	if (w)
 		list_del_init(&w->entry);
@@ -89,6 +98,7 @@ void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
 static bool binderc_has_work_ilocked(struct binderc_thread *thread,
 				     bool do_proc_work)
 {
+	lockdep_assert_held(&thread->proc->inner_lock);
 	/* An emptied list with a stale flag is no work (never spin on it). */
 	return (thread->process_todo && !list_empty(&thread->todo)) ||
 	       thread->looper_need_return ||
@@ -108,6 +118,7 @@ bool binderc_has_work(struct binderc_thread *thread, bool do_proc_work)
 /* A thread in the middle of a transaction only takes its own work. */
 bool binderc_available_for_proc_work_ilocked(struct binderc_thread *thread)
 {
+	lockdep_assert_held(&thread->proc->inner_lock);
 	return !thread->transaction_stack && list_empty(&thread->todo);
 }
 
@@ -116,6 +127,7 @@ static void binderc_wakeup_poll_threads_ilocked(struct binderc_proc *proc,
 {
 	struct rb_node *n;
 
+	lockdep_assert_held(&proc->inner_lock);
 	for (n = rb_first(&proc->threads); n; n = rb_next(n)) {
 		struct binderc_thread *thread;
 
@@ -135,6 +147,7 @@ struct binderc_thread *binderc_select_thread_ilocked(struct binderc_proc *proc)
 {
 	struct binderc_thread *thread;
 
+	lockdep_assert_held(&proc->inner_lock);
 	thread = list_first_entry_or_null(&proc->waiting_threads,
 					  struct binderc_thread,
 					  waiting_thread_node);
@@ -146,6 +159,7 @@ struct binderc_thread *binderc_select_thread_ilocked(struct binderc_proc *proc)
 void binderc_wakeup_thread_ilocked(struct binderc_proc *proc,
 				   struct binderc_thread *thread, bool sync)
 {
+	lockdep_assert_held(&proc->inner_lock);
 	if (thread) {
 		if (sync)
 			wake_up_interruptible_sync(&thread->wait);
@@ -159,6 +173,7 @@ void binderc_wakeup_thread_ilocked(struct binderc_proc *proc,
 
 void binderc_wakeup_proc_ilocked(struct binderc_proc *proc)
 {
+	lockdep_assert_held(&proc->inner_lock);
 	binderc_wakeup_thread_ilocked(proc, binderc_select_thread_ilocked(proc),
 				      false);
 }
@@ -173,6 +188,7 @@ binderc_get_thread_ilocked(struct binderc_proc *proc,
 	struct rb_node *parent = NULL;
 	struct binderc_thread *thread;
 
+	lockdep_assert_held(&proc->inner_lock);
 	while (*p) {
 		parent = *p;
 		thread = rb_entry(parent, struct binderc_thread, rb_node);
@@ -261,6 +277,7 @@ binderc_thread_unlink_stack_ilocked(struct binderc_thread *thread,
 	struct binderc_transaction *t = thread->transaction_stack;
 	struct binderc_transaction *send_reply = NULL;
 
+	lockdep_assert_held(&thread->proc->inner_lock);
 	if (t && t->to_thread == thread)
 		send_reply = t;
 	while (t) {
@@ -403,6 +420,7 @@ static int binderc_death_to_user(struct binderc_proc *proc,
 	binder_uintptr_t cookie;
 	u32 cmd;
 
+	lockdep_assert_held(&proc->inner_lock);
 	death = container_of(w, struct binderc_ref_death, work);
 	cookie = death->cookie;
 	if (w->type == BINDERC_WORK_CLEAR_DEATH_NOTIFICATION) {
@@ -413,7 +431,7 @@ static int binderc_death_to_user(struct binderc_proc *proc,
 	} else {
 		/* Held until BC_DEAD_BINDER_DONE names the cookie. */
 		cmd = BR_DEAD_BINDER;
-		binderc_enqueue_work_ilocked(w, &proc->delivered_death);
+		binderc_enqueue_work_ilocked(proc, w, &proc->delivered_death);
 		spin_unlock(&proc->inner_lock);
 	}
 	return binderc_put_cmd_cookie(proc, ptrp, cmd, cookie);
@@ -562,7 +580,7 @@ static int binderc_read_one(struct binderc_proc *proc,
 		return -ENOSPC;
 	}
 
-	w = binderc_dequeue_work_head_ilocked(list);
+	w = binderc_dequeue_work_head_ilocked(proc, list);
 	if (list_empty(&thread->todo))
 		thread->process_todo = false;
 

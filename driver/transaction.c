@@ -52,6 +52,7 @@ binderc_get_txn_from_and_acq_inner(struct binderc_transaction *t)
 void binderc_pop_transaction_ilocked(struct binderc_thread *target_thread,
 				     struct binderc_transaction *t)
 {
+	lockdep_assert_held(&target_thread->proc->inner_lock);
 	WARN_ON(target_thread->transaction_stack != t);
 	WARN_ON(t->from != target_thread);
 	target_thread->transaction_stack = t->from_parent;
@@ -241,6 +242,7 @@ static int binderc_route_nested_ilocked(struct binderc_txn_build *b)
 {
 	struct binderc_transaction *tmp = b->thread->transaction_stack;
 
+	lockdep_assert_held(&b->proc->inner_lock);
 	if (tmp->to_thread != b->thread)
 		return -EPROTO;
 	for (; tmp; tmp = tmp->from_parent) {
@@ -445,15 +447,16 @@ binderc_queue_async_ilocked(struct binderc_transaction *t,
 {
 	struct binderc_transaction *outdated = NULL;
 
+	lockdep_assert_held(&proc->inner_lock);
 	if ((t->flags & TF_UPDATE_TXN) && proc->is_frozen) {
-		outdated = binderc_find_outdated_txn_ilocked(t,
+		outdated = binderc_find_outdated_txn_ilocked(proc, t,
 							     &node->async_todo);
 		if (outdated) {
 			list_del_init(&outdated->work.entry);
 			proc->outstanding_txns--;
 		}
 	}
-	binderc_enqueue_work_ilocked(&t->work, &node->async_todo);
+	binderc_enqueue_work_ilocked(proc, &t->work, &node->async_todo);
 	return outdated;
 }
 
@@ -499,7 +502,7 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 	if (thread)
 		binderc_enqueue_thread_work_ilocked(thread, &t->work);
 	else if (!pending_async)
-		binderc_enqueue_work_ilocked(&t->work, &proc->todo);
+		binderc_enqueue_work_ilocked(proc, &t->work, &proc->todo);
 	else
 		outdated = binderc_queue_async_ilocked(t, proc, node);
 	if (!pending_async)
@@ -756,11 +759,11 @@ void binderc_free_buf(struct binderc_proc *proc,
 
 		binderc_node_inner_lock(node);
 		WARN_ON(!node->has_async_transaction);
-		w = binderc_dequeue_work_head_ilocked(&node->async_todo);
+		w = binderc_dequeue_work_head_ilocked(proc, &node->async_todo);
 		if (!w) {
 			node->has_async_transaction = 0;
 		} else {
-			binderc_enqueue_work_ilocked(w, &proc->todo);
+			binderc_enqueue_work_ilocked(proc, w, &proc->todo);
 			binderc_wakeup_proc_ilocked(proc);
 		}
 		binderc_node_inner_unlock(node);
