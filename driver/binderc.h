@@ -145,24 +145,59 @@ struct binderc_device {
 	char name[];			/* the node's name under /dev */
 };
 
-/* A binder object owned by a proc (the target of handles). */
+/**
+ * struct binderc_node - a binder object owned by a proc (the target of handles)
+ * @debug_id:		immutable after creation
+ * @lock:		protects @refs, the refs' ->death, and with the
+ *			owner's inner_lock the counts (see _nilocked)
+ * @work:		BINDERC_WORK_NODE, the refcount news for the owner;
+ *			on a todo list under the owner's inner_lock
+ * @rb_node:		in the owner's proc->nodes while it lives; owner's
+ *			inner_lock
+ * @dead_node:		in binderc_dead_nodes once the owner died;
+ *			binderc_dead_nodes_lock
+ * @proc:		the owner, NULL once it died; written under @lock and
+ *			the owner's inner_lock, so stable under either
+ * @refs:		every binderc_ref on this node (their node_entry);
+ *			@lock
+ * @internal_strong_refs: strong refs held by refs of other procs; @lock and
+ *			the owner's inner_lock while it has one (_nilocked)
+ * @local_weak_refs:	weak refs the kernel holds (transactions in flight,
+ *			acks owed); as @internal_strong_refs
+ * @local_strong_refs:	strong refs the kernel holds; as @internal_strong_refs
+ * @tmp_refs:		short-lived kernel pins of the pointer; the owner's
+ *			inner_lock while it lives, binderc_dead_nodes_lock after
+ * @ptr:		userspace's object address; immutable after creation
+ * @cookie:		userspace's cookie; immutable after creation
+ * @has_strong_ref:	userspace was told BR_ACQUIRE; owner's inner_lock
+ * @pending_strong_ref:	its BC_ACQUIRE_DONE is owed; owner's inner_lock
+ * @has_weak_ref:	userspace was told BR_INCREFS; owner's inner_lock
+ * @pending_weak_ref:	its BC_INCREFS_DONE is owed; owner's inner_lock
+ * @has_async_transaction: a oneway call to it is being handled; @lock
+ *			(shares a byte with the four bits above, which are
+ *			written under the inner_lock alone)
+ * @accept_fds:		immutable after creation
+ * @txn_security_ctx:	immutable after creation
+ * @min_priority:	immutable after creation
+ * @async_todo:		oneway calls waiting behind the one being handled;
+ *			owner's inner_lock
+ */
 struct binderc_node {
 	int debug_id;
 	spinlock_t lock;
-	struct binderc_work work;	/* BINDERC_WORK_NODE: refcount news */
+	struct binderc_work work;
 	union {
-		struct rb_node rb_node;		/* proc->nodes while alive */
-		struct hlist_node dead_node;	/* binderc_dead_nodes after */
+		struct rb_node rb_node;
+		struct hlist_node dead_node;
 	};
-	struct binderc_proc *proc;	/* NULL once the owner died */
-	struct hlist_head refs;		/* binderc_ref.node_entry */
-	int internal_strong_refs;	/* strong refs held by other procs */
+	struct binderc_proc *proc;
+	struct hlist_head refs;
+	int internal_strong_refs;
 	int local_weak_refs;
 	int local_strong_refs;
-	int tmp_refs;			/* short-lived kernel pins */
+	int tmp_refs;
 	binder_uintptr_t ptr;
 	binder_uintptr_t cookie;
-	/* What userspace has been told (protected by inner_lock). */
 	u8 has_strong_ref:1;
 	u8 pending_strong_ref:1;
 	u8 has_weak_ref:1;
@@ -171,7 +206,7 @@ struct binderc_node {
 	u8 accept_fds:1;
 	u8 txn_security_ctx:1;
 	int min_priority;
-	struct list_head async_todo;	/* oneway txns waiting their turn */
+	struct list_head async_todo;
 };
 
 struct binderc_ref_death {
@@ -186,7 +221,22 @@ struct binderc_ref_data {
 	int weak;
 };
 
-/* A handle in one proc to a node (usually of another proc). */
+/**
+ * struct binderc_ref - a handle in one proc to a node (usually of another proc)
+ * @data:		debug_id immutable after creation; desc chosen under
+ *			the holder's outer_lock when linked, then immutable;
+ *			strong and weak under the holder's outer_lock
+ * @rb_node_desc:	in proc->refs_by_desc; the holder's outer_lock
+ * @rb_node_node:	in proc->refs_by_node; the holder's outer_lock
+ * @node_entry:		in node->refs; node->lock
+ * @proc:		the holder; immutable after creation
+ * @node:		immutable while linked; cleared under the holder's
+ *			outer_lock on unlink unless binderc_free_ref() must
+ *			free the node
+ * @death:		the death notification asked for, or NULL; written
+ *			under the holder's outer_lock and node->lock, read
+ *			under either
+ */
 struct binderc_ref {
 	struct binderc_ref_data data;
 	struct rb_node rb_node_desc;
@@ -238,15 +288,49 @@ struct binderc_txn_fd_fixup {
 	int target_fd;
 };
 
+/**
+ * struct binderc_transaction - one call or reply on its way
+ * @debug_id:		immutable after creation
+ * @work:		BINDERC_WORK_TRANSACTION on a todo list (the
+ *			receiver's, or node->async_todo); the receiver's
+ *			inner_lock
+ * @from:		the sending thread of a sync call, NULL once it is
+ *			gone or answered; written under @lock, or cleared
+ *			under the sender's inner_lock when popped off its
+ *			stack
+ * @from_pid:		immutable after creation
+ * @from_tid:		immutable after creation
+ * @from_parent:	next on the sender's stack; set under the sender's
+ *			inner_lock before the call is queued, then immutable
+ * @to_proc:		the receiver, NULL once it is gone; @lock
+ * @to_thread:		the receiving thread; @lock, except that the thread
+ *			taking a sync call sets it under its own inner_lock
+ * @to_parent:		next on the receiver's stack; the receiver's
+ *			inner_lock
+ * @need_reply:		immutable once the call is queued
+ * @buffer:		in the receiver's area, NULL once freed; the
+ *			receiver's inner_lock
+ * @code:		immutable after creation
+ * @flags:		immutable after creation
+ * @priority:		the sender's nice value; immutable after creation
+ * @saved_priority:	the receiving thread's own nice value; only that
+ *			thread
+ * @sender_euid:	immutable after creation
+ * @security_ctx:	set while the call is built, then immutable
+ * @fd_fixups:		fds to install on delivery; no lock: built by the
+ *			sender before queueing, then used by the one thread
+ *			that delivers or frees the transaction
+ * @lock:		protects @from, @to_proc and @to_thread
+ */
 struct binderc_transaction {
 	int debug_id;
 	struct binderc_work work;
-	struct binderc_thread *from;	/* t->lock */
+	struct binderc_thread *from;
 	int from_pid;
 	int from_tid;
 	struct binderc_transaction *from_parent;
-	struct binderc_proc *to_proc;	/* t->lock */
-	struct binderc_thread *to_thread; /* t->lock */
+	struct binderc_proc *to_proc;
+	struct binderc_thread *to_thread;
 	struct binderc_transaction *to_parent;
 	unsigned int need_reply:1;
 	struct binderc_buffer *buffer;
@@ -269,16 +353,44 @@ enum {
 	BINDERC_LOOPER_POLL = 0x20,
 };
 
+/**
+ * struct binderc_thread - one userspace thread using a proc
+ * @proc:		immutable after creation
+ * @rb_node:		in proc->threads; proc->inner_lock
+ * @waiting_thread_node: in proc->waiting_threads while blocked in read;
+ *			proc->inner_lock
+ * @pid:		immutable after creation
+ * @looper:		BINDERC_LOOPER_* bits; written only by the thread
+ *			itself, read by others under proc->inner_lock
+ * @looper_need_return:	return to userspace before waiting; set under
+ *			proc->inner_lock by binderc_proc_flush(), set and
+ *			cleared by the thread itself without it
+ * @transaction_stack:	the calls this thread sends or handles, innermost
+ *			first; proc->inner_lock
+ * @todo:		work for this thread only; proc->inner_lock
+ * @process_todo:	@todo holds work that is a reason to return (not only
+ *			deferred work); proc->inner_lock
+ * @return_error:	a BR_* error for this thread's own command; only the
+ *			thread itself (the work entry: proc->inner_lock)
+ * @reply_error:	BR_DEAD_REPLY or BR_FAILED_REPLY for a call it waits
+ *			on; proc->inner_lock, and the thread resets cmd
+ *			once it has read it
+ * @ee:			BINDER_GET_EXTENDED_ERROR's answer; proc->inner_lock
+ * @wait:		its own lock (a wait queue)
+ * @tmp_ref:		atomic; the thread is freed when it reaches 0 after
+ *			@is_dead, decided under proc->inner_lock
+ * @is_dead:		proc->inner_lock
+ */
 struct binderc_thread {
 	struct binderc_proc *proc;
 	struct rb_node rb_node;
 	struct list_head waiting_thread_node;
 	int pid;
-	int looper;			/* BINDERC_LOOPER_*; only this thread */
+	int looper;
 	bool looper_need_return;
 	struct binderc_transaction *transaction_stack;
 	struct list_head todo;
-	bool process_todo;		/* todo holds non-deferred work */
+	bool process_todo;
 	struct binderc_error return_error;
 	struct binderc_error reply_error;
 	struct binder_extended_error ee;
@@ -287,9 +399,45 @@ struct binderc_thread {
 	bool is_dead;
 };
 
-/* State of one open file of a binderc device. */
+/**
+ * struct binderc_proc - the state of one open file of a binderc device
+ * @proc_entry:		in binderc_procs; binderc_procs_lock
+ * @threads:		binderc_thread by pid; @inner_lock
+ * @nodes:		binderc_node by ptr; @inner_lock
+ * @refs_by_desc:	binderc_ref by handle; @outer_lock
+ * @refs_by_node:	binderc_ref by node; @outer_lock
+ * @waiting_threads:	threads blocked in read for proc work; @inner_lock
+ * @pid:		the opener's tgid; immutable after creation
+ * @debug_id:		immutable after creation
+ * @tsk:		the opener's group leader; immutable after creation
+ * @cred:		the opener's credentials; set by open, then immutable
+ * @todo:		work any thread may take; @inner_lock
+ * @delivered_death:	BR_DEAD_BINDER read but not yet acked; @inner_lock
+ * @max_threads:	BINDER_SET_MAX_THREADS; @inner_lock
+ * @requested_threads:	BR_SPAWN_LOOPER sent, not yet registered;
+ *			@inner_lock
+ * @requested_threads_started: loopers registered on request; @inner_lock
+ * @tmp_ref:		pins by other procs and dying threads; @inner_lock
+ * @is_dead:		release() has begun; @inner_lock
+ * @receive_closed:	the receive mapping is gone; @inner_lock
+ * @default_priority:	the opener's nice value; immutable after creation
+ * @outstanding_txns:	transactions queued to or handled by this proc;
+ *			@inner_lock (read without it by BINDER_FREEZE's wait)
+ * @oneway_spam_detection_enabled: @inner_lock
+ * @is_frozen:		@inner_lock
+ * @sync_recv:		a sync call was refused while frozen; @inner_lock
+ * @async_recv:		a oneway call arrived while frozen; @inner_lock
+ * @freeze_wait:	woken when @outstanding_txns reaches 0 while frozen;
+ *			its own lock
+ * @debugfs_entry:	set by open, removed by release; no other user
+ * @alloc:		the receive area; its own mutex (struct binderc_alloc)
+ * @context:		the device's context; immutable after creation
+ * @inner_lock:		see the lock order (level 8)
+ * @outer_lock:		see the lock order (level 6)
+ * @stats:		atomic counters
+ */
 struct binderc_proc {
-	struct list_head proc_entry;	/* binderc_procs */
+	struct list_head proc_entry;
 	struct rb_root threads;
 	struct rb_root nodes;
 	struct rb_root refs_by_desc;
@@ -306,14 +454,14 @@ struct binderc_proc {
 	int requested_threads_started;
 	int tmp_ref;
 	bool is_dead;
-	bool receive_closed;		/* inner_lock: the mapping is gone */
+	bool receive_closed;
 	long default_priority;
 	int outstanding_txns;
 	bool oneway_spam_detection_enabled;
-	bool is_frozen;			/* inner_lock */
-	bool sync_recv;			/* a sync call was refused frozen */
-	bool async_recv;		/* a oneway call arrived frozen */
-	wait_queue_head_t freeze_wait;	/* outstanding_txns reached 0 */
+	bool is_frozen;
+	bool sync_recv;
+	bool async_recv;
+	wait_queue_head_t freeze_wait;
 	struct dentry *debugfs_entry;
 	struct binderc_alloc alloc;
 	struct binderc_context *context;
