@@ -528,11 +528,6 @@ int binderc_thread_write(struct binderc_proc *proc,
 			 struct binderc_thread *thread,
 			 binder_uintptr_t ubuf, size_t size,
 			 binder_size_t *consumed);
-int binderc_thread_read(struct binderc_proc *proc,
-			struct binderc_thread *thread,
-			binder_uintptr_t ubuf, size_t size,
-			binder_size_t *consumed, bool non_block);
-bool binderc_has_work(struct binderc_thread *thread, bool do_proc_work);
 bool binderc_available_for_proc_work_ilocked(struct binderc_thread *thread);
 void binderc_enqueue_work_ilocked(struct binderc_proc *proc,
 				  struct binderc_work *work,
@@ -557,6 +552,13 @@ void binderc_wakeup_proc_ilocked(struct binderc_proc *proc);
 void binderc_set_nice(long nice);
 void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
 				u32 command, s32 param);
+
+/* read.c */
+int binderc_thread_read(struct binderc_proc *proc,
+			struct binderc_thread *thread,
+			binder_uintptr_t ubuf, size_t size,
+			binder_size_t *consumed, bool non_block);
+bool binderc_has_work(struct binderc_thread *thread, bool do_proc_work);
 
 /* node.c */
 struct binderc_node *binderc_get_node(struct binderc_proc *proc,

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * binderc: the BR_* half of BINDER_WRITE_READ.
+ *
+ * A reading thread waits until its own todo list (or, when it is free for
+ * it, the proc's) holds work, then turns work items into BR_* commands in
+ * the read buffer one at a time, until a transaction, a reply or a death
+ * notice is written, the buffer has no room left, or nothing is left.
+ * Before anything is taken off a list the buffer is faulted in, so a
+ * fault costs no work (see binderc_read_one() for what a fault after that
+ * does).
+ */
+#include <linux/pagemap.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "binderc.h"
+
+/* ---- waiting for work ------------------------------------------------ */
+
+static bool binderc_has_work_ilocked(struct binderc_thread *thread,
+				     bool do_proc_work)
+{
+	lockdep_assert_held(&thread->proc->inner_lock);
+	/* An emptied list with a stale flag is no work (never spin on it). */
+	return (thread->process_todo && !list_empty(&thread->todo)) ||
+	       thread->looper_need_return ||
+	       (do_proc_work && !list_empty(&thread->proc->todo));
+}
+
+bool binderc_has_work(struct binderc_thread *thread, bool do_proc_work)
+{
+	bool has_work;
+
+	spin_lock(&thread->proc->inner_lock);
+	has_work = binderc_has_work_ilocked(thread, do_proc_work);
+	spin_unlock(&thread->proc->inner_lock);
+	return has_work;
+}
+
+
+static int binderc_wait_for_work(struct binderc_thread *thread,
+				 bool do_proc_work)
+{
+	struct binderc_proc *proc = thread->proc;
+	DEFINE_WAIT(wait);
+	int ret = 0;
+
+	spin_lock(&proc->inner_lock);
+	for (;;) {
+		prepare_to_wait(&thread->wait, &wait,
+				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
+		if (binderc_has_work_ilocked(thread, do_proc_work))
+			break;
+		if (do_proc_work)
+			list_add(&thread->waiting_thread_node,
+				 &proc->waiting_threads);
+		spin_unlock(&proc->inner_lock);
+		binderc_freezable_schedule();
+		spin_lock(&proc->inner_lock);
+		list_del_init(&thread->waiting_thread_node);
+		if (signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+	}
+	finish_wait(&thread->wait, &wait);
+	spin_unlock(&proc->inner_lock);
+	return ret;
+}
+
+/* ---- one work item --------------------------------------------------- */
+
+static int binderc_put_cmd(struct binderc_proc *proc, void __user **ptrp,
+			   u32 cmd)
+{
+	if (put_user(cmd, (u32 __user *)*ptrp))
+		return -EFAULT;
+	*ptrp += sizeof(u32);
+	binderc_stat_br(proc, cmd);
+	return 0;
+}
+
+static int binderc_put_cmd_cookie(struct binderc_proc *proc,
+				  void __user **ptrp, u32 cmd,
+				  binder_uintptr_t cookie)
+{
+	if (put_user(cmd, (u32 __user *)*ptrp))
+		return -EFAULT;
+	if (put_user(cookie, (binder_uintptr_t __user *)
+		     (*ptrp + sizeof(u32))))
+		return -EFAULT;
+	*ptrp += sizeof(u32) + sizeof(cookie);
+	binderc_stat_br(proc, cmd);
+	return 0;
+}
+
+/* Death work just dequeued (inner_lock held, dropped here). */
+static int binderc_death_to_user(struct binderc_proc *proc,
+				 struct binderc_work *w, void __user **ptrp)
+	__releases(&proc->inner_lock)
+{
+	struct binderc_ref_death *death;
+	binder_uintptr_t cookie;
+	u32 cmd;
+
+	lockdep_assert_held(&proc->inner_lock);
+	death = container_of(w, struct binderc_ref_death, work);
+	cookie = death->cookie;
+	if (w->type == BINDERC_WORK_CLEAR_DEATH_NOTIFICATION) {
+		cmd = BR_CLEAR_DEATH_NOTIFICATION_DONE;
+		spin_unlock(&proc->inner_lock);
+		kfree(death);
+		binderc_count_dec(BINDERC_CNT_DEATH);
+	} else {
+		/* Held until BC_DEAD_BINDER_DONE names the cookie. */
+		cmd = BR_DEAD_BINDER;
+		binderc_enqueue_work_ilocked(proc, w, &proc->delivered_death);
+		spin_unlock(&proc->inner_lock);
+	}
+	return binderc_put_cmd_cookie(proc, ptrp, cmd, cookie);
+}
+
+static void binderc_fill_txn_data(struct binderc_transaction *t,
+				  struct binder_transaction_data *trd,
+				  u32 *cmd)
+{
+	struct binderc_node *target_node = t->buffer->target_node;
+	struct binderc_thread *from;
+
+	if (target_node) {
+		trd->target.ptr = target_node->ptr;
+		trd->cookie = target_node->cookie;
+		/* Run at the caller's priority, bounded by the node's floor. */
+		t->saved_priority = task_nice(current);
+		if (t->priority < target_node->min_priority &&
+		    !(t->flags & TF_ONE_WAY))
+			binderc_set_nice(t->priority);
+		else if (!(t->flags & TF_ONE_WAY) ||
+			 t->saved_priority > target_node->min_priority)
+			binderc_set_nice(target_node->min_priority);
+		*cmd = BR_TRANSACTION;
+	} else {
+		trd->target.ptr = 0;
+		trd->cookie = 0;
+		*cmd = BR_REPLY;
+	}
+	trd->code = t->code;
+	trd->flags = t->flags;
+	trd->sender_euid = from_kuid(current_user_ns(), t->sender_euid);
+
+	from = binderc_get_txn_from(t);
+	if (from) {
+		trd->sender_pid = task_tgid_nr_ns(from->proc->tsk,
+						  task_active_pid_ns(current));
+		binderc_thread_dec_tmpref(from);
+	} else {
+		trd->sender_pid = 0;
+	}
+	trd->data_size = t->buffer->data_size;
+	trd->offsets_size = t->buffer->offsets_size;
+	trd->data.ptr.buffer = t->buffer->user_data;
+	trd->data.ptr.offsets = trd->data.ptr.buffer +
+				ALIGN(t->buffer->data_size, sizeof(void *));
+}
+
+/*
+ * Deliver a transaction to userspace.  Returns 1 when the loop must stop
+ * (a transaction or a failed reply was written), 0 to go on, or -errno.
+ * -EFAULT leaves @t untouched, for the caller to queue it again.
+ */
+static int binderc_txn_to_user(struct binderc_proc *proc,
+			       struct binderc_thread *thread,
+			       struct binderc_transaction *t,
+			       void __user **ptrp)
+{
+	struct binder_transaction_data_secctx tr = { };
+	size_t trsize = sizeof(tr.transaction_data);
+	u32 cmd;
+	int ret;
+
+	binderc_fill_txn_data(t, &tr.transaction_data, &cmd);
+	tr.secctx = t->security_ctx;
+	if (t->security_ctx) {
+		cmd = BR_TRANSACTION_SEC_CTX;
+		trsize = sizeof(tr);
+	}
+	/* The header first: it holds no fd, so a fault here changes nothing. */
+	if (put_user(cmd, (u32 __user *)*ptrp) ||
+	    copy_to_user(*ptrp + sizeof(u32), &tr, trsize))
+		return -EFAULT;
+
+	ret = binderc_apply_fd_fixups(proc, t);
+	if (ret) {
+		struct binderc_buffer *buffer = t->buffer;
+
+		buffer->transaction = NULL;
+		binderc_cleanup_transaction(t, BR_FAILED_REPLY);
+		binderc_free_buf(proc, thread, buffer, true);
+		if (cmd != BR_REPLY)
+			return 0;
+		/* Over the header just written: it was never consumed. */
+		ret = binderc_put_cmd(proc, ptrp, BR_FAILED_REPLY);
+		return ret ? ret : 1;
+	}
+	*ptrp += sizeof(u32) + trsize;
+	binderc_stat_br(proc, cmd);
+
+	t->buffer->allow_user_free = 1;
+	if (cmd != BR_REPLY && !(t->flags & TF_ONE_WAY)) {
+		spin_lock(&proc->inner_lock);
+		t->to_parent = thread->transaction_stack;
+		t->to_thread = thread;
+		thread->transaction_stack = t;
+		spin_unlock(&proc->inner_lock);
+	} else {
+		binderc_free_transaction(t);
+	}
+	return 1;
+}
+
+#define BINDERC_READ_PREFAULT	(4 * PAGE_SIZE)
+#define BINDERC_MAX_READ_ITEM	(sizeof(u32) + \
+				 sizeof(struct binder_transaction_data_secctx))
+
+/* Put back what could not be written out, where it was taken from. */
+static void binderc_requeue_head(struct binderc_proc *proc,
+				 struct binderc_thread *thread,
+				 struct list_head *list,
+				 struct binderc_work *w)
+{
+	spin_lock(&proc->inner_lock);
+	list_add(&w->entry, list);
+	if (list == &thread->todo)
+		thread->process_todo = true;
+	spin_unlock(&proc->inner_lock);
+}
+
+/*
+ * Take one work item and write it out.  Returns 1 to stop reading, 0 to
+ * continue, -ENODATA when there is nothing, -ENOSPC when there is no room
+ * left for the largest item, or -errno.
+ */
+static int binderc_read_one(struct binderc_proc *proc,
+			    struct binderc_thread *thread,
+			    bool wait_for_proc_work, void __user **ptrp,
+			    void __user *end)
+{
+	struct list_head *list;
+	struct binderc_work *w;
+	u32 cmd;
+	int ret;
+
+	spin_lock(&proc->inner_lock);
+	if (!list_empty(&thread->todo))
+		list = &thread->todo;
+	else if (!list_empty(&proc->todo) && wait_for_proc_work)
+		list = &proc->todo;
+	else
+		goto nothing;
+	/* Always leave room for the largest item, as mainline does. */
+	if (end - *ptrp < BINDERC_MAX_READ_ITEM) {
+		spin_unlock(&proc->inner_lock);
+		return -ENOSPC;
+	}
+
+	w = binderc_dequeue_work_head_ilocked(proc, list);
+	if (list_empty(&thread->todo))
+		thread->process_todo = false;
+
+	/*
+	 * A fault while writing an item out puts the item back: the room was
+	 * faulted in by binderc_thread_read(), so this takes another thread
+	 * unmapping the buffer meanwhile.  (Mainline drops a transaction then,
+	 * and with a oneway's buffer never freed its node stalls.)
+	 */
+	switch (w->type) {
+	case BINDERC_WORK_TRANSACTION:
+		spin_unlock(&proc->inner_lock);
+		ret = binderc_txn_to_user(proc, thread,
+				container_of(w, struct binderc_transaction,
+					     work), ptrp);
+		if (ret == -EFAULT)
+			binderc_requeue_head(proc, thread, list, w);
+		return ret;
+	case BINDERC_WORK_RETURN_ERROR: {
+		struct binderc_error *e;
+
+		e = container_of(w, struct binderc_error, work);
+		cmd = e->cmd;
+		spin_unlock(&proc->inner_lock);
+		ret = binderc_put_cmd(proc, ptrp, cmd);
+		if (ret)
+			binderc_requeue_head(proc, thread, list, w);
+		else
+			e->cmd = BR_OK;
+		return ret;
+	}
+	case BINDERC_WORK_TRANSACTION_COMPLETE:
+	case BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT:
+	case BINDERC_WORK_TRANSACTION_PENDING_FROZEN:
+		/* Only a sender that opted in hears the suspicion. */
+		if (w->type == BINDERC_WORK_TRANSACTION_PENDING_FROZEN)
+			cmd = BR_TRANSACTION_PENDING_FROZEN;
+		else if (w->type == BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT &&
+			 proc->oneway_spam_detection_enabled)
+			cmd = BR_ONEWAY_SPAM_SUSPECT;
+		else
+			cmd = BR_TRANSACTION_COMPLETE;
+		spin_unlock(&proc->inner_lock);
+		ret = binderc_put_cmd(proc, ptrp, cmd);
+		if (ret) {
+			binderc_requeue_head(proc, thread, list, w);
+			return ret;
+		}
+		kfree(w);
+		binderc_count_dec(BINDERC_CNT_TRANSACTION_COMPLETE);
+		return 0;
+	case BINDERC_WORK_NODE:
+		/* Drops inner_lock. */
+		return binderc_node_work_to_user(proc,
+				container_of(w, struct binderc_node, work),
+				ptrp);
+	case BINDERC_WORK_DEAD_BINDER:
+	case BINDERC_WORK_DEAD_BINDER_AND_CLEAR:
+	case BINDERC_WORK_CLEAR_DEATH_NOTIFICATION: {
+		bool dead = w->type != BINDERC_WORK_CLEAR_DEATH_NOTIFICATION;
+		int ret = binderc_death_to_user(proc, w, ptrp);
+
+		/* Death news may make userspace send transactions: stop. */
+		return ret ? ret : dead;
+	}
+	}
+	spin_unlock(&proc->inner_lock);
+	return 0;
+
+nothing:
+	spin_unlock(&proc->inner_lock);
+	return -ENODATA;
+}
+
+/* ---- the loop -------------------------------------------------------- */
+
+static void binderc_maybe_spawn_looper(struct binderc_proc *proc,
+				       struct binderc_thread *thread,
+				       void __user *buffer)
+{
+	bool spawn;
+
+	spin_lock(&proc->inner_lock);
+	spawn = proc->requested_threads == 0 &&
+		list_empty(&proc->waiting_threads) &&
+		proc->requested_threads_started < proc->max_threads &&
+		(thread->looper & (BINDERC_LOOPER_REGISTERED |
+				   BINDERC_LOOPER_ENTERED));
+	if (spawn)
+		proc->requested_threads++;
+	spin_unlock(&proc->inner_lock);
+
+	/* It replaces the leading BR_NOOP, so nothing else moves. */
+	if (spawn && !put_user(BR_SPAWN_LOOPER, (u32 __user *)buffer))
+		binderc_stat_br(proc, BR_SPAWN_LOOPER);
+}
+
+/*
+ * Make the read buffer present before any work is taken off a queue: a
+ * fault (or an allocation failing behind one, e.g. a COW break after fork)
+ * then costs nothing, where faulting after the work is taken would lose
+ * it.  At most BINDERC_READ_PREFAULT bytes; *end shrinks to what is in, so
+ * a longer read returns early and the rest waits for the next one.
+ */
+static int binderc_fault_in_room(void __user *ptr, void __user **end)
+{
+	size_t room = min_t(size_t, *end - ptr, BINDERC_READ_PREFAULT);
+	size_t in;
+
+	/* No room for an item: nothing will be written, touch nothing. */
+	if (room < BINDERC_MAX_READ_ITEM)
+		return 0;
+	in = room - fault_in_writeable(ptr, room);
+	if (in < BINDERC_MAX_READ_ITEM)
+		return -EFAULT;
+	*end = ptr + in;
+	return 0;
+}
+
+int binderc_thread_read(struct binderc_proc *proc,
+			struct binderc_thread *thread,
+			binder_uintptr_t ubuf, size_t size,
+			binder_size_t *consumed, bool non_block)
+{
+	void __user *buffer = u64_to_user_ptr(ubuf);
+	void __user *ptr = buffer + *consumed;
+	void __user *end = buffer + size;
+	bool wait_for_proc_work;
+	int ret = 0;
+
+	if (*consumed == 0) {
+		if (put_user(BR_NOOP, (u32 __user *)ptr))
+			return -EFAULT;
+		ptr += sizeof(u32);
+	}
+
+retry:
+	spin_lock(&proc->inner_lock);
+	wait_for_proc_work = binderc_available_for_proc_work_ilocked(thread);
+	spin_unlock(&proc->inner_lock);
+
+	thread->looper |= BINDERC_LOOPER_WAITING;
+	if (wait_for_proc_work)
+		binderc_set_nice(proc->default_priority);
+	if (non_block) {
+		if (!binderc_has_work(thread, wait_for_proc_work))
+			ret = -EAGAIN;
+	} else {
+		ret = binderc_wait_for_work(thread, wait_for_proc_work);
+	}
+	thread->looper &= ~BINDERC_LOOPER_WAITING;
+	if (ret)
+		return ret;
+	ret = binderc_fault_in_room(ptr, &end);
+	if (ret)
+		return ret;
+
+	for (;;) {
+		ret = binderc_read_one(proc, thread, wait_for_proc_work,
+				       &ptr, end);
+		if (ret == -ENODATA) {
+			/* Woken for nothing (e.g. work taken by another). */
+			if (ptr - buffer == 4 && !thread->looper_need_return)
+				goto retry;
+			break;
+		}
+		/* No room: return what we have, even just BR_NOOP. */
+		if (ret == -ENOSPC)
+			break;
+		if (ret < 0)
+			return ret;
+		if (ret > 0)
+			break;
+	}
+
+	*consumed = ptr - buffer;
+	binderc_maybe_spawn_looper(proc, thread, buffer);
+	return 0;
+}
