@@ -124,15 +124,6 @@ struct binderc_context {
 	const char *name;
 };
 
-static inline void binderc_context_init(struct binderc_context *ctx,
-					const char *name)
-{
-	mutex_init(&ctx->mgr_set_lock);
-	spin_lock_init(&ctx->mgr_lock);
-	ctx->mgr_uid = INVALID_UID;
-	ctx->name = name;
-}
-
 /* Longest device name, as binderfs allows. */
 #define BINDERC_NAME_MAX 255
 
@@ -578,6 +569,17 @@ void binderc_put_node(struct binderc_node *node);
 void binderc_free_node(struct binderc_node *node);
 void binderc_node_inner_lock(struct binderc_node *node);
 void binderc_node_inner_unlock(struct binderc_node *node);
+int binderc_node_release(struct binderc_node *node, int refs);
+int binderc_handle_node_done(struct binderc_proc *proc, u32 cmd,
+			     binder_uintptr_t node_ptr,
+			     binder_uintptr_t cookie);
+int binderc_node_work_to_user(struct binderc_proc *proc,
+			      struct binderc_node *node,
+			      void __user **ptrp);
+extern spinlock_t binderc_dead_nodes_lock;
+extern struct hlist_head binderc_dead_nodes;
+
+/* ref.c */
 struct binderc_ref *binderc_get_ref_olocked(struct binderc_proc *proc,
 					    u32 desc, bool need_strong_ref);
 struct binderc_node *binderc_get_node_from_ref(struct binderc_proc *proc,
@@ -592,20 +594,15 @@ int binderc_inc_ref_for_node(struct binderc_proc *proc,
 			     struct binderc_ref_data *rdata);
 void binderc_cleanup_ref_olocked(struct binderc_ref *ref);
 void binderc_free_ref(struct binderc_ref *ref);
-int binderc_node_release(struct binderc_node *node, int refs);
+int binderc_handle_refcount_cmd(struct binderc_proc *proc, u32 cmd,
+				u32 target);
+
+/* context.c */
+void binderc_context_init(struct binderc_context *ctx, const char *name);
 struct binderc_node *binderc_get_mgr_node(struct binderc_context *ctx);
 int binderc_set_context_mgr(struct binderc_proc *proc,
 			    struct flat_binder_object *fbo);
-int binderc_handle_node_done(struct binderc_proc *proc, u32 cmd,
-			     binder_uintptr_t node_ptr,
-			     binder_uintptr_t cookie);
-int binderc_handle_refcount_cmd(struct binderc_proc *proc, u32 cmd,
-				u32 target);
-int binderc_node_work_to_user(struct binderc_proc *proc,
-			      struct binderc_node *node,
-			      void __user **ptrp);
-extern spinlock_t binderc_dead_nodes_lock;
-extern struct hlist_head binderc_dead_nodes;
+void binderc_drop_context_mgr(struct binderc_proc *proc);
 
 /* death.c */
 int binderc_request_death(struct binderc_proc *proc,

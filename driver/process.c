@@ -219,18 +219,6 @@ void binderc_proc_close_receive(struct binderc_proc *proc)
 	}
 }
 
-static void binderc_proc_drop_context_mgr(struct binderc_proc *proc)
-{
-	struct binderc_context *ctx = proc->context;
-
-	mutex_lock(&ctx->mgr_set_lock);
-	spin_lock(&ctx->mgr_lock);
-	if (ctx->mgr_node && ctx->mgr_node->proc == proc)
-		ctx->mgr_node = NULL;
-	spin_unlock(&ctx->mgr_lock);
-	mutex_unlock(&ctx->mgr_set_lock);
-}
-
 static void binderc_proc_release_threads(struct binderc_proc *proc)
 {
 	struct rb_node *n;
@@ -293,7 +281,7 @@ void binderc_proc_release(struct binderc_proc *proc)
 	list_del(&proc->proc_entry);
 	mutex_unlock(&binderc_procs_lock);
 
-	binderc_proc_drop_context_mgr(proc);
+	binderc_drop_context_mgr(proc);
 
 	spin_lock(&proc->inner_lock);
 	/* Keep the proc alive while its threads go (dropped at the end). */
