@@ -38,8 +38,8 @@ void binderc_alloc_init(struct binderc_alloc *alloc, int pid)
 	alloc->pid = pid;
 }
 
-size_t binderc_alloc_buffer_size(struct binderc_alloc *alloc,
-				 struct binderc_buffer *buffer)
+static size_t binderc_alloc_buffer_size(struct binderc_alloc *alloc,
+					struct binderc_buffer *buffer)
 {
 	if (list_is_last(&buffer->entry, &alloc->buffers))
 		return alloc->buffer + alloc->buffer_size - buffer->user_data;

@@ -501,6 +501,13 @@ int binderc_chardev_init(const char *names);
 void binderc_chardev_exit(void);
 struct binderc_device *binderc_device_from_inode(struct inode *inode);
 
+/* context.c */
+void binderc_context_init(struct binderc_context *ctx, const char *name);
+struct binderc_node *binderc_get_mgr_node(struct binderc_context *ctx);
+int binderc_set_context_mgr(struct binderc_proc *proc,
+			    struct flat_binder_object *fbo);
+void binderc_drop_context_mgr(struct binderc_proc *proc);
+
 /* process.c */
 struct binderc_proc *binderc_proc_create(struct binderc_context *context);
 void binderc_proc_release(struct binderc_proc *proc);
@@ -514,11 +521,6 @@ struct binderc_thread *binderc_get_thread(struct binderc_proc *proc);
 int binderc_thread_release(struct binderc_proc *proc,
 			   struct binderc_thread *thread);
 void binderc_thread_dec_tmpref(struct binderc_thread *thread);
-void binderc_free_thread(struct binderc_thread *thread);
-int binderc_thread_write(struct binderc_proc *proc,
-			 struct binderc_thread *thread,
-			 binder_uintptr_t ubuf, size_t size,
-			 binder_size_t *consumed);
 bool binderc_available_for_proc_work_ilocked(struct binderc_thread *thread);
 void binderc_enqueue_work_ilocked(struct binderc_proc *proc,
 				  struct binderc_work *work,
@@ -543,6 +545,12 @@ void binderc_wakeup_proc_ilocked(struct binderc_proc *proc);
 void binderc_set_nice(long nice);
 void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
 				u32 command, s32 param);
+
+/* write.c */
+int binderc_thread_write(struct binderc_proc *proc,
+			 struct binderc_thread *thread,
+			 binder_uintptr_t ubuf, size_t size,
+			 binder_size_t *consumed);
 
 /* read.c */
 int binderc_thread_read(struct binderc_proc *proc,
@@ -597,13 +605,6 @@ void binderc_free_ref(struct binderc_ref *ref);
 int binderc_handle_refcount_cmd(struct binderc_proc *proc, u32 cmd,
 				u32 target);
 
-/* context.c */
-void binderc_context_init(struct binderc_context *ctx, const char *name);
-struct binderc_node *binderc_get_mgr_node(struct binderc_context *ctx);
-int binderc_set_context_mgr(struct binderc_proc *proc,
-			    struct flat_binder_object *fbo);
-void binderc_drop_context_mgr(struct binderc_proc *proc);
-
 /* death.c */
 int binderc_request_death(struct binderc_proc *proc,
 			  struct binderc_thread *thread, u32 cmd,
@@ -621,15 +622,9 @@ void binderc_free_transaction(struct binderc_transaction *t);
 void binderc_send_failed_reply(struct binderc_transaction *t, u32 error);
 void binderc_cleanup_transaction(struct binderc_transaction *t, u32 error);
 struct binderc_thread *binderc_get_txn_from(struct binderc_transaction *t);
-void binderc_pop_transaction_ilocked(struct binderc_thread *target_thread,
-				     struct binderc_transaction *t);
 void binderc_free_buf(struct binderc_proc *proc,
 		      struct binderc_thread *thread,
 		      struct binderc_buffer *buffer, bool is_failure);
-int binderc_apply_fd_fixups(struct binderc_proc *proc,
-			    struct binderc_transaction *t);
-void binderc_free_txn_fixups(struct binderc_transaction *t);
-void binderc_close_fd(u32 fd);
 
 /* objects.c: the state of one transaction being built */
 struct binderc_txn_build {
@@ -658,6 +653,12 @@ void binderc_release_entire_buffer(struct binderc_proc *proc,
 				   struct binderc_thread *thread,
 				   struct binderc_buffer *buffer,
 				   bool is_failure);
+
+/* fds.c */
+int binderc_apply_fd_fixups(struct binderc_proc *proc,
+			    struct binderc_transaction *t);
+void binderc_free_txn_fixups(struct binderc_transaction *t);
+void binderc_close_fd(u32 fd);
 
 /* alloc.c */
 void binderc_alloc_init(struct binderc_alloc *alloc, int pid);
@@ -688,8 +689,6 @@ int binderc_alloc_copy_to_buffer(struct binderc_alloc *alloc,
 int binderc_alloc_copy_from_buffer(struct binderc_alloc *alloc, void *dest,
 				   struct binderc_buffer *buffer,
 				   size_t offset, size_t bytes);
-size_t binderc_alloc_buffer_size(struct binderc_alloc *alloc,
-				 struct binderc_buffer *buffer);
 
 /* freeze.c */
 long binderc_ioctl_freeze(struct binderc_proc *caller, void __user *ubuf);

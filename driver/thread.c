@@ -232,7 +232,7 @@ struct binderc_thread *binderc_get_thread(struct binderc_proc *proc)
 	return thread;
 }
 
-void binderc_free_thread(struct binderc_thread *thread)
+static void binderc_free_thread(struct binderc_thread *thread)
 {
 	struct binderc_proc *proc = thread->proc;
 

@@ -49,8 +49,9 @@ binderc_get_txn_from_and_acq_inner(struct binderc_transaction *t)
 	return NULL;
 }
 
-void binderc_pop_transaction_ilocked(struct binderc_thread *target_thread,
-				     struct binderc_transaction *t)
+static void
+binderc_pop_transaction_ilocked(struct binderc_thread *target_thread,
+				struct binderc_transaction *t)
 {
 	lockdep_assert_held(&target_thread->proc->inner_lock);
 	WARN_ON(target_thread->transaction_stack != t);
