@@ -170,7 +170,9 @@ static void binderc_fill_txn_data(struct binderc_transaction *t,
 /*
  * Deliver a transaction to userspace.  Returns 1 when the loop must stop
  * (a transaction or a failed reply was written), 0 to go on, or -errno.
- * -EFAULT leaves @t untouched, for the caller to queue it again.
+ * -EFAULT from the header leaves @t untouched, for the caller to queue it
+ * again; -EFAULT from the BR_FAILED_REPLY of a reply whose fds could not
+ * be installed comes after @t was freed.
  */
 static int binderc_txn_to_user(struct binderc_proc *proc,
 			       struct binderc_thread *thread,
@@ -243,6 +245,28 @@ static void binderc_requeue_head(struct binderc_proc *proc,
  * Take one work item and write it out.  Returns 1 to stop reading, 0 to
  * continue, -ENODATA when there is nothing, -ENOSPC when there is no room
  * left for the largest item, or -errno.
+ *
+ * A fault while writing an item out: the room was faulted in by
+ * binderc_thread_read(), so this takes another thread unmapping or
+ * protecting the buffer meanwhile.  What becomes of the item:
+ *
+ *  - TRANSACTION, RETURN_ERROR, TRANSACTION_COMPLETE,
+ *    TRANSACTION_ONEWAY_SPAM_SUSPECT and TRANSACTION_PENDING_FROZEN
+ *    are put back at the head of the list they came from, unchanged,
+ *    and read again next time.  (Mainline drops a transaction then,
+ *    and with a oneway's buffer never freed its node stalls.)  The
+ *    one exception is a reply whose fds could not be installed: it is
+ *    freed before its BR_FAILED_REPLY is written, and a fault on that
+ *    word puts the freed item back (see binderc_txn_to_user()).
+ *  - NODE is lost: the node records that userspace was told before
+ *    BR_INCREFS / BR_ACQUIRE / BR_RELEASE / BR_DECREFS are written.
+ *  - DEAD_BINDER and DEAD_BINDER_AND_CLEAR are lost: they are moved
+ *    to proc->delivered_death first, as if read.
+ *  - CLEAR_DEATH_NOTIFICATION is lost: it is freed first.
+ *
+ * Either way the read returns -EFAULT without moving read_consumed,
+ * so the items already written by this read are lost too, whatever
+ * their type.
  */
 static int binderc_read_one(struct binderc_proc *proc,
 			    struct binderc_thread *thread,
@@ -271,12 +295,6 @@ static int binderc_read_one(struct binderc_proc *proc,
 	if (list_empty(&thread->todo))
 		thread->process_todo = false;
 
-	/*
-	 * A fault while writing an item out puts the item back: the room was
-	 * faulted in by binderc_thread_read(), so this takes another thread
-	 * unmapping the buffer meanwhile.  (Mainline drops a transaction then,
-	 * and with a oneway's buffer never freed its node stalls.)
-	 */
 	switch (w->type) {
 	case BINDERC_WORK_TRANSACTION:
 		spin_unlock(&proc->inner_lock);
