@@ -164,9 +164,11 @@ struct binderc_device {
  * @pending_strong_ref:	its BC_ACQUIRE_DONE is owed; owner's inner_lock
  * @has_weak_ref:	userspace was told BR_INCREFS; owner's inner_lock
  * @pending_weak_ref:	its BC_INCREFS_DONE is owed; owner's inner_lock
- * @has_async_transaction: a oneway call to it is being handled; @lock
- *			(shares a byte with the four bits above, which are
- *			written under the inner_lock alone)
+ * @has_async_transaction: a oneway call to it is being handled; @lock.
+ *			A bool of its own, not a bit beside the four above:
+ *			those are written under the inner_lock alone, and a
+ *			read-modify-write of a shared byte under @lock alone
+ *			would race with them
  * @accept_fds:		immutable after creation
  * @txn_security_ctx:	immutable after creation
  * @min_priority:	immutable after creation
@@ -193,9 +195,9 @@ struct binderc_node {
 	u8 pending_strong_ref:1;
 	u8 has_weak_ref:1;
 	u8 pending_weak_ref:1;
-	u8 has_async_transaction:1;
 	u8 accept_fds:1;
 	u8 txn_security_ctx:1;
+	bool has_async_transaction;
 	int min_priority;
 	struct list_head async_todo;
 };

@@ -482,7 +482,7 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 		if (node->has_async_transaction)
 			pending_async = true;
 		else
-			node->has_async_transaction = 1;
+			node->has_async_transaction = true;
 	}
 	spin_lock(&proc->inner_lock);
 	frozen = proc->is_frozen;
@@ -762,7 +762,7 @@ void binderc_free_buf(struct binderc_proc *proc,
 		WARN_ON(!node->has_async_transaction);
 		w = binderc_dequeue_work_head_ilocked(proc, &node->async_todo);
 		if (!w) {
-			node->has_async_transaction = 0;
+			node->has_async_transaction = false;
 		} else {
 			binderc_enqueue_work_ilocked(proc, w, &proc->todo);
 			binderc_wakeup_proc_ilocked(proc);

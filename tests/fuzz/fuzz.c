@@ -317,7 +317,7 @@ static void add_ack(uint32_t cmd, const void *payload, size_t n)
  * Payload bytes after each BR command word ((size_t)-1: unknown).
  * BR_ERROR is declared _IOR('r', 0, __s32), but no driver sends the int:
  * mainline 6.1 queues the error as a BINDER_WORK_RETURN_ERROR work item and
- * binder_thread_read() writes only e->cmd (binderc's driver/thread.c does
+ * binder_thread_read() writes only e->cmd (binderc's driver/read.c does
  * the same), so BR_ERROR is the bare 4-byte word.  Taking its _IOC_SIZE
  * reported a truncated BR_ERROR at the end of a read and, mid-buffer, ate
  * the next command.

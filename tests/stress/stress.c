@@ -139,7 +139,7 @@ struct br {
  * Payload bytes after each BR command word.  BR_ERROR is declared
  * _IOR('r', 0, __s32), but neither driver sends the int: mainline 6.1 queues
  * the error as a BINDER_WORK_RETURN_ERROR work item and binder_thread_read()
- * writes only e->cmd (binderc's driver/thread.c does the same), so it is the
+ * writes only e->cmd (binderc's driver/read.c does the same), so it is the
  * bare 4-byte word.  Counting 4 more would eat the next command.
  */
 static size_t br_size(uint32_t cmd)
