@@ -4,10 +4,11 @@
 #
 #   make            build the module (stock kernel), libraries, tools, tests
 #   make demo       boot a guest and run the hello service end to end
-#   make check      host unit tests, the compile matrix, the guest suite
-#                   on the stock, backports 6.12 and the
-#                   debug kernel (each test binary on /dev/binder and
-#                   /dev/binderc)
+#   make check      host unit tests, the compile matrix, DKMS, the guest
+#                   suite on the stock, backports 6.12 and the debug
+#                   kernel (Linux 7.3 from linux-source-7.3, built once
+#                   and cached: 7-14 min on 2 cores; each test binary on
+#                   /dev/binder and /dev/binderc)
 #   make bench      benchmarks in a guest (ratios against mainline binder)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make deps       check (as root: install) the Debian packages needed
