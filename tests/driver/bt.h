@@ -39,12 +39,17 @@
 #define BT_SM_ECHO  5u  /* reply: the same bytes (objects not copied) */
 #define BT_SM_SLOTS 8
 
+/* BR_* codes newer than the 6.1 UAPI header the tests build against. */
+#define BT_BR_TRANSACTION_PENDING_FROZEN _IO('r', 20) /* 6.3 */
+
 /* Which driver is under test. */
 enum bt_driver { BT_MAINLINE, BT_BINDERC };
 const char *bt_device(void);
 enum bt_driver bt_driver(void);
 const char *bt_driver_name(void);
-/* Whether the running kernel is older than major.minor (uname). */
+/* The running kernel as VERSION * 100 + PATCHLEVEL (7.3 is 703). */
+int bt_kernel(void);
+/* Whether the running kernel is older than major.minor. */
 bool bt_kernel_before(int major, int minor);
 
 /* Failure reporting usable in both the Criterion test and in helpers. */

@@ -11,11 +11,20 @@
  *
  * A row is added only for a deliberate difference, with its reason.  It is
  * not a place to park binderc bugs.
+ *
+ * Mainline itself changes: binderc follows the newest mainline (the debug
+ * kernel's, 7.3) unless a row says otherwise.  Where mainline changed
+ * after 6.1, the test keeps passing the value of the older mainline and a
+ * row with .since = VERSION * 100 + PATCHLEVEL (the first kernel with the
+ * new behaviour) gives the new one: on mainline the row's mainline column
+ * applies when the running kernel is at least .since, the test's value
+ * before; binderc always gets the row's binderc column.
  */
 #ifndef BINDERC_TESTS_DRIVER_DIFFERENCES_H
 #define BINDERC_TESTS_DRIVER_DIFFERENCES_H
 
 #include <errno.h> /* rows give ioctl results as 0 or -errno */
+#include <linux/ioctl.h> /* BR_* codes newer than the UAPI header */
 
 struct bt_difference {
 	const char *test;     /* "suite/test" */
@@ -23,9 +32,13 @@ struct bt_difference {
 	long mainline;        /* expected on /dev/binder */
 	long binderc;         /* expected on /dev/binderc */
 	const char *reason;
+	int since;            /* 0, or the kernel where mainline changed (above) */
 };
 
 /* clang-format off */
+/* Rows that do not name .since leave it 0. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 static const struct bt_difference bt_differences[] = {
 	/* { "suite/test", "key", mainline, binderc, "reason" }, */
 	{ "counters/count_live_objects_then_zero", "orphan nodes tolerated", 1, 0,
@@ -78,12 +91,12 @@ static const struct bt_difference bt_differences[] = {
 	  "BINDER_GET_FROZEN_INFO of a pid open only on another context", 0, -EINVAL, "as above" },
 	{ "access/pid_only_on_another_context",
 	  "BINDER_FREEZE (thaw) of a pid open only on another context", 0, -EINVAL, "as above" },
-	{ "access/oneway_to_frozen_proc_is_recorded", "completion of a oneway to a frozen proc",
-	  BR_TRANSACTION_COMPLETE, _IO('r', 20) /* BR_TRANSACTION_PENDING_FROZEN */,
-	  "asked only on kernels before 6.2 (Debian 12's 6.1): their mainline completes a "
-	  "oneway queued to a frozen proc with BR_TRANSACTION_COMPLETE; from 6.2 mainline "
-	  "answers BR_TRANSACTION_PENDING_FROZEN, and binderc follows the newest mainline "
-	  "on every kernel" },
+	{ "access/oneway_to_frozen_proc_is_recorded", "oneway to a frozen proc completes with",
+	  _IO('r', 20) /* BR_TRANSACTION_PENDING_FROZEN */, _IO('r', 20),
+	  "mainline before 6.3 (6.2 by some accounts; no Debian kernel lies between) answers a oneway queued to a frozen proc with "
+	  "BR_TRANSACTION_COMPLETE; since then (commit 'binder: return pending info for "
+	  "frozen async txns') with BR_TRANSACTION_PENDING_FROZEN, so the sender knows it "
+	  "waits for a thaw; binderc follows the newest", .since = 603 },
 	{ "access/pid_is_read_in_the_callers_namespace",
 	  "BINDER_FREEZE of pid 2 from a new pid namespace", -EINVAL, 0,
 	  "mainline reads the pid as a global one: a container's process manager freezing "
@@ -91,8 +104,9 @@ static const struct bt_difference bt_differences[] = {
 	  "EINVAL; reported by container users as freezes of the wrong process); binderc "
 	  "reads it in the caller's pid namespace, as kill(2) does, and cannot name a "
 	  "process the caller does not see" },
-	{ 0, 0, 0, 0, 0 } /* sentinel: keep last */
+	{ 0, 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
+#pragma GCC diagnostic pop
 /* clang-format on */
 
 /* Look the current test's row up; returns the value to expect. */
