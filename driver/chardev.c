@@ -207,6 +207,16 @@ int binderc_chardev_init(const char *names)
 	cursor = copy;
 	while ((name = strsep(&cursor, ","))) {
 		ret = binderc_device_add(name);
+		/*
+		 * A name given twice is a bad parameter: -EEXIST from init
+		 * would read to modprobe as "already loaded" (and newer
+		 * loaders turn it into -EBUSY), hiding the mistake.
+		 */
+		if (ret == -EEXIST) {
+			pr_err("devices=: '%s' is given twice\n", name);
+			ret = -EINVAL;
+			break;
+		}
 		if (ret) {
 			pr_err("cannot register device '%s': %d\n", name, ret);
 			break;
