@@ -106,6 +106,7 @@ struct shared {
 	_Atomic uint64_t results[8];  /* ok, einval, efault, other errors ... */
 	_Atomic uint64_t br_seen[32];
 	_Atomic uint64_t write_overrun; /* write_consumed > write_size */
+	_Atomic uint64_t unchecked;   /* buffers a racing free may have reused */
 	struct proc_slot proc[MAX_PROCS];
 };
 
@@ -158,6 +159,12 @@ struct thr;
 struct proc {
 	unsigned slot, inc;
 	pthread_rwlock_t maplock;     /* write: the mapping changes */
+	/* Any BC_FREE_BUFFER may hit a buffer another thread has just been
+	 * handed and not yet parsed (addresses are guessed or reused), and
+	 * the driver may then give that memory to the next transaction.
+	 * That is legal, so a buffer is only checked if no free of this
+	 * process overlapped its thread's ioctl and parse. */
+	_Atomic unsigned frees_started, frees_finished;
 	pthread_mutex_t lock;         /* everything below */
 	int fd;
 	uint8_t *map;                 /* NULL: not mapped (or holed) */
@@ -188,6 +195,9 @@ struct thr {
 	uint8_t *arena;               /* ARENA_SIZE, then a PROT_NONE guard page */
 	struct incoming in[8];
 	unsigned nin;
+	bool frees;                   /* the next write carries a BC_FREE_BUFFER */
+	bool freed_own;               /* the last one did */
+	unsigned seen_started, seen_finished; /* frees_* before the last ioctl */
 	struct fz_rng r;              /* the current operation's stream */
 };
 
@@ -285,7 +295,9 @@ static void add_buf(binder_uintptr_t b)
 		memcpy(cmd + 4, &P.bufs[0], 8);
 		bwr.write_buffer = (uintptr_t)cmd;
 		bwr.write_size = sizeof(cmd);
+		atomic_fetch_add(&P.frees_started, 1);
 		ioctl(P.fd, BINDER_WRITE_READ, &bwr);
+		atomic_fetch_add(&P.frees_finished, 1);
 		memmove(P.bufs, P.bufs + 1, sizeof(P.bufs[0]) * (NBUFS - 1));
 		P.nbufs--;
 	}
@@ -350,6 +362,14 @@ static bool in_map(uint64_t a, uint64_t n)
 	return P.map && a >= base && n <= P.map_size && a - base <= P.map_size - n;
 }
 
+/* Did a free of this process overlap the last ioctl of t, or the time since? */
+static bool free_raced(const struct thr *t)
+{
+	unsigned started = atomic_load(&P.frees_started) - t->freed_own;
+
+	return started != t->seen_started || t->seen_finished != t->seen_started;
+}
+
 /* Record the objects of a received buffer: handles to use, fds to close. */
 static void take_objects(struct thr *t, const struct binder_transaction_data *tr)
 {
@@ -365,6 +385,10 @@ static void take_objects(struct thr *t, const struct binder_transaction_data *tr
 			  (unsigned long long)tr->data.ptr.buffer, (unsigned long long)tr->data_size,
 			  (unsigned long long)tr->data.ptr.offsets,
 			  (unsigned long long)tr->offsets_size, (void *)P.map, P.map_size);
+		return;
+	}
+	if (free_raced(t)) {
+		atomic_fetch_add(&sh->unchecked, 1);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -506,7 +530,15 @@ static int write_read(struct thr *t, const void *w, size_t wsize, size_t rsize, 
 	}
 	fd = P.fd;
 	gen = atomic_load(&P.map_gen);
+	t->seen_started = atomic_load(&P.frees_started);
+	t->seen_finished = atomic_load(&P.frees_finished);
+	t->freed_own = t->frees;
+	t->frees = false;
+	if (t->freed_own)
+		atomic_fetch_add(&P.frees_started, 1);
 	rc = ioctl(fd, BINDER_WRITE_READ, &bwr);
+	if (t->freed_own)
+		atomic_fetch_add(&P.frees_finished, 1);
 	count_result(rc);
 	/* Mainline reads a truncated last command's payload past write_size
 	 * (binder_thread_write checks only that the command word starts
@@ -835,6 +867,9 @@ static size_t put_bc(struct thr *t, uint8_t *w)
 	case BC_DEAD_BINDER_DONE: {
 		binder_uintptr_t b = cmd == BC_FREE_BUFFER ? pick_buffer(t, true) : R(t, 8);
 
+		if (cmd == BC_FREE_BUFFER)
+			t->frees = true;
+
 		memcpy(w + 4, &b, 8);
 		n += 8;
 		break;
@@ -927,6 +962,7 @@ static void op_reply(struct thr *t)
 			memcpy(w, &c, 4);
 			memcpy(w + 4, &in.buffer, 8);
 			len = 12;
+			t->frees = true;
 			pthread_mutex_lock(&P.lock);
 			for (unsigned i = 0; i < P.nbufs; i++)
 				if (P.bufs[i] == in.buffer) {
@@ -954,6 +990,7 @@ static void op_free(struct thr *t)
 
 	memcpy(w, &c, 4);
 	memcpy(w + 4, &b, 8);
+	t->frees = true;
 	write_read(t, w, 12, 0, false);
 }
 
@@ -1674,6 +1711,8 @@ int main(int argc, char **argv)
 		printf(" %d:%" PRIu64, i, atomic_load(&sh->br_seen[i]));
 	printf("\nbinderc-fuzz: write_consumed beyond write_size (truncated commands): %" PRIu64 "\n",
 	       atomic_load(&sh->write_overrun));
+	printf("binderc-fuzz: received buffers left unchecked (a free raced): %" PRIu64 "\n",
+	       atomic_load(&sh->unchecked));
 	if (why[0])
 		printf("binderc-fuzz: live objects at the end: %s\n", why);
 	if (live < 0) {
