@@ -91,6 +91,12 @@ static const struct bt_difference bt_differences[] = {
 	  "EINVAL; reported by container users as freezes of the wrong process); binderc "
 	  "reads it in the caller's pid namespace, as kill(2) does, and cannot name a "
 	  "process the caller does not see" },
+	{ "binderfs/fresh_mount_holds_control_and_features",
+	  "a fresh mount holds the devices= devices", 1, 0,
+	  "mainline's devices= names the devices every new binderfs mount starts with (it "
+	  "has no misc devices when binderfs is on); binderc's devices= are its misc devices, "
+	  "each a context of its own, so a fresh binderc mount holds only binder-control and "
+	  "a container adds the devices it wants (BINDER_CTL_ADD, 'binder mkdev')" },
 	{ 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
 /* clang-format on */
