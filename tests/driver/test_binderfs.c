@@ -58,6 +58,18 @@ static bool read_file(const char *path, char *buf, size_t size)
 	return true;
 }
 
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -EIO;
+}
+
 static bool filesystems_has(const char *type)
 {
 	char buf[8192], want[64];
@@ -199,6 +211,35 @@ static int count_entries(const char *dir)
 	return n;
 }
 
+/*
+ * Devices a fresh mount starts with: mainline's devices= names, none on
+ * binderc (differences.h).  Tests that count or limit devices add these.
+ */
+static int defaults(void)
+{
+	static int n = -1;
+	struct mnt m;
+
+	if (n < 0) {
+		cr_assert_eq(do_mount(&m, NULL), 0, "mount: %s", strerror(errno));
+		n = count_entries(m.dir) - 2;
+		umount2(m.dir, 0);
+		rmdir(m.dir);
+	}
+	return n;
+}
+
+/* mount options: @prefix, then max= the fresh devices + @delta */
+static const char *max_opt(const char *prefix, int delta)
+{
+	static char bufs[4][64];
+	static int i;
+	char *p = bufs[i++ % 4];
+
+	snprintf(p, sizeof(bufs[0]), "%smax=%d", prefix, defaults() + delta);
+	return p;
+}
+
 static int version_of(const char *path)
 {
 	struct binder_version v = { 0 };
@@ -320,7 +361,7 @@ Test(binderfs, names_are_validated)
 	cr_expect_eq(access(path_in(&m, name), F_OK), 0, "unterminated name cut to %d bytes",
 		     BINDERFS_MAX_NAME);
 	/* names of failed adds left nothing behind */
-	cr_expect_eq(count_entries(m.dir), 2 + 3, "control, features, 3 devices");
+	cr_expect_eq(count_entries(m.dir), 2 + defaults() + 3, "control, features, 3 devices");
 	unmount(&m);
 }
 
@@ -379,22 +420,23 @@ Test(binderfs, max_limits_devices_and_remount_changes_it)
 	need_fs();
 	cr_expect_eq(do_mount(&m, "max=1048577"), -EINVAL, "max above 2^20");
 	cr_expect_eq(do_mount(&m, "bogus=1"), -EINVAL, "unknown option");
-	mount_or_fail(&m, "max=2");
-	cr_expect(mountinfo_has(&m, "max=2"), "mountinfo shows max=2");
+	/* room for two devices besides the ones a fresh mount holds */
+	mount_or_fail(&m, max_opt("", 2));
+	cr_expect(mountinfo_has(&m, max_opt("", 2)), "mountinfo shows %s", max_opt("", 2));
 	cr_expect_eq(ctl_add(&m, "a", NULL), 0);
 	cr_expect_eq(ctl_add(&m, "b", NULL), 0);
-	cr_expect_eq(ctl_add(&m, "c", NULL), -ENOSPC, "a third device with max=2");
+	cr_expect_eq(ctl_add(&m, "c", NULL), -ENOSPC, "a device beyond max=");
 	cr_expect_eq(unlink(path_in(&m, "b")), 0);
 	cr_expect_eq(ctl_add(&m, "c", NULL), 0, "room again after an unlink");
 	cr_expect_eq(ctl_add(&m, "d", NULL), -ENOSPC);
-	cr_expect_eq(mount(NULL, m.dir, NULL, MS_REMOUNT, "max=3"), 0, "remount: %s",
+	cr_expect_eq(mount(NULL, m.dir, NULL, MS_REMOUNT, max_opt("", 3)), 0, "remount: %s",
 		     strerror(errno));
-	cr_expect(mountinfo_has(&m, "max=3"));
-	cr_expect_eq(ctl_add(&m, "d", NULL), 0, "max=3 after remount");
+	cr_expect(mountinfo_has(&m, max_opt("", 3)));
+	cr_expect_eq(ctl_add(&m, "d", NULL), 0, "one more after the remount");
 	cr_expect_eq(ctl_add(&m, "e", NULL), -ENOSPC);
 	cr_expect_eq(mount(NULL, m.dir, NULL, MS_REMOUNT, "max=1"), 0, "remount below the count");
 	cr_expect_eq(ctl_add(&m, "e", NULL), -ENOSPC);
-	cr_expect_eq(count_entries(m.dir), 2 + 3, "existing devices stay");
+	cr_expect_eq(count_entries(m.dir), 2 + defaults() + 3, "existing devices stay");
 	/* a remount without max= lifts the limit */
 	cr_expect_eq(mount(NULL, m.dir, NULL, MS_REMOUNT, ""), 0);
 	cr_expect_eq(ctl_add(&m, "e", NULL), 0);
@@ -402,12 +444,15 @@ Test(binderfs, max_limits_devices_and_remount_changes_it)
 	cr_expect_eq(errno, EINVAL, "stats= cannot be added on remount: %s", strerror(errno));
 	unmount(&m);
 
-	mount_or_fail(&m, "stats=global,max=4");
+	mount_or_fail(&m, max_opt("stats=global,", 4));
 	cr_expect(mountinfo_has(&m, "stats=global"));
-	cr_expect_eq(mount(NULL, m.dir, NULL, MS_REMOUNT, "max=4"), -1);
+	cr_expect_eq(mount(NULL, m.dir, NULL, MS_REMOUNT, max_opt("", 4)), -1);
 	cr_expect_eq(errno, EINVAL, "stats= cannot be dropped on remount: %s", strerror(errno));
-	cr_expect_eq(mount(NULL, m.dir, NULL, MS_REMOUNT, "stats=global,max=5"), 0);
-	cr_expect(mountinfo_has(&m, "max=5"));
+	cr_expect_eq(mount(NULL, m.dir, NULL, MS_REMOUNT, max_opt("stats=global,", 5)), 0);
+	cr_expect(mountinfo_has(&m, max_opt("", 5)));
+	/* a fresh mount needs room for the devices it starts with */
+	if (defaults())
+		cr_expect_eq(do_mount(&(struct mnt){ 0 }, max_opt("", -1)), -ENOSPC);
 	unmount(&m);
 }
 
@@ -496,10 +541,10 @@ Test(binderfs, transaction_through_a_binderfs_device)
 
 	need_fs();
 	mount_or_fail(&m, NULL);
-	cr_assert_eq(ctl_add(&m, "binder", NULL), 0);
-	cr_assert_eq(bt_cm_start_on(&cm, path_in(&m, "binder")), 0, "context manager");
-	cr_assert_eq(bt_open_at(&owner, path_in(&m, "binder"), BT_VM_SIZE_DEFAULT), 0);
-	cr_assert_eq(bt_open_at(&client, path_in(&m, "binder"), BT_VM_SIZE_DEFAULT), 0);
+	cr_assert_eq(ctl_add(&m, "ctx", NULL), 0);
+	cr_assert_eq(bt_cm_start_on(&cm, path_in(&m, "ctx")), 0, "context manager");
+	cr_assert_eq(bt_open_at(&owner, path_in(&m, "ctx"), BT_VM_SIZE_DEFAULT), 0);
+	cr_assert_eq(bt_open_at(&client, path_in(&m, "ctx"), BT_VM_SIZE_DEFAULT), 0);
 	cr_expect_eq(bt_ping(&client, 0), BR_REPLY, "ping the context manager");
 	struct flat_binder_object o = bt_fbo_binder(BINDER_TYPE_BINDER, 0x1000, 0x2000);
 
@@ -518,17 +563,6 @@ Test(binderfs, transaction_through_a_binderfs_device)
 
 /* ---- user namespaces ------------------------------------------------------ */
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -EIO;
-}
 
 /*
  * (helper) as uid 1000: a user namespace and a mount namespace of its own,
@@ -561,11 +595,11 @@ static int userns_main(void *arg, int rd, int wr)
 	bt_require(write_str("/proc/self/gid_map", map) == 0, "gid_map");
 	bt_require(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0, "private /");
 	snprintf(m.dir, sizeof(m.dir), "%s", dir);
-	ret = mount("binder", m.dir, fs_type(), 0, "stats=global") ? -errno : 0;
+	ret = mount("ctx", m.dir, fs_type(), 0, "stats=global") ? -errno : 0;
 	if (!ret)
 		umount2(m.dir, MNT_DETACH);
 	bt_send_u64(wr, (uint64_t)(int64_t)ret);
-	ret = mount("binder", m.dir, fs_type(), 0, "max=4") ? -errno : 0;
+	ret = mount("ctx", m.dir, fs_type(), 0, "max=4") ? -errno : 0;
 	bt_send_u64(wr, (uint64_t)(int64_t)ret);
 	if (ret)
 		return 0;
@@ -589,12 +623,27 @@ Test(binderfs, unprivileged_user_namespace_mount)
 	struct stat st;
 	int ret;
 
+	char clone[16] = "-", max_ns[16] = "-";
+
 	need_fs();
 	cr_assert_not_null(mkdtemp(dir));
 	chmod(dir, 0777);
+	/* Debian's switch for unprivileged user namespaces: on, in this guest */
+	bool flipped = read_file("/proc/sys/kernel/unprivileged_userns_clone", clone,
+				 sizeof(clone)) && clone[0] == '0' &&
+		       write_str("/proc/sys/kernel/unprivileged_userns_clone", "1") == 0;
+
 	ret = bt_spawn_ready(&ch, userns_main, dir, BT_TIMEOUT_MS);
-	if (ret == -EPERM || ret == -EINVAL || ret == -ENOSPC)
-		cr_skip_test("no unprivileged user namespaces here: %s", strerror(-ret));
+	if (flipped) /* the child has its namespace (or failed): switch back */
+		write_str("/proc/sys/kernel/unprivileged_userns_clone", "0");
+	if (ret == -EPERM || ret == -EINVAL || ret == -ENOSPC) {
+		read_file("/proc/sys/kernel/unprivileged_userns_clone", clone, sizeof(clone));
+		read_file("/proc/sys/user/max_user_namespaces", max_ns, sizeof(max_ns));
+		clone[strcspn(clone, "\n")] = max_ns[strcspn(max_ns, "\n")] = '\0';
+		cr_skip_test("no unprivileged user namespaces here: %s "
+			     "(unprivileged_userns_clone %s, max_user_namespaces %s)",
+			     strerror(-ret), clone, max_ns);
+	}
 	cr_assert_eq(ret, 0, "helper: %s", strerror(-ret));
 	for (int i = 0; i < 5; i++) {
 		cr_assert_eq(bt_recv_u64(ch.from_child, &v[i], BT_TIMEOUT_MS), 0, "step %d", i);
@@ -668,14 +717,14 @@ Test(binderfs, two_mounts_are_two_contexts)
 	need_fs();
 	mount_or_fail(&a, NULL);
 	mount_or_fail(&b, NULL);
-	cr_assert_eq(ctl_add(&a, "binder", NULL), 0);
-	cr_assert_eq(ctl_add(&b, "binder", NULL), 0);
-	cr_assert_eq(bt_cm_start_on(&cma, path_in(&a, "binder")), 0, "manager on a");
-	cr_assert_eq(bt_cm_start_on(&cmb, path_in(&b, "binder")), 0,
+	cr_assert_eq(ctl_add(&a, "ctx", NULL), 0);
+	cr_assert_eq(ctl_add(&b, "ctx", NULL), 0);
+	cr_assert_eq(bt_cm_start_on(&cma, path_in(&a, "ctx")), 0, "manager on a");
+	cr_assert_eq(bt_cm_start_on(&cmb, path_in(&b, "ctx")), 0,
 		     "manager on b, while a has one");
-	cr_assert_eq(bt_open_at(&owner, path_in(&a, "binder"), BT_VM_SIZE_DEFAULT), 0);
-	cr_assert_eq(bt_open_at(&ca, path_in(&a, "binder"), BT_VM_SIZE_DEFAULT), 0);
-	cr_assert_eq(bt_open_at(&cb, path_in(&b, "binder"), BT_VM_SIZE_DEFAULT), 0);
+	cr_assert_eq(bt_open_at(&owner, path_in(&a, "ctx"), BT_VM_SIZE_DEFAULT), 0);
+	cr_assert_eq(bt_open_at(&ca, path_in(&a, "ctx"), BT_VM_SIZE_DEFAULT), 0);
+	cr_assert_eq(bt_open_at(&cb, path_in(&b, "ctx"), BT_VM_SIZE_DEFAULT), 0);
 
 	struct flat_binder_object o = bt_fbo_binder(BINDER_TYPE_BINDER, 0x1000, 0x2000);
 
@@ -695,14 +744,14 @@ Test(binderfs, two_mounts_are_two_contexts)
 	cr_expect_eq(bt_ping(&cb, 0), BR_REPLY, "b's manager still answers");
 	struct bt_conn ownerb;
 
-	cr_assert_eq(bt_open_at(&ownerb, path_in(&b, "binder"), BT_VM_SIZE_DEFAULT), 0);
+	cr_assert_eq(bt_open_at(&ownerb, path_in(&b, "ctx"), BT_VM_SIZE_DEFAULT), 0);
 	o = bt_fbo_binder(BINDER_TYPE_BINDER, 0x3000, 0x4000);
 	cr_expect_eq(bt_sm_add(&ownerb, 4, &o), BR_REPLY, "b still registers");
 	cr_expect_eq(bt_sm_get(&cb, 4, &hb), 0, "and finds");
 	cr_expect_neq(hb, 0);
 	bt_close(&ownerb);
 	/* a fresh manager for a, while b's keeps running */
-	cr_assert_eq(bt_cm_start_on(&cma, path_in(&a, "binder")), 0, "a new manager on a");
+	cr_assert_eq(bt_cm_start_on(&cma, path_in(&a, "ctx")), 0, "a new manager on a");
 	cr_expect_eq(bt_ping(&ca, 0), BR_REPLY);
 	fprintf(stderr, "binderfs %s isolation: 2 mounts, 2 managers, 1 killed, %lld ms\n",
 		bt_driver_name(), (long long)(bt_now_ms() - t0));
@@ -733,7 +782,7 @@ Test(binderfs, stress_a_thousand_devices)
 		cr_assert_eq(ctl_add(&m, name, NULL), 0, "device %d", i);
 	}
 	t1 = bt_now_ms();
-	cr_expect_eq(count_entries(m.dir), MANY + 2);
+	cr_expect_eq(count_entries(m.dir), MANY + 2 + defaults());
 	for (int i = 0; i < MANY; i++) {
 		snprintf(name, sizeof(name), "dev%d", i);
 		cr_assert_eq(version_of(path_in(&m, name)), BINDER_CURRENT_PROTOCOL_VERSION,
@@ -744,7 +793,7 @@ Test(binderfs, stress_a_thousand_devices)
 		snprintf(name, sizeof(name), "dev%d", i);
 		cr_assert_eq(unlink(path_in(&m, name)), 0);
 	}
-	cr_expect_eq(count_entries(m.dir), MANY / 2 + 2);
+	cr_expect_eq(count_entries(m.dir), MANY / 2 + 2 + defaults());
 	fprintf(stderr,
 		"binderfs %s stress: %d devices created in %lld ms, each opened in %lld ms, "
 		"%d unlinked in %lld ms, the rest with the mount\n",
@@ -857,7 +906,7 @@ static int churn_main(void *arg, int rd, int wr)
 		struct mnt m;
 		int fd;
 
-		bt_require(do_mount(&m, r % 2 ? "max=3" : NULL) == 0, "mount");
+		bt_require(do_mount(&m, r % 2 ? max_opt("", 3) : NULL) == 0, "mount");
 		bt_require(ctl_add(&m, "a", NULL) == 0 && ctl_add(&m, "b", NULL) == 0 &&
 				   ctl_add(&m, "c", NULL) == 0,
 			   "add");
@@ -885,15 +934,17 @@ static int churn_main(void *arg, int rd, int wr)
 Test(binderfs, stress_concurrent_mounts)
 {
 	struct bt_child ch[CHURN_PROCS];
-	uint64_t ops = 0, v;
+	uint64_t ops = 0, v = 0;
 	int base = module_refcnt();
 	int64_t t0;
 
 	need_fs();
+	defaults(); /* known before the helpers fork */
 	t0 = bt_now_ms();
 	for (int i = 0; i < CHURN_PROCS; i++)
 		cr_assert_eq(bt_spawn_ready(&ch[i], churn_main, NULL, BT_TIMEOUT_MS), 0);
 	for (int i = 0; i < CHURN_PROCS; i++) {
+		v = 0;
 		cr_expect_eq(bt_recv_u64(ch[i].from_child, &v, 120000), 0, "churner %d", i);
 		ops += v;
 		cr_expect_eq(bt_join(&ch[i], BT_TIMEOUT_MS), 0, "churner %d", i);
@@ -943,7 +994,7 @@ Test(binderfs, binder_tool_mkdev)
 	need_fs();
 	cr_assert_eq(access(tool, X_OK), 0, "%s (run from the checkout)", tool);
 	mount_or_fail(&m, NULL);
-	char *argv[] = { tool, "mkdev", m.dir, "binder", "hwbinder", "vndbinder", NULL };
+	char *argv[] = { tool, "mkdev", m.dir, "mybinder", "hwbinder", "vndbinder", NULL };
 
 	cr_expect_eq(run_tool(out, sizeof(out), argv), 0, "%s", out);
 	for (int i = 3; i < 6; i++) {
@@ -954,7 +1005,7 @@ Test(binderfs, binder_tool_mkdev)
 			 major(st.st_rdev), minor(st.st_rdev));
 		cr_expect(strstr(out, want), "output has \"%s\": %s", want, out);
 	}
-	char *again[] = { tool, "mkdev", m.dir, "binder", NULL };
+	char *again[] = { tool, "mkdev", m.dir, "hwbinder", NULL };
 
 	cr_expect_eq(run_tool(out, sizeof(out), again), 1, "%s", out);
 	cr_expect(strstr(out, "a device of that name exists"), "%s", out);
