@@ -80,6 +80,7 @@
  *              once the owner died
  *   _nilocked  node->lock and, while the node has an owner, that owner's
  *              inner_lock (binderc_node_inner_lock())
+ *   _flocked   binderc_fs_lock (binderfs.c only)
  */
 
 /* Work items queued on todo lists; the type says what contains them. */

@@ -229,10 +229,26 @@ static void binderc_fs_device_release(struct binderc_context *ctx)
 	kfree(container_of(ctx, struct binderc_fs_device, context));
 }
 
+/* Room for one more device in the mount, within max=. */
+static int binderc_fs_count_flocked(struct binderc_fs_info *info)
+{
+	lockdep_assert_held(&binderc_fs_lock);
+	if (info->devices >= info->opts.max)
+		return -ENOSPC;
+	info->devices++;
+	return 0;
+}
+
+static void binderc_fs_uncount_flocked(struct binderc_fs_info *info)
+{
+	lockdep_assert_held(&binderc_fs_lock);
+	info->devices--;
+}
+
 static void binderc_fs_uncount(struct binderc_fs_info *info)
 {
 	mutex_lock(&binderc_fs_lock);
-	info->devices--;
+	binderc_fs_uncount_flocked(info);
 	mutex_unlock(&binderc_fs_lock);
 }
 
@@ -255,12 +271,10 @@ static int binderc_fs_add_device(struct super_block *sb,
 	len = strlen(req->name);
 
 	mutex_lock(&binderc_fs_lock);
-	if (info->devices >= info->opts.max) {
-		mutex_unlock(&binderc_fs_lock);
-		return -ENOSPC;
-	}
-	info->devices++;
+	minor = binderc_fs_count_flocked(info);
 	mutex_unlock(&binderc_fs_lock);
+	if (minor)
+		return minor;
 
 	minor = binderc_minor_alloc(sb->s_user_ns == &init_user_ns);
 	if (minor < 0) {
