@@ -17,6 +17,7 @@
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -45,6 +46,18 @@
  *   9. t->lock                spinlock: t->from, t->to_proc, t->to_thread
  *  10. binderc_dead_nodes_lock spinlock: the list of nodes whose proc died
  *
+ * binderfs (binderfs.c) adds one lock of its own, apart from the list:
+ *
+ *   binderc_fs_lock          mutex: every binderfs mount's device count
+ *                            and max=; innermost of all mutexes (inode
+ *                            eviction takes it under the VFS's s_umount
+ *                            and directory locks), nothing is taken under
+ *                            it, and no binderc lock is held around it
+ *
+ * and nests one VFS lock under binderc_procs_lock: the inode lock of a
+ * mount's binder_logs/proc directory, while a proc's file is created
+ * there (as debugfs_create_file() does for /sys/kernel/debug/binderc).
+ *
  * The mm's mmap_lock is outside all of them: vma close (munmap, exit)
  * runs binderc_proc_close_receive() under it, which takes 4 and 6-10;
  * nothing here takes mmap_lock, and no user memory is touched with 4 held.
@@ -67,6 +80,7 @@
  *              once the owner died
  *   _nilocked  node->lock and, while the node has an owner, that owner's
  *              inner_lock (binderc_node_inner_lock())
+ *   _flocked   binderc_fs_lock (binderfs.c only)
  */
 
 /* Work items queued on todo lists; the type says what contains them. */
@@ -115,13 +129,21 @@ struct binderc_stats {
 	atomic_t br[BINDERC_BR_COUNT];
 };
 
-/* Per device: the handle-0 owner and its remembered euid. */
+/*
+ * Per device: the handle-0 owner and its remembered euid.  @ref counts the
+ * device's own reference and one per proc of the device; when it drops to
+ * 0, @release frees the device (binderfs).  A devices= device never gets
+ * there: its own reference is never put, and chardev.c frees it at unload,
+ * after every proc is gone.
+ */
 struct binderc_context {
 	struct mutex mgr_set_lock;
 	spinlock_t mgr_lock;
 	struct binderc_node *mgr_node;
 	kuid_t mgr_uid;			/* INVALID_UID until first set */
 	const char *name;
+	refcount_t ref;
+	void (*release)(struct binderc_context *ctx);
 };
 
 /* Longest device name, as binderfs allows. */
@@ -423,6 +445,9 @@ struct binderc_thread {
  * @freeze_wait:	woken when @outstanding_txns reaches 0 while frozen;
  *			its own lock
  * @debugfs_entry:	set by open, removed by release; no other user
+ * @binderfs_entry:	binder_logs/proc/PID in the binderfs mount of the
+ *			device (stats=global); set by open under
+ *			binderc_procs_lock, removed by release
  * @alloc:		the receive area; its own mutex (struct binderc_alloc)
  * @context:		the device's context; immutable after creation
  * @inner_lock:		see the lock order (level 8)
@@ -456,6 +481,7 @@ struct binderc_proc {
 	bool async_recv;
 	wait_queue_head_t freeze_wait;
 	struct dentry *debugfs_entry;
+	struct dentry *binderfs_entry;
 	struct binderc_alloc alloc;
 	struct binderc_context *context;
 	spinlock_t inner_lock;
@@ -503,8 +529,22 @@ int binderc_chardev_init(const char *names);
 void binderc_chardev_exit(void);
 struct binderc_device *binderc_device_from_inode(struct inode *inode);
 
+/* chardev.c, for binderfs: the shared major and its minors */
+int binderc_minor_alloc(bool use_reserve);
+void binderc_minor_free(int minor);
+dev_t binderc_devt(int minor);
+
+/* binderfs.c */
+int binderc_binderfs_init(void);
+void binderc_binderfs_exit(void);
+struct binderc_context *binderc_binderfs_context(struct inode *inode);
+void binderc_binderfs_add_proc(struct binderc_proc *proc, struct inode *inode);
+void binderc_binderfs_remove_proc(struct binderc_proc *proc);
+
 /* context.c */
 void binderc_context_init(struct binderc_context *ctx, const char *name);
+void binderc_context_get(struct binderc_context *ctx);
+void binderc_context_put(struct binderc_context *ctx);
 struct binderc_node *binderc_get_mgr_node(struct binderc_context *ctx);
 int binderc_set_context_mgr(struct binderc_proc *proc,
 			    struct flat_binder_object *fbo);
@@ -724,6 +764,15 @@ struct binderc_log_entry {
 	u32 return_error_param;
 	char context_name[32];
 };
+
+/* The files of debugfs and of binder_logs/, in one table (NULL-ended). */
+struct binderc_log_file {
+	const char *name;
+	const struct file_operations *fops;
+};
+
+extern const struct binderc_log_file binderc_log_files[];
+extern const struct file_operations *const binderc_proc_log_fops;
 
 struct binderc_log_entry *binderc_log_add(bool failed);
 void binderc_log_copy_failed(struct binderc_log_entry *e);

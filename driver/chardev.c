@@ -235,6 +235,33 @@ out_free:
 	return ret;
 }
 
+/*
+ * binderfs devices share the major and the minors.  A mount in a user
+ * namespace other than the initial one may not take the last
+ * BINDERC_MINORS_RESERVED minors, so that containers cannot use up every
+ * device number of the host.
+ */
+#define BINDERC_MINORS_RESERVED 4
+
+int binderc_minor_alloc(bool use_reserve)
+{
+	unsigned int max = BINDERC_MINORS - 1;
+
+	if (!use_reserve)
+		max -= BINDERC_MINORS_RESERVED;
+	return ida_alloc_max(&binderc_minors, max, GFP_KERNEL);
+}
+
+void binderc_minor_free(int minor)
+{
+	ida_free(&binderc_minors, minor);
+}
+
+dev_t binderc_devt(int minor)
+{
+	return MKDEV(MAJOR(binderc_first_devt), minor);
+}
+
 /* No file is open (each open pins the module), so no proc remains. */
 void binderc_chardev_exit(void)
 {

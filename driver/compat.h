@@ -204,4 +204,123 @@ static inline void binderc_secctx_release(struct binderc_secctx *ctx)
 	ctx->len = 0;
 }
 
+/*
+ * binderfs entries.  A directory entry made by binderfs stays until it is
+ * unlinked or the filesystem goes away.  Since 6.19 the dcache knows such
+ * "persistent" dentries (d_make_persistent(), and kill_anon_super() drops
+ * them); before, they were kept by an extra reference that
+ * kill_litter_super() dropped.  The helpers, on every kernel:
+ *
+ *	d = binderc_start_creating(parent, name);
+ *		parent's inode locked and a negative dentry for name, or
+ *		ERR_PTR (-EEXIST if the name exists, -EACCES for "", ".",
+ *		".." or a name with '/'); the lock is dropped on error
+ *	binderc_make_persistent(d, inode);
+ *	binderc_done_creating(d);
+ *		unlocks the parent and drops the lookup's reference
+ *	binderc_kill_fs_super(sb);
+ *		in ->kill_sb
+ *
+ * simple_unlink(), simple_rename() and simple_recursive_removal() undo
+ * what binderc_make_persistent() did on every supported kernel.
+ *
+ * ->rename() takes a struct user_namespace * first since 5.12 and a
+ * struct mnt_idmap * since 6.3: declare it as
+ *
+ *	static int f(BINDERC_RENAME_IDMAP_PARAM struct inode *old_dir, ...)
+ *
+ * and call simple_rename(BINDERC_RENAME_IDMAP_ARG old_dir, ...).
+ *
+ * Timestamps of a new inode: simple_inode_init_ts() since 6.7.  The
+ * create/persistent helpers are compile-tested on 5.10, 6.1, 6.12 and
+ * 7.3; the 6.19 line is where d_make_persistent() appeared.
+ */
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/namei.h>
+
+#if BINDERC_KERNEL_AT_LEAST(6, 19)
+static inline struct dentry *binderc_start_creating(struct dentry *parent,
+						    const char *name)
+{
+	return simple_start_creating(parent, name);
+}
+
+static inline void binderc_make_persistent(struct dentry *dentry,
+					   struct inode *inode)
+{
+	d_make_persistent(dentry, inode);
+}
+
+static inline void binderc_done_creating(struct dentry *dentry)
+{
+	simple_done_creating(dentry);
+}
+
+static inline void binderc_kill_fs_super(struct super_block *sb)
+{
+	kill_anon_super(sb);
+}
+#else
+static inline struct dentry *binderc_start_creating(struct dentry *parent,
+						    const char *name)
+{
+	struct dentry *dentry;
+
+	inode_lock(d_inode(parent));
+	dentry = lookup_one_len(name, parent, strlen(name));
+	if (!IS_ERR(dentry) && d_really_is_positive(dentry)) {
+		dput(dentry);
+		dentry = ERR_PTR(-EEXIST);
+	}
+	if (IS_ERR(dentry))
+		inode_unlock(d_inode(parent));
+	return dentry;
+}
+
+static inline void binderc_make_persistent(struct dentry *dentry,
+					   struct inode *inode)
+{
+	d_instantiate(dentry, inode);
+	dget(dentry);
+}
+
+static inline void binderc_done_creating(struct dentry *dentry)
+{
+	inode_unlock(d_inode(dentry->d_parent));
+	dput(dentry);
+}
+
+static inline void binderc_kill_fs_super(struct super_block *sb)
+{
+	kill_litter_super(sb);
+}
+#endif
+
+#if BINDERC_KERNEL_AT_LEAST(6, 3)
+#define BINDERC_RENAME_IDMAP_PARAM struct mnt_idmap *idmap,
+#define BINDERC_RENAME_IDMAP_ARG idmap,
+#elif BINDERC_KERNEL_AT_LEAST(5, 12)
+#define BINDERC_RENAME_IDMAP_PARAM struct user_namespace *idmap,
+#define BINDERC_RENAME_IDMAP_ARG idmap,
+#else
+#define BINDERC_RENAME_IDMAP_PARAM
+#define BINDERC_RENAME_IDMAP_ARG
+#endif
+
+#if !BINDERC_KERNEL_AT_LEAST(6, 6)
+static inline void simple_inode_init_ts(struct inode *inode)
+{
+	inode->i_atime = current_time(inode);
+	inode->i_mtime = inode->i_atime;
+	inode->i_ctime = inode->i_atime;
+}
+#elif !BINDERC_KERNEL_AT_LEAST(6, 7)
+static inline void simple_inode_init_ts(struct inode *inode)
+{
+	inode->i_atime = inode_set_ctime_current(inode);
+	inode->i_mtime = inode->i_atime;
+}
+#endif
+
 #endif /* BINDERC_COMPAT_H */

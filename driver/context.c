@@ -20,6 +20,20 @@ void binderc_context_init(struct binderc_context *ctx, const char *name)
 	spin_lock_init(&ctx->mgr_lock);
 	ctx->mgr_uid = INVALID_UID;
 	ctx->name = name;
+	refcount_set(&ctx->ref, 1);
+	ctx->release = NULL;
+}
+
+/* A proc pins its device's context for as long as it exists. */
+void binderc_context_get(struct binderc_context *ctx)
+{
+	refcount_inc(&ctx->ref);
+}
+
+void binderc_context_put(struct binderc_context *ctx)
+{
+	if (refcount_dec_and_test(&ctx->ref) && ctx->release)
+		ctx->release(ctx);
 }
 
 /* Returns the manager node with a tmp ref (binderc_put_node()), or NULL. */

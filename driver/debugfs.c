@@ -3,7 +3,8 @@
  * binderc: /sys/kernel/debug/binderc/.
  *
  * state, stats, transactions, transaction_log, failed_transaction_log and
- * proc/<pid> use mainline's formats, except that objects are named by their
+ * proc/<pid> (also in binder_logs/ of a stats=global binderfs mount) use
+ * mainline's formats, except that objects are named by their
  * debug ids and never by kernel addresses.
  *
  * counters is binderc's own: one "NAME COUNT" line per kind of live object,
@@ -500,6 +501,24 @@ DEFINE_SHOW_ATTRIBUTE(counters);
 
 /* ---- setup ---------------------------------------------------------------- */
 
+/*
+ * binderfs shows the same files in binder_logs/ of a stats=global mount.
+ * The _hashed names are mainline's variants that hash kernel addresses;
+ * binderc prints none, so they are the same files under a second name.
+ */
+const struct binderc_log_file binderc_log_files[] = {
+	{ "state", &state_fops },
+	{ "state_hashed", &state_fops },
+	{ "stats", &stats_fops },
+	{ "transactions", &transactions_fops },
+	{ "transactions_hashed", &transactions_fops },
+	{ "transaction_log", &transaction_log_fops },
+	{ "failed_transaction_log", &failed_transaction_log_fops },
+	{ NULL, NULL }
+};
+
+const struct file_operations *const binderc_proc_log_fops = &proc_fops;
+
 void binderc_debugfs_add_proc(struct binderc_proc *proc)
 {
 	struct binderc_proc *itr;
@@ -536,19 +555,14 @@ void binderc_debugfs_remove_proc(struct binderc_proc *proc)
 void binderc_debugfs_init(void)
 {
 	struct dentry *root = debugfs_create_dir("binderc", NULL);
+	const struct binderc_log_file *f;
 
 	if (IS_ERR_OR_NULL(root))
 		return;
 	binderc_debugfs_root = root;
 	binderc_debugfs_procs = debugfs_create_dir("proc", root);
-	debugfs_create_file("state", 0444, root, NULL, &state_fops);
-	debugfs_create_file("stats", 0444, root, NULL, &stats_fops);
-	debugfs_create_file("transactions", 0444, root, NULL,
-			    &transactions_fops);
-	debugfs_create_file("transaction_log", 0444, root, NULL,
-			    &transaction_log_fops);
-	debugfs_create_file("failed_transaction_log", 0444, root, NULL,
-			    &failed_transaction_log_fops);
+	for (f = binderc_log_files; f->name; f++)
+		debugfs_create_file(f->name, 0444, root, NULL, f->fops);
 	debugfs_create_file("counters", 0444, root, NULL, &counters_fops);
 }
 

@@ -4,7 +4,8 @@
  *
  * Each name in the devices= parameter becomes one device with its own
  * binder context, as the mainline driver does for its legacy devices (the
- * nodes themselves are chardev.c's).
+ * nodes themselves are chardev.c's); so does each device of a binderfs
+ * mount (binderfs.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -51,16 +52,20 @@ void binderc_stat_br(struct binderc_proc *proc, u32 cmd)
 
 static int binderc_open(struct inode *inode, struct file *filp)
 {
-	struct binderc_device *dev = binderc_device_from_inode(inode);
+	struct binderc_context *ctx = binderc_binderfs_context(inode);
 	struct binderc_proc *proc;
 
-	proc = binderc_proc_create(&dev->context);
+	/* A node of a binderfs mount, or one of the devices= devices. */
+	if (!ctx)
+		ctx = &binderc_device_from_inode(inode)->context;
+	proc = binderc_proc_create(ctx);
 	if (!proc)
 		return -ENOMEM;
 	/* The opener's credentials, not the caller's, decide (CVE-2021-39686). */
 	proc->cred = get_cred(filp->f_cred);
 	filp->private_data = proc;
 	binderc_debugfs_add_proc(proc);
+	binderc_binderfs_add_proc(proc, inode);
 	return 0;
 }
 
@@ -72,6 +77,7 @@ static int binderc_flush(struct file *filp, fl_owner_t id)
 
 static int binderc_release(struct inode *inode, struct file *filp)
 {
+	binderc_binderfs_remove_proc(filp->private_data);
 	binderc_proc_release(filp->private_data);
 	return 0;
 }
@@ -391,12 +397,22 @@ static int __init binderc_init(void)
 	binderc_debugfs_init();
 	ret = binderc_chardev_init(devices);
 	if (ret)
-		binderc_debugfs_exit();
+		goto out_debugfs;
+	ret = binderc_binderfs_init();
+	if (ret)
+		goto out_chardev;
+	return 0;
+
+out_chardev:
+	binderc_chardev_exit();
+out_debugfs:
+	binderc_debugfs_exit();
 	return ret;
 }
 
 static void __exit binderc_exit(void)
 {
+	binderc_binderfs_exit();
 	binderc_chardev_exit();
 	binderc_debugfs_exit();
 }

@@ -29,6 +29,7 @@ struct binderc_proc *binderc_proc_create(struct binderc_context *context)
 	proc->pid = current->group_leader->pid;
 	proc->debug_id = binderc_new_debug_id();
 	proc->default_priority = task_nice(current);
+	binderc_context_get(context);
 	proc->context = context;
 	proc->threads = RB_ROOT;
 	proc->nodes = RB_ROOT;
@@ -55,6 +56,8 @@ static void binderc_free_proc(struct binderc_proc *proc)
 	put_task_struct(proc->tsk);
 	put_cred(proc->cred);
 	binderc_count_dec(BINDERC_CNT_PROC);
+	/* Last: a binderfs device removed meanwhile is freed here. */
+	binderc_context_put(proc->context);
 	kfree(proc);
 }
 

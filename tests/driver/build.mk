@@ -12,6 +12,7 @@ DRVT_OBJ := $(B)/obj/tests/driver
 DRVT_BIN := $(B)/guest/bin
 DRVT_NAMES := interface multiproc badinput cve access counters
 DRVT_LIBOBJS := $(DRVT_OBJ)/bt.o $(DRVT_OBJ)/srv.o $(DRVT_OBJ)/bt_main.o
+DRVT_NAMES += binderfs
 DRVT_BINS := $(foreach n,$(DRVT_NAMES),$(DRVT_BIN)/driver-$(n)-test)
 
 GUEST_TESTS += $(DRVT_BINS)

@@ -47,6 +47,12 @@ static const struct bt_difference bt_differences[] = {
 	  "fuzzer and the kill storm); a mainline leak, reported, not ours to fix" },
 	{ "counters/zero_after_the_suite", "orphan nodes tolerated", 1, 0,
 	  "as above" },
+	{ "binderfs/fresh_mount_holds_control_and_features",
+	  "a fresh mount holds the devices= devices", 1, 0,
+	  "mainline's devices= names the devices every new binderfs mount starts with (it "
+	  "has no misc devices when binderfs is on); binderc's devices= are its misc devices, "
+	  "each a context of its own, so a fresh binderc mount holds only binder-control and "
+	  "a container adds the devices it wants (BINDER_CTL_ADD, 'binder mkdev')" },
 	{ "files_in_flight/own_file_queued_to_itself", "procs left after their owners died", 1, 0,
 	  "a binder file queued (in an FD object) to its own proc, or to a proc whose own "
 	  "file is queued back to it, pins itself: mainline never releases those procs "
