@@ -25,6 +25,10 @@
  * Mainline before 6.12 has none of it: the commands are unknown (EINVAL,
  * nothing consumed); `unknown_before_6_12` checks that there and the other
  * tests are skipped.
+ *
+ * Suite freeze61 asserts 6.1 features that had no test: TF_UPDATE_TXN,
+ * GET_FROZEN_INFO's "calls in flight" bit with BINDER_FREEZE's wait, and
+ * the oneway-spam threshold.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -687,4 +691,160 @@ Test(freeze_notify, storm_merges_and_ends_on_the_last_state)
 		bt_close(&q[i]);
 	}
 	cr_assert(watches_drop_to(0), "watches left: %ld", live_watches());
+}
+
+/* ---- the 6.1 freeze features that had no asserting test ------------------- */
+
+/* GET_FROZEN_INFO of pid: -errno, or sync_recv | async_recv << 8. */
+static long frozen_info(int fd, pid_t pid)
+{
+	struct binder_frozen_status_info i = { .pid = (uint32_t)pid };
+	int ret = bt_ioctl(fd, BINDER_GET_FROZEN_INFO, &i);
+
+	return ret ? ret : (long)(i.sync_recv | i.async_recv << 8);
+}
+
+static uint32_t send_seq(uint32_t h, uint32_t seq, uint32_t flags)
+{
+	struct binder_transaction_data t = bt_tr(h, C_SEQ, TF_ONE_WAY | flags, &seq, sizeof(seq),
+						 NULL, 0);
+	struct bt_result r;
+
+	cr_assert_eq(bt_oneway(&c, &t, &r), 0);
+	return r.final;
+}
+
+/* Oneways are handled one at a time per node, behind the sync report
+ * calls: ask until seq_next is @want; *oneways gets the oneways received
+ * (the report calls taken out). */
+static struct srv_report report_when_seq(uint32_t h, uint32_t want, uint32_t *oneways)
+{
+	struct srv_report rep;
+	uint32_t calls = 0;
+
+	for (int i = 0; i < 250; i++) {
+		rep = srv_get_report(&c, h);
+		calls++;
+		if (rep.seq_next == want)
+			break;
+		usleep(20 * 1000);
+	}
+	*oneways = rep.received - calls;
+	return rep;
+}
+
+TestSuite(freeze61, .init = fixture_setup, .fini = fixture_teardown, .timeout = 120);
+
+/* TF_UPDATE_TXN: a oneway to a frozen proc replaces the queued one it makes
+ * outdated (same sender, target, code and flags); not when thawed. */
+Test(freeze61, update_txn_replaces_a_queued_oneway)
+{
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1, .wait_go = true };
+	struct srv_report rep;
+	uint32_t h, n;
+
+	c.autoack = false;
+	h = start_server(&cfg);
+	cr_assert_eq(freeze_pid(c.fd, s1.pid, true), 0);
+	send_seq(h, 0, 0);
+	send_seq(h, 1, TF_UPDATE_TXN);
+	send_seq(h, 2, TF_UPDATE_TXN); /* replaces 1 */
+	send_seq(h, 3, 0);	       /* other flags: queued */
+	cr_assert_eq(freeze_pid(c.fd, s1.pid, false), 0);
+	send_seq(h, 4, TF_UPDATE_TXN);
+	send_seq(h, 5, TF_UPDATE_TXN); /* thawed: both kept */
+	cr_assert_eq(bt_send_u64(s1.to_child, SRV_CMD_SERVE), 0);
+	rep = report_when_seq(h, 6, &n);
+	cr_log_info("received %u oneways, seq errors %u", n, rep.seq_errors);
+	cr_assert_eq(n, 5, "0, 2, 3, 4 and 5: %u oneways", n);
+	cr_assert_eq(rep.seq_errors, 1, "only the gap of the replaced 1: %u", rep.seq_errors);
+	cr_assert_eq(rep.seq_next, 6);
+	cr_assert_eq(rep.sender_pid_nonzero_oneway, 0, "sender_pid is 0 in oneway deliveries");
+}
+
+/* GET_FROZEN_INFO bit 1 of sync_recv: calls in flight; BINDER_FREEZE waits
+ * timeout_ms for them, then fails with EAGAIN and leaves the proc thawed. */
+Test(freeze61, frozen_info_says_calls_in_flight)
+{
+	struct stuck_caller sc = { .slot = 0, .code = C_HANG, .size = 8 };
+	struct binder_freeze_info fi = { .enable = 1, .timeout_ms = 200 };
+	struct bt_child stuck;
+	int64_t t0, waited;
+	uint64_t v;
+	uint32_t h;
+
+	h = start_server(NULL);
+	cr_assert_eq(frozen_info(c.fd, s1.pid), 0);
+	cr_assert_eq(bt_spawn_ready(&stuck, stuck_caller_main, &sc, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(bt_recv_u64(s1.from_child, &v, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(v, C_HANG);
+	cr_assert_eq(frozen_info(c.fd, s1.pid), 2, "info 0x%lx", frozen_info(c.fd, s1.pid));
+	cr_assert_eq(frozen_info(c.fd, stuck.pid), 2, "the caller waits too");
+	fi.pid = (uint32_t)s1.pid;
+	t0 = bt_now_ms();
+	cr_assert_eq(bt_ioctl(c.fd, BINDER_FREEZE, &fi), -EAGAIN);
+	waited = bt_now_ms() - t0;
+	cr_log_info("BINDER_FREEZE waited %lld ms", (long long)waited);
+	cr_assert_geq(waited, 150, "did not wait for the call: %lld ms", (long long)waited);
+	/* undone, so the next attempt is no different */
+	cr_assert_eq(bt_ioctl(c.fd, BINDER_FREEZE, &fi), -EAGAIN);
+	cr_assert_eq(frozen_info(c.fd, s1.pid), 2);
+	(void)h;
+	bt_kill(&stuck);
+	bt_kill(&s1);
+}
+
+/* BINDER_ENABLE_ONEWAY_SPAM_DETECTION: once the receiver's async space is
+ * below a tenth of its mapping and this sender holds over 50 of its
+ * buffers or a quarter of the mapping, the oneway completes with
+ * BR_ONEWAY_SPAM_SUSPECT, once, until the space recovers; without the
+ * opt-in the same oneway completes as usual. */
+Test(freeze61, oneway_spam_suspect_once)
+{
+	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1, .wait_go = true };
+	static uint8_t payload[1000];
+	struct srv_report rep;
+	uint32_t on = 1, h, n, first = 0, suspects = 0;
+	struct bt_conn quiet;
+
+	c.autoack = false;
+	h = start_server(&cfg);
+	cr_assert_eq(bt_ioctl(c.fd, BINDER_ENABLE_ONEWAY_SPAM_DETECTION, &on), 0);
+	for (n = 0; n < 54; n++) {
+		struct binder_transaction_data t;
+		struct bt_result r;
+
+		memcpy(payload, &n, sizeof(n));
+		t = bt_tr(h, C_SEQ, TF_ONE_WAY, payload, sizeof(payload), NULL, 0);
+		cr_assert_eq(bt_oneway(&c, &t, &r), 0);
+		cr_assert(r.final == BR_TRANSACTION_COMPLETE || r.final == BR_ONEWAY_SPAM_SUSPECT,
+			  "oneway %u: %s", n, bt_br_name(r.final));
+		if (r.final == BR_ONEWAY_SPAM_SUSPECT && !suspects++)
+			first = n + 1;
+	}
+	printf("oneway spam (%s): first BR_ONEWAY_SPAM_SUSPECT at oneway %u of 1000 bytes "
+	       "(128 KiB mapping), %u in %u\n",
+	       bt_driver_name(), first, suspects, n);
+	cr_assert_eq(suspects, 1, "suspects: %u", suspects);
+	/* mainline 6.1 (and binderc): 1000 bytes per oneway from 64 KiB of
+	 * async space leaves less than 13107 (a tenth of the mapping) at the
+	 * 53rd */
+	cr_assert_eq(first, 53, "first suspect at %u", first);
+	/* a sender that did not opt in is not told (and 54 KiB of 64 leave
+	 * room for its small oneway) */
+	cr_assert_eq(bt_open(&quiet, BT_VM_SIZE_DEFAULT), 0);
+	{
+		uint32_t seq = n;
+		struct binder_transaction_data t = bt_tr(get_handle(&quiet, 0), C_SEQ, TF_ONE_WAY,
+							 &seq, sizeof(seq), NULL, 0);
+		struct bt_result r;
+
+		cr_assert_eq(bt_oneway(&quiet, &t, &r), 0);
+		cr_assert_eq(r.final, BR_TRANSACTION_COMPLETE, "%s", bt_br_name(r.final));
+	}
+	bt_close(&quiet);
+	cr_assert_eq(bt_send_u64(s1.to_child, SRV_CMD_SERVE), 0);
+	rep = report_when_seq(h, n + 1, &first);
+	cr_assert_eq(first, n + 1, "received %u oneways", first);
+	cr_assert_eq(rep.seq_errors, 0);
 }
