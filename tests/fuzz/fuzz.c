@@ -344,7 +344,10 @@ static size_t br_size(uint32_t cmd)
 		return sizeof(struct binder_ptr_cookie);
 	case BR_ATTEMPT_ACQUIRE: return sizeof(struct binder_pri_ptr_cookie);
 	case BR_DEAD_BINDER: case BR_CLEAR_DEATH_NOTIFICATION_DONE:
+	case _IOC(_IOC_READ, 'r', 22, 8): /* BR_CLEAR_FREEZE_NOTIFICATION_DONE (6.12) */
 		return sizeof(binder_uintptr_t);
+	case FZ_BR_FROZEN_BINDER:
+		return 16;
 	}
 	return (size_t)-1;
 }
@@ -1691,7 +1694,7 @@ int main(int argc, char **argv)
 	       atomic_load(&sh->results[3]), atomic_load(&sh->results[4]), atomic_load(&sh->results[5]),
 	       atomic_load(&sh->results[6]), atomic_load(&sh->results[7]));
 	printf("binderc-fuzz: BRs seen:");
-	for (int i = 0; i < 21; i++)
+	for (int i = 0; i < 23; i++)
 		printf(" %d:%" PRIu64, i, atomic_load(&sh->br_seen[i]));
 	printf("\nbinderc-fuzz: write_consumed beyond write_size (truncated commands): %" PRIu64 "\n",
 	       atomic_load(&sh->write_overrun));
