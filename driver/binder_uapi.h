@@ -257,7 +257,7 @@ enum binder_driver_return_protocol {
 	BR_FAILED_REPLY = _IO('r', 17),
 	BR_FROZEN_REPLY = _IO('r', 18),
 	BR_ONEWAY_SPAM_SUSPECT = _IO('r', 19),
-	/* added after Linux 6.1; not sent by binderc yet */
+	/* added after Linux 6.1 */
 	BR_TRANSACTION_PENDING_FROZEN = _IO('r', 20),
 	BR_FROZEN_BINDER = _IOR('r', 21, struct binder_frozen_state_info),
 	BR_CLEAR_FREEZE_NOTIFICATION_DONE = _IOR('r', 22, binder_uintptr_t),
@@ -286,7 +286,7 @@ enum binder_driver_command_protocol {
 	BC_DEAD_BINDER_DONE = _IOW('c', 16, binder_uintptr_t),
 	BC_TRANSACTION_SG = _IOW('c', 17, struct binder_transaction_data_sg),
 	BC_REPLY_SG = _IOW('c', 18, struct binder_transaction_data_sg),
-	/* added after Linux 6.1; not accepted by binderc yet */
+	/* added after Linux 6.1 */
 	BC_REQUEST_FREEZE_NOTIFICATION = _IOW('c', 19,
 					      struct binder_handle_cookie),
 	BC_CLEAR_FREEZE_NOTIFICATION = _IOW('c', 20,

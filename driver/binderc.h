@@ -37,12 +37,14 @@
  *   5. context->mgr_lock      spinlock: the context manager node pointer,
  *                             held only to pin that node
  *   6. proc->outer_lock       spinlock: the proc's refs (both rb-trees,
- *                             ref counts, ref->death)
+ *                             ref counts, ref->death, ref->freeze)
  *   7. node->lock             spinlock: node counts, node->refs, node->proc
  *   8. proc->inner_lock       spinlock: every todo list (proc, thread,
- *                             node->async_todo, delivered_death), the
- *                             threads/nodes trees, waiting_threads,
- *                             transaction stacks, tmp refs, node ack state
+ *                             node->async_todo, delivered_death,
+ *                             delivered_freeze), the freeze watches'
+ *                             state, the threads/nodes trees,
+ *                             waiting_threads, transaction stacks, tmp
+ *                             refs, node ack state
  *   9. t->lock                spinlock: t->from, t->to_proc, t->to_thread
  *  10. binderc_dead_nodes_lock spinlock: the list of nodes whose proc died
  *
@@ -94,6 +96,8 @@ enum binderc_work_type {
 	BINDERC_WORK_DEAD_BINDER,
 	BINDERC_WORK_DEAD_BINDER_AND_CLEAR,
 	BINDERC_WORK_CLEAR_DEATH_NOTIFICATION,
+	BINDERC_WORK_FROZEN_BINDER,
+	BINDERC_WORK_CLEAR_FREEZE_NOTIFICATION,
 };
 
 struct binderc_work {
@@ -118,11 +122,12 @@ enum binderc_counter {
 	BINDERC_CNT_TRANSACTION,
 	BINDERC_CNT_TRANSACTION_COMPLETE,
 	BINDERC_CNT_FD_FIXUP,
+	BINDERC_CNT_FREEZE,
 	BINDERC_CNT_COUNT,
 };
 
-#define BINDERC_BC_COUNT (_IOC_NR(BC_REPLY_SG) + 1)
-#define BINDERC_BR_COUNT (_IOC_NR(BR_TRANSACTION_PENDING_FROZEN) + 1)
+#define BINDERC_BC_COUNT (_IOC_NR(BC_FREEZE_NOTIFICATION_DONE) + 1)
+#define BINDERC_BR_COUNT (_IOC_NR(BR_CLEAR_FREEZE_NOTIFICATION_DONE) + 1)
 
 struct binderc_stats {
 	atomic_t bc[BINDERC_BC_COUNT];
@@ -229,6 +234,30 @@ struct binderc_ref_death {
 	binder_uintptr_t cookie;
 };
 
+/**
+ * struct binderc_ref_freeze - a frozen-state watch on a ref (freeze_notify.c)
+ * @work:		BINDERC_WORK_FROZEN_BINDER, or CLEAR_FREEZE_NOTIFICATION
+ *			once cleared; on the holder's todo or delivered_freeze
+ *			under the holder's inner_lock
+ * @cookie:		userspace's cookie; immutable after creation
+ * @is_frozen:		the state the next (or last) notice carries; holder's
+ *			inner_lock
+ * @sent:		delivered, BC_FREEZE_NOTIFICATION_DONE not yet seen;
+ *			holder's inner_lock
+ * @resend:		something changed since it was sent: queue it again
+ *			on the ack; holder's inner_lock
+ * @delivery:		which delivery this is (proc->freeze_deliveries when
+ *			it was written out); holder's inner_lock
+ */
+struct binderc_ref_freeze {
+	struct binderc_work work;
+	binder_uintptr_t cookie;
+	bool is_frozen;
+	bool sent;
+	bool resend;
+	u64 delivery;
+};
+
 struct binderc_ref_data {
 	int debug_id;
 	u32 desc;
@@ -251,6 +280,7 @@ struct binderc_ref_data {
  * @death:		the death notification asked for, or NULL; written
  *			under the holder's outer_lock and node->lock, read
  *			under either
+ * @freeze:		the frozen-state watch asked for, or NULL; as @death
  */
 struct binderc_ref {
 	struct binderc_ref_data data;
@@ -260,6 +290,7 @@ struct binderc_ref {
 	struct binderc_proc *proc;
 	struct binderc_node *node;
 	struct binderc_ref_death *death;
+	struct binderc_ref_freeze *freeze;
 };
 
 /* One allocation in a proc's receive mapping. */
@@ -428,6 +459,10 @@ struct binderc_thread {
  * @cred:		the opener's credentials; set by open, then immutable
  * @todo:		work any thread may take; @inner_lock
  * @delivered_death:	BR_DEAD_BINDER read but not yet acked; @inner_lock
+ * @delivered_freeze:	BR_FROZEN_BINDER read but not yet acked, oldest
+ *			first; @inner_lock
+ * @freeze_deliveries:	BR_FROZEN_BINDER notices written out so far (names
+ *			each delivery, see freeze_notify.c); @inner_lock
  * @max_threads:	BINDER_SET_MAX_THREADS; @inner_lock
  * @requested_threads:	BR_SPAWN_LOOPER sent, not yet registered;
  *			@inner_lock
@@ -467,6 +502,8 @@ struct binderc_proc {
 	const struct cred *cred;
 	struct list_head todo;
 	struct list_head delivered_death;
+	struct list_head delivered_freeze;
+	u64 freeze_deliveries;
 	u32 max_threads;
 	int requested_threads;
 	int requested_threads_started;
@@ -654,6 +691,17 @@ int binderc_request_death(struct binderc_proc *proc,
 void binderc_dead_binder_done(struct binderc_proc *proc,
 			      struct binderc_thread *thread,
 			      binder_uintptr_t cookie);
+
+/* freeze_notify.c */
+int binderc_request_freeze_notification(struct binderc_proc *proc, u32 target,
+					binder_uintptr_t cookie);
+int binderc_clear_freeze_notification(struct binderc_proc *proc, u32 target,
+				      binder_uintptr_t cookie);
+int binderc_freeze_notification_done(struct binderc_proc *proc,
+				     binder_uintptr_t cookie);
+void binderc_notify_frozen_state(struct binderc_proc *proc, bool is_frozen);
+int binderc_freeze_work_to_user(struct binderc_proc *proc,
+				struct binderc_work *w, void __user **ptrp);
 
 /* transaction.c */
 void binderc_transaction(struct binderc_proc *proc,

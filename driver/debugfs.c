@@ -43,7 +43,7 @@ static struct dentry *binderc_debugfs_procs;
 
 static const char * const binderc_counter_names[BINDERC_CNT_COUNT] = {
 	"procs", "threads", "nodes", "refs", "deaths", "buffers",
-	"transactions", "transaction_completes", "fd_fixups",
+	"transactions", "transaction_completes", "fd_fixups", "freezes",
 };
 
 static const char * const binderc_bc_names[BINDERC_BC_COUNT] = {
@@ -53,6 +53,8 @@ static const char * const binderc_bc_names[BINDERC_BC_COUNT] = {
 	"BC_REGISTER_LOOPER", "BC_ENTER_LOOPER", "BC_EXIT_LOOPER",
 	"BC_REQUEST_DEATH_NOTIFICATION", "BC_CLEAR_DEATH_NOTIFICATION",
 	"BC_DEAD_BINDER_DONE", "BC_TRANSACTION_SG", "BC_REPLY_SG",
+	"BC_REQUEST_FREEZE_NOTIFICATION", "BC_CLEAR_FREEZE_NOTIFICATION",
+	"BC_FREEZE_NOTIFICATION_DONE",
 };
 
 static const char * const binderc_br_names[BINDERC_BR_COUNT] = {
@@ -62,7 +64,8 @@ static const char * const binderc_br_names[BINDERC_BR_COUNT] = {
 	"BR_ATTEMPT_ACQUIRE", "BR_NOOP", "BR_SPAWN_LOOPER", "BR_FINISHED",
 	"BR_DEAD_BINDER", "BR_CLEAR_DEATH_NOTIFICATION_DONE",
 	"BR_FAILED_REPLY", "BR_FROZEN_REPLY", "BR_ONEWAY_SPAM_SUSPECT",
-	"BR_TRANSACTION_PENDING_FROZEN",
+	"BR_TRANSACTION_PENDING_FROZEN", "BR_FROZEN_BINDER",
+	"BR_CLEAR_FREEZE_NOTIFICATION_DONE",
 };
 
 /* ---- transaction logs ------------------------------------------------- */
@@ -214,6 +217,12 @@ static void binderc_print_work_ilocked(struct seq_file *m,
 		break;
 	case BINDERC_WORK_CLEAR_DEATH_NOTIFICATION:
 		seq_printf(m, "%shas cleared death notification\n", prefix);
+		break;
+	case BINDERC_WORK_FROZEN_BINDER:
+		seq_printf(m, "%shas frozen binder\n", prefix);
+		break;
+	case BINDERC_WORK_CLEAR_FREEZE_NOTIFICATION:
+		seq_printf(m, "%shas cleared freeze notification\n", prefix);
 		break;
 	}
 }
@@ -372,6 +381,8 @@ static void binderc_print_proc(struct seq_file *m, struct binderc_proc *proc,
 					   "  pending transaction", w);
 	if (!list_empty(&proc->delivered_death))
 		seq_puts(m, "  has delivered dead binder\n");
+	if (!list_empty(&proc->delivered_freeze))
+		seq_puts(m, "  has delivered freeze binder\n");
 	if (print_all && proc->receive_closed)
 		seq_puts(m, "  receive area unmapped: refusing transactions\n");
 	spin_unlock(&proc->inner_lock);

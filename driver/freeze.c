@@ -7,6 +7,8 @@
  * oneway calls are queued; both are recorded for GET_FROZEN_INFO.  Freezing
  * fails with -EAGAIN (and undoes itself) while the proc still has
  * transactions in flight, optionally after waiting timeout_ms for them.
+ * A freeze that holds, and every thaw, notify the watches on the proc's
+ * nodes (freeze_notify.c).
  *
  * Unlike mainline, both ioctls see only the procs of the caller's own
  * context (device), and act only for a caller with the target's euid or
@@ -65,6 +67,7 @@ static int binderc_freeze_one(struct binderc_proc *proc,
 
 	if (!info->enable) {
 		binderc_set_frozen(proc, false);
+		binderc_notify_frozen_state(proc, false);
 		return 0;
 	}
 	/* Frozen first, so nothing new arrives while we wait. */
@@ -83,8 +86,10 @@ static int binderc_freeze_one(struct binderc_proc *proc,
 		spin_lock(&proc->inner_lock);
 		proc->is_frozen = false;
 		spin_unlock(&proc->inner_lock);
+		/* Undone: no notice, as in mainline. */
 		return ret;
 	}
+	binderc_notify_frozen_state(proc, true);
 	return 0;
 }
 

@@ -37,6 +37,7 @@ struct binderc_proc *binderc_proc_create(struct binderc_context *context)
 	proc->refs_by_node = RB_ROOT;
 	INIT_LIST_HEAD(&proc->todo);
 	INIT_LIST_HEAD(&proc->delivered_death);
+	INIT_LIST_HEAD(&proc->delivered_freeze);
 	INIT_LIST_HEAD(&proc->waiting_threads);
 	init_waitqueue_head(&proc->freeze_wait);
 	binderc_alloc_init(&proc->alloc, proc->pid);
@@ -52,6 +53,7 @@ static void binderc_free_proc(struct binderc_proc *proc)
 {
 	WARN_ON(!list_empty(&proc->todo));
 	WARN_ON(!list_empty(&proc->delivered_death));
+	WARN_ON(!list_empty(&proc->delivered_freeze));
 	binderc_alloc_release(&proc->alloc);
 	put_task_struct(proc->tsk);
 	put_cred(proc->cred);
@@ -106,9 +108,15 @@ void binderc_release_work(struct binderc_proc *proc, struct list_head *list)
 			kfree(container_of(w, struct binderc_ref_death, work));
 			binderc_count_dec(BINDERC_CNT_DEATH);
 			break;
+		case BINDERC_WORK_CLEAR_FREEZE_NOTIFICATION:
+			/* Cleared: no ref points at it either. */
+			kfree(container_of(w, struct binderc_ref_freeze, work));
+			binderc_count_dec(BINDERC_CNT_FREEZE);
+			break;
 		case BINDERC_WORK_RETURN_ERROR:
 		case BINDERC_WORK_NODE:
 		case BINDERC_WORK_DEAD_BINDER:
+		case BINDERC_WORK_FROZEN_BINDER:
 			/* Embedded in a thread, node or ref: freed with it. */
 			break;
 		}
@@ -300,6 +308,7 @@ void binderc_proc_release(struct binderc_proc *proc)
 	binderc_proc_release_refs(proc);
 	binderc_release_work(proc, &proc->todo);
 	binderc_release_work(proc, &proc->delivered_death);
+	binderc_release_work(proc, &proc->delivered_freeze);
 
 	binderc_proc_dec_tmpref(proc);
 }

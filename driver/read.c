@@ -4,8 +4,8 @@
  *
  * A reading thread waits until its own todo list (or, when it is free for
  * it, the proc's) holds work, then turns work items into BR_* commands in
- * the read buffer one at a time, until a transaction, a reply or a death
- * notice is written, the buffer has no room left, or nothing is left.
+ * the read buffer one at a time, until a transaction, a reply, a death
+ * notice or a frozen-binder notice is written, the buffer has no room left, or nothing is left.
  * Before anything is taken off a list the buffer is faulted in, so a
  * fault costs no work (see binderc_read_one() for what a fault after that
  * does).
@@ -263,6 +263,10 @@ static void binderc_requeue_head(struct binderc_proc *proc,
  *  - DEAD_BINDER and DEAD_BINDER_AND_CLEAR are lost: they are moved
  *    to proc->delivered_death first, as if read.
  *  - CLEAR_DEATH_NOTIFICATION is lost: it is freed first.
+ *  - FROZEN_BINDER is put back on the todo, unsent, if it is still on
+ *    delivered_freeze as the same delivery (binderc_freeze_undeliver());
+ *    CLEAR_FREEZE_NOTIFICATION is put back at the head.  (Mainline
+ *    loses both, and a watch whose notice is lost is silent for good.)
  *
  * Either way the read returns -EFAULT without moving read_consumed,
  * so the items already written by this read are lost too, whatever
@@ -350,6 +354,16 @@ static int binderc_read_one(struct binderc_proc *proc,
 
 		/* Death news may make userspace send transactions: stop. */
 		return ret ? ret : dead;
+	}
+	case BINDERC_WORK_FROZEN_BINDER:
+	case BINDERC_WORK_CLEAR_FREEZE_NOTIFICATION: {
+		bool clear = w->type == BINDERC_WORK_CLEAR_FREEZE_NOTIFICATION;
+
+		/* Drops inner_lock; 1 after BR_FROZEN_BINDER (stop). */
+		ret = binderc_freeze_work_to_user(proc, w, ptrp);
+		if (ret == -EFAULT && clear)
+			binderc_requeue_head(proc, thread, list, w);
+		return ret;
 	}
 	}
 	spin_unlock(&proc->inner_lock);

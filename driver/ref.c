@@ -146,6 +146,11 @@ void binderc_cleanup_ref_olocked(struct binderc_ref *ref)
 		binderc_dequeue_work(ref->proc, &ref->death->work);
 		binderc_count_dec(BINDERC_CNT_DEATH);
 	}
+	if (ref->freeze) {
+		/* Queued or read but not acked: it goes with the ref too. */
+		binderc_dequeue_work(ref->proc, &ref->freeze->work);
+		binderc_count_dec(BINDERC_CNT_FREEZE);
+	}
 	binderc_count_dec(BINDERC_CNT_REF);
 }
 
@@ -154,6 +159,7 @@ void binderc_free_ref(struct binderc_ref *ref)
 	if (ref->node)
 		binderc_free_node(ref->node);
 	kfree(ref->death);
+	kfree(ref->freeze);
 	kfree(ref);
 }
 

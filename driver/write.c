@@ -136,6 +136,31 @@ static int binderc_write_one(struct binderc_proc *proc,
 		binderc_dead_binder_done(proc, thread, cookie);
 		return sizeof(cookie);
 	}
+	case BC_REQUEST_FREEZE_NOTIFICATION:
+	case BC_CLEAR_FREEZE_NOTIFICATION: {
+		struct binder_handle_cookie hc;
+		int ret;
+
+		if (copy_from_user(&hc, ptr, sizeof(hc)))
+			return -EFAULT;
+		/* Refusals are ioctl errors here, unlike the death commands. */
+		if (cmd == BC_REQUEST_FREEZE_NOTIFICATION)
+			ret = binderc_request_freeze_notification(proc,
+					hc.handle, hc.cookie);
+		else
+			ret = binderc_clear_freeze_notification(proc,
+					hc.handle, hc.cookie);
+		return ret < 0 ? ret : sizeof(hc);
+	}
+	case BC_FREEZE_NOTIFICATION_DONE: {
+		binder_uintptr_t cookie;
+		int ret;
+
+		if (get_user(cookie, (binder_uintptr_t __user *)ptr))
+			return -EFAULT;
+		ret = binderc_freeze_notification_done(proc, cookie);
+		return ret < 0 ? ret : sizeof(cookie);
+	}
 	default:
 		/* Includes BC_ATTEMPT_ACQUIRE and BC_ACQUIRE_RESULT. */
 		return -EINVAL;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Local objects and proxies: reference counts mirrored with the kernel,
- * one proxy per handle, weak references, death recipients.
+ * one proxy per handle, weak references, death recipients, frozen-state
+ * watches.
  *
  * All counts live under one mutex (bc__lock).  Commands that change the
  * kernel's counts (BC_ACQUIRE, ...) are written while it is held so that
@@ -65,11 +66,23 @@ static void kcmd_handle(struct bc_proxy *x, uint32_t cmd)
 		bc__log("refcount command %#x on handle %u failed: %d", cmd, h, r);
 }
 
-static void death_cmd(struct bc_proxy *x, uint32_t cmd)
+static int death_cmd(struct bc_proxy *x, uint32_t cmd)
 {
 	struct binder_handle_cookie hc = { .handle = x->handle, .cookie = (uintptr_t)&x->base };
 
-	bc__cmd(x->base.proc, cmd, &hc, sizeof(hc));
+	return bc__cmd(x->base.proc, cmd, &hc, sizeof(hc));
+}
+
+/* End the proxy's freeze notification (its BR_CLEAR_FREEZE_NOTIFICATION_DONE
+ * drops the memory count it holds).  Same cookie as death_cmd(): the
+ * driver keeps the two kinds apart. */
+static void frozen_clear_locked(struct bc_proxy *x)
+{
+	if (!x->frozen_requested)
+		return;
+	death_cmd(x, BC__BC_CLEAR_FREEZE_NOTIFICATION);
+	x->frozen_requested = false;
+	x->frozen_known = false;
 }
 
 static void weak_inc_locked(bc_binder *b)
@@ -121,6 +134,12 @@ static void free_binder(bc_binder *b)
 			x->deaths = d->next;
 			free(d);
 		}
+		while (x->frozen_watches) {
+			struct bc_frozen_reg *f = x->frozen_watches;
+
+			x->frozen_watches = f->next;
+			free(f);
+		}
 		free(x);
 	} else {
 		struct bc_local *l = bc__local(b);
@@ -140,6 +159,7 @@ static bool proxy_weak_zero_locked(struct bc_proxy *x)
 		death_cmd(x, BC_CLEAR_DEATH_NOTIFICATION);
 		x->death_requested = false;
 	}
+	frozen_clear_locked(x);
 	kcmd_handle(x, BC_DECREFS);
 	if (--x->mem != 0)
 		return false;
@@ -628,7 +648,8 @@ void bc__process_release_objects(bc_process *proc)
 		if (w)
 			bc__binder_weak_dec(&l->base);
 	}
-	/* What is left are proxies waiting for BR_CLEAR_DEATH_NOTIFICATION_DONE. */
+	/* What is left are proxies waiting for BR_CLEAR_DEATH_NOTIFICATION_DONE
+	 * or BR_CLEAR_FREEZE_NOTIFICATION_DONE. */
 	pthread_mutex_lock(&bc__lock);
 	while (proc->proxies) {
 		struct bc_proxy *x = proc->proxies;
@@ -711,6 +732,7 @@ void bc__proxy_dead(bc_process *proc, uintptr_t cookie)
 {
 	struct bc_proxy *x = proxy_of(cookie);
 	struct bc_death_reg *list;
+	struct bc_frozen_reg *frozen;
 	uint64_t c = cookie;
 
 	if (!x)
@@ -723,7 +745,17 @@ void bc__proxy_dead(bc_process *proc, uintptr_t cookie)
 		death_cmd(x, BC_CLEAR_DEATH_NOTIFICATION);
 		x->death_requested = false;
 	}
+	/* Its watches end silently: the death recipients say why. */
+	frozen_clear_locked(x);
+	frozen = x->frozen_watches;
+	x->frozen_watches = NULL;
 	pthread_mutex_unlock(&bc__lock);
+	while (frozen) {
+		struct bc_frozen_reg *f = frozen;
+
+		frozen = f->next;
+		free(f);
+	}
 	bc__cmd(proc, BC_DEAD_BINDER_DONE, &c, sizeof(c));
 	while (list) {
 		struct bc_death_reg *d = list;
@@ -750,6 +782,133 @@ void bc__proxy_clear_done(bc_process *proc, uintptr_t cookie)
 	pthread_mutex_unlock(&bc__lock);
 	if (free_it)
 		free_binder(&x->base);
+}
+
+/* ---- frozen-state watches ---------------------------------------------- */
+
+int bc_binder_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie)
+{
+	struct bc_frozen_reg *f;
+	struct bc_proxy *x;
+	int r = 0;
+
+	if (!b || !fn)
+		return -EINVAL;
+	if (!b->remote)
+		return -ENOSYS;
+	x = bc__proxy(b);
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	f->fn = fn;
+	f->cookie = cookie;
+	pthread_mutex_lock(&bc__lock);
+	if (x->dead) {
+		r = -EPIPE;
+	} else if (!x->frozen_requested) {
+		/* One driver watch per proxy; the first state comes with it. */
+		r = death_cmd(x, BC__BC_REQUEST_FREEZE_NOTIFICATION);
+		/* The proxy holds a live ref, so EINVAL is an unknown command. */
+		if (r == -EINVAL)
+			r = -EOPNOTSUPP;
+		if (r == 0) {
+			x->frozen_requested = true;
+			x->mem++;
+		}
+	}
+	if (r == 0) {
+		f->next = x->frozen_watches;
+		x->frozen_watches = f;
+		f = NULL;
+	}
+	pthread_mutex_unlock(&bc__lock);
+	free(f);
+	return r;
+}
+
+int bc_binder_unwatch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie)
+{
+	struct bc_frozen_reg *found = NULL;
+	struct bc_proxy *x;
+
+	if (!b || !fn)
+		return -EINVAL;
+	if (!b->remote)
+		return -ENOSYS;
+	x = bc__proxy(b);
+	pthread_mutex_lock(&bc__lock);
+	for (struct bc_frozen_reg **pp = &x->frozen_watches; *pp; pp = &(*pp)->next) {
+		if ((*pp)->fn == fn && (*pp)->cookie == cookie) {
+			found = *pp;
+			*pp = found->next;
+			break;
+		}
+	}
+	if (found && !x->frozen_watches)
+		frozen_clear_locked(x);
+	pthread_mutex_unlock(&bc__lock);
+	free(found);
+	return found ? 0 : -ENOENT;
+}
+
+int bc_binder_get_frozen(const bc_binder *b, bool *ret)
+{
+	struct bc_proxy *x;
+	int r = -ENODATA;
+
+	if (!b || !ret)
+		return -EINVAL;
+	if (!b->remote)
+		return -ENOSYS;
+	x = bc__proxy(b);
+	pthread_mutex_lock(&bc__lock);
+	if (x->frozen_known) {
+		*ret = x->is_frozen;
+		r = 0;
+	}
+	pthread_mutex_unlock(&bc__lock);
+	return r;
+}
+
+/*
+ * BR_FROZEN_BINDER for the proxy named by @cookie.  Its memory is safe: the
+ * driver's watch holds a count on it until BR_CLEAR_FREEZE_NOTIFICATION_DONE,
+ * which never comes before this notice's BC_FREEZE_NOTIFICATION_DONE.  The
+ * watchers run without the lock, from a copy; the ack goes after them, so
+ * changes meanwhile are merged by the driver rather than queued.
+ */
+void bc__proxy_frozen(bc_process *proc, uintptr_t cookie, bool is_frozen)
+{
+	struct bc_proxy *x = proxy_of(cookie);
+	struct bc_frozen_reg *copy = NULL, **tail = &copy;
+	uint64_t c = cookie;
+
+	if (!x)
+		return;
+	pthread_mutex_lock(&bc__lock);
+	if (x->frozen_requested) {
+		x->frozen_known = true;
+		x->is_frozen = is_frozen;
+		for (struct bc_frozen_reg *f = x->frozen_watches; f; f = f->next) {
+			struct bc_frozen_reg *n = malloc(sizeof(*n));
+
+			if (!n)
+				break;
+			*n = *f;
+			n->next = NULL;
+			*tail = n;
+			tail = &n->next;
+		}
+	}
+	pthread_mutex_unlock(&bc__lock);
+	while (copy) {
+		struct bc_frozen_reg *f = copy;
+
+		copy = f->next;
+		f->fn(is_frozen, f->cookie);
+		free(f);
+	}
+	bc__cmd(proc, BC__BC_FREEZE_NOTIFICATION_DONE, &c, sizeof(c));
 }
 
 /* ---- weak references -------------------------------------------------- */

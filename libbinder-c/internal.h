@@ -13,6 +13,18 @@
 
 #define BINDERC_OBJ_SIZE sizeof(struct flat_binder_object)
 
+/* Frozen-binder notifications (Linux 6.12; the 6.1 header lacks them). */
+struct bc__frozen_state_info {
+	binder_uintptr_t cookie;
+	uint32_t is_frozen;
+	uint32_t reserved;
+};
+#define BC__BR_FROZEN_BINDER _IOR('r', 21, struct bc__frozen_state_info)
+#define BC__BR_CLEAR_FREEZE_NOTIFICATION_DONE _IOR('r', 22, binder_uintptr_t)
+#define BC__BC_REQUEST_FREEZE_NOTIFICATION _IOW('c', 19, struct binder_handle_cookie)
+#define BC__BC_CLEAR_FREEZE_NOTIFICATION _IOW('c', 20, struct binder_handle_cookie)
+#define BC__BC_FREEZE_NOTIFICATION_DONE _IOW('c', 21, binder_uintptr_t)
+
 /* ---- utf.c ------------------------------------------------------------ */
 /* Convert UTF-8 to UTF-16; @out may be NULL to count.  Returns units or
  * -EILSEQ. */
@@ -65,6 +77,12 @@ struct bc_death_reg {
 	void *cookie;
 };
 
+struct bc_frozen_reg {
+	struct bc_frozen_reg *next;
+	bc_frozen_fn fn;
+	void *cookie;
+};
+
 /*
  * A binder is a local object (served here) or a proxy (a handle to an
  * object elsewhere): two variants of one base, as libwayland's wl_proxy
@@ -97,8 +115,12 @@ struct bc_proxy {
 	bool dead;
 	bool death_requested; /* BC_REQUEST_DEATH_NOTIFICATION outstanding */
 	bool in_table;
-	unsigned mem; /* table presence + outstanding death notification */
+	bool frozen_requested; /* BC_REQUEST_FREEZE_NOTIFICATION outstanding */
+	bool frozen_known, is_frozen; /* the last BR_FROZEN_BINDER */
+	/* table presence + outstanding death and freeze notifications */
+	unsigned mem;
 	struct bc_death_reg *deaths;
+	struct bc_frozen_reg *frozen_watches;
 	struct bc_proxy *proxy_next; /* in proc->proxies */
 };
 
@@ -152,6 +174,7 @@ void bc__local_release(bc_process *proc, uintptr_t ptr, uintptr_t cookie);
 void bc__local_decrefs(bc_process *proc, uintptr_t ptr, uintptr_t cookie);
 void bc__proxy_dead(bc_process *proc, uintptr_t cookie);
 void bc__proxy_clear_done(bc_process *proc, uintptr_t cookie);
+void bc__proxy_frozen(bc_process *proc, uintptr_t cookie, bool is_frozen);
 /* Process teardown: drop kernel references on locals, free proxies. */
 void bc__process_release_objects(bc_process *proc);
 /* Run a local object's handler (ping/interface answered here). */

@@ -396,6 +396,14 @@ static int run_loop(struct bc_thread *t, struct waiter *w, int mode)
 			bc__proxy_dead(proc, c);
 			break;
 		}
+		case BC__BR_FROZEN_BINDER: {
+			struct bc__frozen_state_info info;
+
+			memcpy(&info, payload, sizeof(info));
+			bc__proxy_frozen(proc, info.cookie, info.is_frozen != 0);
+			break;
+		}
+		case BC__BR_CLEAR_FREEZE_NOTIFICATION_DONE:
 		case BR_CLEAR_DEATH_NOTIFICATION_DONE: {
 			binder_uintptr_t c;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * binderc/binder.h - local objects, proxies, weak references, death
- * recipients and incoming transactions.
+ * recipients, frozen-state watches and incoming transactions.
  *
  * A bc_binder is either a local object (created with bc_binder_new() from a
  * class, served by this process) or a proxy for a handle in another process
@@ -38,6 +38,10 @@ typedef void (*bc_destroy_fn)(void *userdata);
 /** Death recipient: called on a pool (or polling) thread when the remote
  * process hosting the object dies. */
 typedef void (*bc_death_fn)(void *cookie);
+
+/** Frozen-state watcher: called on a pool (or polling) thread with whether
+ * the process hosting a proxy's object is frozen (BINDER_FREEZE). */
+typedef void (*bc_frozen_fn)(bool is_frozen, void *cookie);
 
 /** Return value of a handler that will reply later. */
 #define BINDERC_TXN_DEFERRED 1
@@ -115,6 +119,28 @@ int bc_binder_link_to_death(bc_binder *b, bc_death_fn fn, void *cookie);
 /** Remove a registration made with the same @fn and @cookie (-ENOENT when
  * there is none, e.g. it already fired). */
 int bc_binder_unlink_to_death(bc_binder *b, bc_death_fn fn, void *cookie);
+
+/**
+ * Register @fn(is_frozen, @cookie) to hear whether the proxy's process is
+ * frozen: the driver sends the current state soon after the first
+ * registration on a proxy, then each time the process is frozen or thawed
+ * (a freeze or thaw of a frozen or thawed process included); changes that
+ * come while a call is still running may be merged into the next one, which
+ * then carries the newest state.  Needs a thread pool or a polling thread to
+ * be delivered.  A later registration on the same proxy hears from the next
+ * change on (bc_binder_get_frozen() has the state until then).  -ENOSYS for
+ * local objects, -EPIPE if the process is known dead, -EOPNOTSUPP if the
+ * driver has no frozen-binder notifications (mainline before Linux 6.12).
+ * Watches end, without a call, when the process dies.
+ */
+int bc_binder_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie);
+/** Remove a registration made with the same @fn and @cookie (-ENOENT when
+ * there is none).  A call already running may still complete. */
+int bc_binder_unwatch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie);
+/** The last frozen state the driver reported for the proxy's process in
+ * *@ret; -ENODATA before the first report (or with no watch), -ENOSYS for
+ * local objects. */
+int bc_binder_get_frozen(const bc_binder *b, bool *ret);
 
 /* ---- weak references -------------------------------------------------- */
 

@@ -343,6 +343,8 @@ const char *bt_br_name(uint32_t cmd)
 	case BR_FROZEN_REPLY: return "BR_FROZEN_REPLY";
 	case BR_ONEWAY_SPAM_SUSPECT: return "BR_ONEWAY_SPAM_SUSPECT";
 	case BT_BR_TRANSACTION_PENDING_FROZEN: return "BR_TRANSACTION_PENDING_FROZEN";
+	case BT_BR_FROZEN_BINDER: return "BR_FROZEN_BINDER";
+	case BT_BR_CLEAR_FREEZE_NOTIFICATION_DONE: return "BR_CLEAR_FREEZE_NOTIFICATION_DONE";
 	case 0: return "(none)";
 	default: return "BR_?";
 	}

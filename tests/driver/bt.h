@@ -24,6 +24,17 @@
 
 /* Linux 6.2 on; Debian 12's <linux/android/binder.h> (6.1) lacks it. */
 #define BT_BR_TRANSACTION_PENDING_FROZEN _IO('r', 20)
+/* Frozen-binder notifications, Linux 6.12 on (6.1's header lacks them). */
+struct bt_frozen_state_info {
+	binder_uintptr_t cookie;
+	uint32_t is_frozen;
+	uint32_t reserved;
+};
+#define BT_BR_FROZEN_BINDER _IOR('r', 21, struct bt_frozen_state_info)
+#define BT_BR_CLEAR_FREEZE_NOTIFICATION_DONE _IOR('r', 22, binder_uintptr_t)
+#define BT_BC_REQUEST_FREEZE_NOTIFICATION _IOW('c', 19, struct binder_handle_cookie)
+#define BT_BC_CLEAR_FREEZE_NOTIFICATION _IOW('c', 20, struct binder_handle_cookie)
+#define BT_BC_FREEZE_NOTIFICATION_DONE _IOW('c', 21, binder_uintptr_t)
 
 #define BT_TIMEOUT_MS     5000
 /* libbinder's mapping: 1 MiB minus two pages. */

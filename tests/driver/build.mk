@@ -10,7 +10,7 @@ CFLAGS_BASE ?= -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/incl
 DRVT_SRC := $(TOP)/tests/driver
 DRVT_OBJ := $(B)/obj/tests/driver
 DRVT_BIN := $(B)/guest/bin
-DRVT_NAMES := interface multiproc badinput cve access counters
+DRVT_NAMES := interface multiproc badinput cve access counters freeze
 DRVT_LIBOBJS := $(DRVT_OBJ)/bt.o $(DRVT_OBJ)/srv.o $(DRVT_OBJ)/bt_main.o
 DRVT_NAMES += binderfs
 DRVT_BINS := $(foreach n,$(DRVT_NAMES),$(DRVT_BIN)/driver-$(n)-test)

@@ -73,6 +73,12 @@
 
 #include "fz.h"
 
+/* Frozen-binder notifications (Linux 6.12; the 6.1 header lacks them). */
+#define FZ_BC_REQUEST_FREEZE_NOTIFICATION _IOW('c', 19, struct binder_handle_cookie)
+#define FZ_BC_CLEAR_FREEZE_NOTIFICATION _IOW('c', 20, struct binder_handle_cookie)
+#define FZ_BC_FREEZE_NOTIFICATION_DONE _IOW('c', 21, binder_uintptr_t)
+#define FZ_BR_FROZEN_BINDER _IOC(_IOC_READ, 'r', 21, 16) /* binder_frozen_state_info */
+
 #define MAX_PROCS   16
 #define MAX_THREADS 8
 #define MAP_SIZE    (128 * 1024)
@@ -350,7 +356,10 @@ static size_t br_size(uint32_t cmd)
 		return sizeof(struct binder_ptr_cookie);
 	case BR_ATTEMPT_ACQUIRE: return sizeof(struct binder_pri_ptr_cookie);
 	case BR_DEAD_BINDER: case BR_CLEAR_DEATH_NOTIFICATION_DONE:
+	case _IOC(_IOC_READ, 'r', 22, 8): /* BR_CLEAR_FREEZE_NOTIFICATION_DONE (6.12) */
 		return sizeof(binder_uintptr_t);
+	case FZ_BR_FROZEN_BINDER:
+		return 16;
 	}
 	return (size_t)-1;
 }
@@ -486,12 +495,15 @@ static void parse(struct thr *t, const uint8_t *buf, size_t len)
 			}
 			break;
 		}
-		case BR_DEAD_BINDER: {
+		case BR_DEAD_BINDER:
+		case FZ_BR_FROZEN_BINDER: {
 			binder_uintptr_t cookie;
 
 			memcpy(&cookie, buf + pos, 8);
 			if (PCT(t, 90))
-				add_ack(BC_DEAD_BINDER_DONE, &cookie, 8);
+				add_ack(cmd == BR_DEAD_BINDER ? BC_DEAD_BINDER_DONE
+							      : FZ_BC_FREEZE_NOTIFICATION_DONE,
+					&cookie, 8);
 			break;
 		}
 		default:
@@ -854,6 +866,8 @@ static size_t put_bc(struct thr *t, uint8_t *w)
 		BC_ACQUIRE, BC_RELEASE, BC_DECREFS, BC_INCREFS_DONE, BC_ACQUIRE_DONE,
 		BC_ATTEMPT_ACQUIRE, BC_REGISTER_LOOPER, BC_ENTER_LOOPER, BC_EXIT_LOOPER,
 		BC_REQUEST_DEATH_NOTIFICATION, BC_CLEAR_DEATH_NOTIFICATION, BC_DEAD_BINDER_DONE,
+		FZ_BC_REQUEST_FREEZE_NOTIFICATION, FZ_BC_CLEAR_FREEZE_NOTIFICATION,
+		FZ_BC_FREEZE_NOTIFICATION_DONE,
 	};
 	uint32_t cmd = PCT(t, 4) ? (PCT(t, 50) ? (uint32_t)R64(t) : _IOC(R(t, 4), 'c', R(t, 32), R(t, 80)))
 				 : cmds[R(t, sizeof(cmds) / sizeof(cmds[0]))];
@@ -864,7 +878,8 @@ static size_t put_bc(struct thr *t, uint8_t *w)
 	case BC_REPLY:
 		return put_txn(t, w, cmd);
 	case BC_FREE_BUFFER:
-	case BC_DEAD_BINDER_DONE: {
+	case BC_DEAD_BINDER_DONE:
+	case FZ_BC_FREEZE_NOTIFICATION_DONE: {
 		binder_uintptr_t b = cmd == BC_FREE_BUFFER ? pick_buffer(t, true) : R(t, 8);
 
 		if (cmd == BC_FREE_BUFFER)
@@ -894,7 +909,9 @@ static size_t put_bc(struct thr *t, uint8_t *w)
 		break;
 	}
 	case BC_REQUEST_DEATH_NOTIFICATION:
-	case BC_CLEAR_DEATH_NOTIFICATION: {
+	case BC_CLEAR_DEATH_NOTIFICATION:
+	case FZ_BC_REQUEST_FREEZE_NOTIFICATION:
+	case FZ_BC_CLEAR_FREEZE_NOTIFICATION: {
 		struct binder_handle_cookie hc;
 
 		hc.handle = pick_handle(t);
@@ -1014,19 +1031,26 @@ static void op_refs(struct thr *t)
 	write_read(t, w, len, PCT(t, 50) ? read_size(t) : 0, false);
 }
 
+/* Death and (half the time) frozen-binder notifications, which share a
+ * layout: request and clear (handle, cookie), then the cookie's ack. */
 static void op_death(struct thr *t)
 {
 	uint8_t w[128];
 	size_t len = 0;
 	unsigned n = 1 + R(t, 4);
+	bool freeze = PCT(t, 50);
 
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t c = PCT(t, 60) ? BC_REQUEST_DEATH_NOTIFICATION :
 			     PCT(t, 75) ? BC_CLEAR_DEATH_NOTIFICATION : BC_DEAD_BINDER_DONE;
 		struct binder_handle_cookie hc = { pick_handle(t), R(t, 8) };
 
+		if (freeze)
+			c = c == BC_REQUEST_DEATH_NOTIFICATION ? FZ_BC_REQUEST_FREEZE_NOTIFICATION :
+			    c == BC_CLEAR_DEATH_NOTIFICATION ? FZ_BC_CLEAR_FREEZE_NOTIFICATION :
+							       FZ_BC_FREEZE_NOTIFICATION_DONE;
 		memcpy(w + len, &c, 4);
-		if (c == BC_DEAD_BINDER_DONE) {
+		if (c == BC_DEAD_BINDER_DONE || c == FZ_BC_FREEZE_NOTIFICATION_DONE) {
 			memcpy(w + len + 4, &hc.cookie, 8);
 			len += 12;
 		} else {
@@ -1707,7 +1731,7 @@ int main(int argc, char **argv)
 	       atomic_load(&sh->results[3]), atomic_load(&sh->results[4]), atomic_load(&sh->results[5]),
 	       atomic_load(&sh->results[6]), atomic_load(&sh->results[7]));
 	printf("binderc-fuzz: BRs seen:");
-	for (int i = 0; i < 21; i++)
+	for (int i = 0; i < 23; i++)
 		printf(" %d:%" PRIu64, i, atomic_load(&sh->br_seen[i]));
 	printf("\nbinderc-fuzz: write_consumed beyond write_size (truncated commands): %" PRIu64 "\n",
 	       atomic_load(&sh->write_overrun));

@@ -9,8 +9,14 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
+#include <linux/android/binder.h>
 
 #include "lt.h"
 
@@ -360,6 +366,151 @@ Test(lib, death_recipient_on_sigkill)
 	service = 0;
 	cr_assert_eq(lt_wait(c), 0);
 }
+
+/* ---- frozen-state watches ------------------------------------------------------ */
+
+static pthread_mutex_t frozen_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t frozen_cv = PTHREAD_COND_INITIALIZER;
+/* calls seen per watcher (cookie 0 or 1) and the last state each heard */
+static int frozen_calls[2], frozen_last[2];
+
+static void on_frozen(bool is_frozen, void *cookie)
+{
+	int i = cookie == &frozen_calls[1];
+
+	pthread_mutex_lock(&frozen_mu);
+	frozen_calls[i]++;
+	frozen_last[i] = is_frozen;
+	pthread_cond_broadcast(&frozen_cv);
+	pthread_mutex_unlock(&frozen_mu);
+}
+
+/* Wait (5 s at most) until watcher @i was called @n times in all; its
+ * last state, or -1 on timeout. */
+static int frozen_wait(int i, int n)
+{
+	struct timespec ts;
+	int last = -1;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 5;
+	pthread_mutex_lock(&frozen_mu);
+	while (frozen_calls[i] < n && pthread_cond_timedwait(&frozen_cv, &frozen_mu, &ts) == 0)
+		;
+	if (frozen_calls[i] >= n)
+		last = frozen_last[i];
+	pthread_mutex_unlock(&frozen_mu);
+	return last;
+}
+
+static int frozen_calls_of(int i)
+{
+	int n;
+
+	pthread_mutex_lock(&frozen_mu);
+	n = frozen_calls[i];
+	pthread_mutex_unlock(&frozen_mu);
+	return n;
+}
+
+/* BINDER_FREEZE of @pid through a plain fd of the device under test. */
+static int freeze_pid(pid_t pid, bool enable)
+{
+	const char *dev = getenv("BINDER_DEVICE");
+	struct binder_freeze_info info = { .pid = (uint32_t)pid, .enable = enable, .timeout_ms = 1000 };
+	int fd = open(dev ? dev : "/dev/binder", O_RDWR | O_CLOEXEC);
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	r = ioctl(fd, BINDER_FREEZE, &info) < 0 ? -errno : 0;
+	close(fd);
+	return r;
+}
+
+/* Mainline before 6.12 has no frozen-binder notifications. */
+static bool frozen_supported(void)
+{
+	const char *drv = getenv("BINDERC_TEST_DRIVER");
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (drv && strcmp(drv, "binderc") == 0)
+		return true;
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return true;
+	return major > 6 || (major == 6 && minor >= 12);
+}
+
+static int frozen_client(void *arg)
+{
+	pid_t svc_pid = (pid_t)(intptr_t)arg;
+	bc_process *p;
+	bc_binder *svc, *local;
+	bool st;
+	int r;
+
+	CHECK_OK(lt_open(&p, true));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	local = lt_callback_new();
+	CHECK(local != NULL);
+	CHECK(bc_binder_watch_frozen(local, on_frozen, &frozen_calls[0]) == -ENOSYS);
+	CHECK(bc_binder_get_frozen(local, &st) == -ENOSYS);
+	CHECK(bc_binder_get_frozen(svc, &st) == -ENODATA);
+	r = bc_binder_watch_frozen(svc, on_frozen, &frozen_calls[0]);
+	if (!frozen_supported()) {
+		/* a clear error, no hang; the proxy still works */
+		CHECK(r == -EOPNOTSUPP);
+		CHECK(bc_binder_unwatch_frozen(svc, on_frozen, &frozen_calls[0]) == -ENOENT);
+		CHECK_OK(bc_binder_ping(svc));
+		fprintf(stderr, "frozen watch: -EOPNOTSUPP on this driver, as expected\n");
+		goto out;
+	}
+	CHECK_OK(r);
+	/* the current state at once */
+	CHECK(frozen_wait(0, 1) == 0);
+	CHECK_OK(bc_binder_get_frozen(svc, &st));
+	CHECK(!st);
+	CHECK_OK(freeze_pid(svc_pid, true));
+	CHECK(frozen_wait(0, 2) == 1);
+	CHECK_OK(bc_binder_get_frozen(svc, &st));
+	CHECK(st);
+	/* a sync call to the frozen service fails (BR_FROZEN_REPLY) */
+	CHECK(bc_binder_ping(svc) == -EAGAIN);
+	CHECK_OK(freeze_pid(svc_pid, false));
+	CHECK(frozen_wait(0, 3) == 0);
+	CHECK_OK(bc_binder_ping(svc));
+
+	/* a second watcher hears from the next change on */
+	CHECK_OK(bc_binder_watch_frozen(svc, on_frozen, &frozen_calls[1]));
+	CHECK_OK(freeze_pid(svc_pid, true));
+	CHECK(frozen_wait(0, 4) == 1);
+	CHECK(frozen_wait(1, 1) == 1);
+	CHECK_OK(bc_binder_unwatch_frozen(svc, on_frozen, &frozen_calls[0]));
+	CHECK(bc_binder_unwatch_frozen(svc, on_frozen, &frozen_calls[0]) == -ENOENT);
+	CHECK_OK(freeze_pid(svc_pid, false));
+	CHECK(frozen_wait(1, 2) == 0);
+	CHECK(frozen_calls_of(0) == 4);
+	/* the last watcher gone: nobody is called */
+	CHECK_OK(bc_binder_unwatch_frozen(svc, on_frozen, &frozen_calls[1]));
+	CHECK(bc_binder_get_frozen(svc, &st) == -ENODATA);
+	CHECK_OK(freeze_pid(svc_pid, true));
+	CHECK_OK(freeze_pid(svc_pid, false));
+	usleep(200 * 1000);
+	CHECK(frozen_calls_of(0) == 4 && frozen_calls_of(1) == 2);
+	/* and a new watch starts over with the current state */
+	CHECK_OK(bc_binder_watch_frozen(svc, on_frozen, &frozen_calls[0]));
+	CHECK(frozen_wait(0, 5) == 0);
+	CHECK_OK(bc_binder_unwatch_frozen(svc, on_frozen, &frozen_calls[0]));
+	fprintf(stderr, "frozen watch: %d and %d calls\n", frozen_calls_of(0), frozen_calls_of(1));
+out:
+	bc_binder_unref(local);
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, frozen_state_watch) { run_client(frozen_client, (void *)(intptr_t)service); }
 
 /* ---- an allocation failing in the driver ------------------------------------- */
 
