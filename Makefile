@@ -9,7 +9,7 @@
 #                   debug kernel (each test binary on /dev/binder and
 #                   /dev/binderc)
 #   make bench      benchmarks in a guest (ratios against mainline binder)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= LIBDIR=$(PREFIX)/lib
 #   make deps       check (as root: install) the Debian packages needed
 #
 # Components add themselves through build.mk fragments that append to:
@@ -28,6 +28,9 @@ TOP := $(CURDIR)
 B := $(TOP)/build
 CC ?= cc
 PREFIX ?= /usr/local
+# Libraries and their pkg-config files; Debian's multiarch layout wants
+# LIBDIR=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH).
+LIBDIR ?= $(PREFIX)/lib
 DESTDIR ?=
 
 CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include
