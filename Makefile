@@ -10,7 +10,8 @@
 #                   and cached: 7-14 min on 2 cores; each test binary on
 #                   /dev/binder and /dev/binderc)
 #   make bench      benchmarks in a guest (ratios against mainline binder)
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= LIBDIR=$(PREFIX)/lib
+#                   MANDIR=$(PREFIX)/share/man
 #   make deps       check (as root: install) the Debian packages needed
 #
 # Components add themselves through build.mk fragments that append to:
@@ -24,11 +25,16 @@
 #                    kernel only (the reliability budget: fuzzer, kill
 #                    storm, fault injection; each wants the context manager)
 #   INSTALL_TARGETS  phony targets run by 'make install'
+#   CHECK_TARGETS    phony targets run by 'make check' after check-host;
+#                    each adds a "passed failed" line to a build/check/*.tally
 
 TOP := $(CURDIR)
 B := $(TOP)/build
 CC ?= cc
 PREFIX ?= /usr/local
+# Libraries and their pkg-config files; Debian's multiarch layout wants
+# LIBDIR=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH).
+LIBDIR ?= $(PREFIX)/lib
 DESTDIR ?=
 
 CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include
@@ -45,6 +51,7 @@ GUEST_TESTS :=
 GUEST_ONCE_TESTS :=
 GUEST_DEBUG_TESTS :=
 INSTALL_TARGETS :=
+CHECK_TARGETS :=
 
 include $(sort $(wildcard $(TOP)/*/build.mk $(TOP)/tests/*/build.mk))
 
@@ -118,7 +125,7 @@ guest-tests: $(GUEST_TESTS) $(GUEST_ONCE_TESTS) $(GUEST_DEBUG_TESTS)
 
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check
-	@$(MAKE) -k --no-print-directory check-host check-compile check-dkms check-guest-stock check-guest-6.12 check-guest-debug check-bench; rc=$$?; \
+	@$(MAKE) -k --no-print-directory check-host $(CHECK_TARGETS) check-compile check-dkms check-guest-stock check-guest-6.12 check-guest-debug check-bench; rc=$$?; \
 	$(TOP)/scripts/check-summary $(B)/check; exit $$rc
 
 check-host: $(HOST_TESTS)

@@ -2,7 +2,7 @@
 # libbinder-c/build.mk: the pure-C binder library (shared, static, a
 # sanitizer build for host tests, pkg-config file, install rule).
 # Included by the top-level Makefile (TOP, B, CC, CFLAGS_BASE, SAN_FLAGS,
-# PREFIX, DESTDIR come from there).
+# PREFIX, LIBDIR, DESTDIR come from there).
 
 LBC_VERSION := 1.0.0
 LBC_SOVERSION := 1
@@ -17,6 +17,9 @@ LBC_SANOBJ := $(patsubst %,$(LBC_OBJ)/san/%.o,$(LBC_NAMES))
 LBC_SO := $(B)/lib/libbinder-c.so
 LBC_A := $(B)/lib/libbinder-c.a
 LBC_PC := $(B)/lib/pkgconfig/libbinder-c.pc
+# The .pc file's libdir, relative to ${prefix} when LIBDIR is under it
+# (Debian's multiarch: ${prefix}/lib/x86_64-linux-gnu).
+LBC_PC_LIBDIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))
 # For host tests: the library built with the sanitizers.
 LBC_SAN_A := $(LBC_OBJ)/libbinder-c-san.a
 
@@ -51,19 +54,20 @@ $(LBC_SAN_A): $(LBC_SANOBJ)
 
 $(LBC_PC): $(LBC_SRC)/build.mk
 	@mkdir -p $(dir $@)
-	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$${prefix}/lib' \
+	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$(LBC_PC_LIBDIR)' \
 		'includedir=$${prefix}/include' '' 'Name: libbinder-c' \
 		'Description: Android binder IPC for plain C programs' 'Version: $(LBC_VERSION)' \
 		'Libs: -L$${libdir} -lbinder-c' 'Libs.private: -lpthread' 'Cflags: -I$${includedir}' > $@
 
 .PHONY: install-libbinder-c
 install-libbinder-c: $(LBC_SO) $(LBC_A) $(LBC_PC)
-	install -d $(DESTDIR)$(PREFIX)/include/binderc $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/include/binderc $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 0644 $(LBC_HEADERS) $(DESTDIR)$(PREFIX)/include/binderc/
-	install -m 0755 $(LBC_SO).$(LBC_VERSION) $(DESTDIR)$(PREFIX)/lib/
-	ln -sf libbinder-c.so.$(LBC_VERSION) $(DESTDIR)$(PREFIX)/lib/libbinder-c.so.$(LBC_SOVERSION)
-	ln -sf libbinder-c.so.$(LBC_VERSION) $(DESTDIR)$(PREFIX)/lib/libbinder-c.so
-	install -m 0644 $(LBC_A) $(DESTDIR)$(PREFIX)/lib/
-	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(LBC_PC) > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libbinder-c.pc
+	install -m 0755 $(LBC_SO).$(LBC_VERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libbinder-c.so.$(LBC_VERSION) $(DESTDIR)$(LIBDIR)/libbinder-c.so.$(LBC_SOVERSION)
+	ln -sf libbinder-c.so.$(LBC_VERSION) $(DESTDIR)$(LIBDIR)/libbinder-c.so
+	install -m 0644 $(LBC_A) $(DESTDIR)$(LIBDIR)/
+	sed -e 's|^prefix=.*|prefix=$(PREFIX)|' -e 's|^libdir=.*|libdir=$(LBC_PC_LIBDIR)|' \
+		$(LBC_PC) > $(DESTDIR)$(LIBDIR)/pkgconfig/libbinder-c.pc
 
 -include $(wildcard $(LBC_OBJ)/*/*.d)
