@@ -570,6 +570,7 @@ static void renumbered_release(int release)
 	bc_sm_unref(sm);
 	/* binder list in the release's numbering */
 	snprintf(rel, sizeof(rel), "%d", release);
+	argv[2] = device; /* set by init_paths() */
 	argv[4] = rel;
 	rc = run_tool(out, sizeof(out), argv);
 	cr_expect_eq(rc, 0, "binder --android %d list: %s", release, out);
