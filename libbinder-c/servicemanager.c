@@ -18,7 +18,20 @@ struct bc_sm {
 	bc_process *proc;
 	bc_binder *b;
 	int dialect;
+	int release; /* enum sm_release: the AIDL numbering (0: legacy) */
 };
+
+/* "legacy", "aidl" or "android-N" (N = 11..16); -1 when none of them. */
+static int parse_dialect(const char *e)
+{
+	if (strcmp(e, "legacy") == 0)
+		return BINDERC_SM_DIALECT_LEGACY;
+	if (strcmp(e, "aidl") == 0)
+		return BINDERC_SM_DIALECT_AIDL;
+	if (strncmp(e, "android-", 8) == 0 && strlen(e) == 10 && e[8] == '1' && e[9] >= '1' && e[9] <= '6')
+		return 10 + (e[9] - '0');
+	return -1;
+}
 
 int bc_sm_new(bc_process *proc, int dialect, bc_sm **ret)
 {
@@ -30,9 +43,11 @@ int bc_sm_new(bc_process *proc, int dialect, bc_sm **ret)
 	if (dialect == BINDERC_SM_DIALECT_DEFAULT) {
 		const char *e = getenv("BINDERC_SM_DIALECT");
 
-		dialect = e && strcmp(e, "legacy") == 0 ? BINDERC_SM_DIALECT_LEGACY : BINDERC_SM_DIALECT_AIDL;
+		dialect = e ? parse_dialect(e) : BINDERC_SM_DIALECT_AIDL;
+		if (dialect < 0)
+			dialect = BINDERC_SM_DIALECT_AIDL;
 	}
-	if (dialect != BINDERC_SM_DIALECT_AIDL && dialect != BINDERC_SM_DIALECT_LEGACY)
+	if (dialect != BINDERC_SM_DIALECT_AIDL && dialect != BINDERC_SM_DIALECT_LEGACY && !sm_release_is_valid(dialect))
 		return -EINVAL;
 	sm = calloc(1, sizeof(*sm));
 	if (!sm)
@@ -45,6 +60,9 @@ int bc_sm_new(bc_process *proc, int dialect, bc_sm **ret)
 	atomic_init(&sm->refs, 1);
 	sm->proc = bc_process_ref(proc);
 	sm->dialect = dialect;
+	sm->release = dialect == BINDERC_SM_DIALECT_LEGACY ? 0
+		      : dialect == BINDERC_SM_DIALECT_AIDL ? SM_RELEASE_DEFAULT
+							  : dialect;
 	*ret = sm;
 	return 0;
 }
@@ -77,7 +95,35 @@ int bc_sm_ping(bc_sm *sm)
 
 static bool aidl(const bc_sm *sm)
 {
-	return sm->dialect == BINDERC_SM_DIALECT_AIDL;
+	return sm->release != 0;
+}
+
+/* The code of @method in @sm's dialect; 0 when it has none. */
+static uint32_t code_of(const bc_sm *sm, int method)
+{
+	if (aidl(sm))
+		return sm_code_of(sm->release, method);
+	switch (method) {
+	case SM_M_GET_SERVICE:
+		return SM_LEGACY_GET;
+	case SM_M_CHECK_SERVICE:
+		return SM_LEGACY_CHECK;
+	case SM_M_ADD_SERVICE:
+		return SM_LEGACY_ADD;
+	case SM_M_LIST_SERVICES:
+		return SM_LEGACY_LIST;
+	}
+	return 0;
+}
+
+/* The parcel wire of @sm's dialect. */
+static int wire_of(const bc_sm *sm)
+{
+	if (!aidl(sm))
+		return BINDERC_WIRE_ANDROID_9;
+	return sm->release == SM_ANDROID_11 ? BINDERC_WIRE_ANDROID_11
+	       : sm->release == SM_ANDROID_12 ? BINDERC_WIRE_ANDROID_12
+					       : BINDERC_WIRE_ANDROID_13;
 }
 
 /* A request parcel with the interface token in the dialect's header. */
@@ -88,7 +134,7 @@ static int request(bc_sm *sm, bc_parcel **ret)
 
 	if (r < 0)
 		return r;
-	r = bc_parcel_set_wire(p, aidl(sm) ? BINDERC_WIRE_ANDROID_13 : BINDERC_WIRE_ANDROID_9, BINDERC_PARTITION_SYSTEM);
+	r = bc_parcel_set_wire(p, wire_of(sm), BINDERC_PARTITION_SYSTEM);
 	if (r == 0)
 		r = bc_parcel_write_interface_token(p, SM_DESCRIPTOR);
 	if (r < 0) {
@@ -197,7 +243,7 @@ static int lookup(bc_sm *sm, uint32_t code, const char *name, bc_binder **ret)
 
 int bc_sm_check(bc_sm *sm, const char *name, bc_binder **ret)
 {
-	return lookup(sm, SM_AIDL_CHECK_SERVICE, name, ret);
+	return lookup(sm, code_of(sm, SM_M_CHECK_SERVICE), name, ret);
 }
 
 static int64_t now_ms(void)
@@ -230,19 +276,19 @@ static int wait_for(bc_sm *sm, uint32_t first_code, const char *name, int timeou
 		sleep_ms(left < delay ? (int)left : delay);
 		if (delay < 100)
 			delay *= 2;
-		r = lookup(sm, SM_AIDL_CHECK_SERVICE, name, ret);
+		r = lookup(sm, code_of(sm, SM_M_CHECK_SERVICE), name, ret);
 	}
 	return r;
 }
 
 int bc_sm_get(bc_sm *sm, const char *name, bc_binder **ret)
 {
-	return wait_for(sm, SM_AIDL_GET_SERVICE, name, BINDERC_SM_GET_TIMEOUT_MS, ret);
+	return wait_for(sm, code_of(sm, SM_M_GET_SERVICE), name, BINDERC_SM_GET_TIMEOUT_MS, ret);
 }
 
 int bc_sm_wait(bc_sm *sm, const char *name, int timeout_ms, bc_binder **ret)
 {
-	return wait_for(sm, SM_AIDL_CHECK_SERVICE, name, timeout_ms, ret);
+	return wait_for(sm, code_of(sm, SM_M_CHECK_SERVICE), name, timeout_ms, ret);
 }
 
 int bc_sm_add(bc_sm *sm, const char *name, bc_binder *b, unsigned flags, int dump_priority)
@@ -264,7 +310,7 @@ int bc_sm_add(bc_sm *sm, const char *name, bc_binder *b, unsigned flags, int dum
 		bc_parcel_unref(req);
 		return r;
 	}
-	r = call(sm, SM_AIDL_ADD_SERVICE, req, &reply);
+	r = call(sm, code_of(sm, SM_M_ADD_SERVICE), req, &reply);
 	if (r == 0)
 		bc_parcel_unref(reply);
 	return r;
@@ -294,7 +340,7 @@ static int list_legacy(bc_sm *sm, int prio, char ***ret, size_t *ret_n)
 			bc_parcel_unref(req);
 			break;
 		}
-		r = call(sm, SM_LEGACY_LIST, req, &reply);
+		r = call(sm, code_of(sm, SM_M_LIST_SERVICES), req, &reply);
 		if (r < 0) {
 			/* Past the end: the service manager answers with an error
 			 * status; transport failures are real errors. */
@@ -354,7 +400,7 @@ int bc_sm_list(bc_sm *sm, int dump_priority, char ***ret, size_t *ret_n)
 		bc_parcel_unref(req);
 		return r;
 	}
-	r = call(sm, SM_AIDL_LIST_SERVICES, req, &reply);
+	r = call(sm, code_of(sm, SM_M_LIST_SERVICES), req, &reply);
 	if (r < 0)
 		return r;
 	r = bc_parcel_read_string16_array(reply, &v, &n);
@@ -388,7 +434,7 @@ int bc_sm_is_declared(bc_sm *sm, const char *name, bool *ret)
 	r = request_named(sm, name, &req);
 	if (r < 0)
 		return r;
-	r = call(sm, SM_AIDL_IS_DECLARED, req, &reply);
+	r = call(sm, code_of(sm, SM_M_IS_DECLARED), req, &reply);
 	if (r < 0)
 		return r;
 	r = bc_parcel_read_bool(reply, ret);
@@ -518,7 +564,7 @@ int bc_sm_watch(bc_sm *sm, const char *name, bc_sm_notify_fn fn, void *userdata,
 	}
 	w->core = core; /* owned by w->obj from now on */
 	w->sm = bc_sm_ref(sm);
-	r = watch_call(sm, SM_AIDL_REGISTER_FOR_NOTIFICATIONS, name, w->obj);
+	r = watch_call(sm, code_of(sm, SM_M_REGISTER_FOR_NOTIFICATIONS), name, w->obj);
 	if (r < 0) {
 		bc_binder_unref(w->obj);
 		bc_sm_unref(w->sm);
@@ -539,7 +585,7 @@ int bc_sm_unwatch(bc_sm_watcher *w)
 	pthread_mutex_lock(&w->core->mu);
 	w->core->active = false;
 	pthread_mutex_unlock(&w->core->mu);
-	r = watch_call(w->sm, SM_AIDL_UNREGISTER_FOR_NOTIFICATIONS, w->name, w->obj);
+	r = watch_call(w->sm, code_of(w->sm, SM_M_UNREGISTER_FOR_NOTIFICATIONS), w->name, w->obj);
 	if (r == -EBUSY)
 		r = -ENOENT; /* EX_ILLEGAL_STATE: it was not registered (any more) */
 	bc_binder_unref(w->obj);

@@ -12,6 +12,8 @@
 #ifndef BINDERC_SM_PROTOCOL_H
 #define BINDERC_SM_PROTOCOL_H
 
+#include <stdint.h>
+
 #include <binderc/servicemanager.h>
 
 #define SM_DESCRIPTOR "android.os.IServiceManager"
@@ -50,6 +52,123 @@ _Static_assert((int)SM_LEGACY_GET == (int)SM_AIDL_GET_SERVICE && (int)SM_LEGACY_
 		       (int)SM_LEGACY_ADD == (int)SM_AIDL_ADD_SERVICE &&
 		       (int)SM_LEGACY_LIST == (int)SM_AIDL_LIST_SERVICES,
 	       "legacy and AIDL service-manager codes 1..4 must agree");
+
+/*
+ * The AIDL IServiceManager of each release, method by method.  Codes are
+ * FIRST_CALL_TRANSACTION (1) + the method's place in the .aidl file, so
+ * the releases differ wherever a method was inserted.  Sources: the AIDL
+ * stubs generated for each release (TRANSACTION_* constants) and
+ * libgbinder's aidl5/aidl6 service managers for Android 15 and 16.
+ *
+ *   11  get check add list reg unreg isDeclared registerClientCallback
+ *       tryUnregister
+ *   12  ... isDeclared getDeclaredInstances updatableViaApex
+ *       registerClientCallback tryUnregister getServiceDebugInfo
+ *   13  ... updatableViaApex getConnectionInfo registerClientCallback ...
+ *   14  ... updatableViaApex getUpdatableNames getConnectionInfo ...
+ *   15  get getService2 check add list ... (14's order from add on)
+ *   16  get getService2 check checkService2 add list ... (likewise)
+ *
+ * getService2/checkService2 answer a Service union (see handler.c).
+ */
+enum sm_release {
+	SM_ANDROID_11 = 11,
+	SM_ANDROID_12 = 12,
+	SM_ANDROID_13 = 13,
+	SM_ANDROID_14 = 14,
+	SM_ANDROID_15 = 15,
+	SM_ANDROID_16 = 16,
+};
+#define SM_RELEASE_FIRST SM_ANDROID_11
+#define SM_RELEASE_LAST SM_ANDROID_16
+/** The numbering of enum sm_aidl_code, and the default of both ends. */
+#define SM_RELEASE_DEFAULT SM_ANDROID_14
+
+/** The methods of IServiceManager, whatever their code. */
+enum sm_method {
+	SM_M_NONE = 0,
+	SM_M_GET_SERVICE,
+	SM_M_GET_SERVICE2,
+	SM_M_CHECK_SERVICE,
+	SM_M_CHECK_SERVICE2,
+	SM_M_ADD_SERVICE,
+	SM_M_LIST_SERVICES,
+	SM_M_REGISTER_FOR_NOTIFICATIONS,
+	SM_M_UNREGISTER_FOR_NOTIFICATIONS,
+	SM_M_IS_DECLARED,
+	SM_M_GET_DECLARED_INSTANCES,
+	SM_M_UPDATABLE_VIA_APEX,
+	SM_M_GET_UPDATABLE_NAMES,
+	SM_M_GET_CONNECTION_INFO,
+	SM_M_REGISTER_CLIENT_CALLBACK,
+	SM_M_TRY_UNREGISTER_SERVICE,
+	SM_M_GET_SERVICE_DEBUG_INFO,
+	SM_M_COUNT
+};
+
+#define SM_MAX_CODE 16
+
+/* [release - 11][code - 1]: the method, SM_M_NONE past the end. */
+static const unsigned char sm_release_methods[SM_RELEASE_LAST - SM_RELEASE_FIRST + 1][SM_MAX_CODE] = {
+	[SM_ANDROID_11 - SM_RELEASE_FIRST] = { SM_M_GET_SERVICE, SM_M_CHECK_SERVICE, SM_M_ADD_SERVICE, SM_M_LIST_SERVICES,
+					       SM_M_REGISTER_FOR_NOTIFICATIONS, SM_M_UNREGISTER_FOR_NOTIFICATIONS,
+					       SM_M_IS_DECLARED, SM_M_REGISTER_CLIENT_CALLBACK,
+					       SM_M_TRY_UNREGISTER_SERVICE },
+	[SM_ANDROID_12 - SM_RELEASE_FIRST] = { SM_M_GET_SERVICE, SM_M_CHECK_SERVICE, SM_M_ADD_SERVICE, SM_M_LIST_SERVICES,
+					       SM_M_REGISTER_FOR_NOTIFICATIONS, SM_M_UNREGISTER_FOR_NOTIFICATIONS,
+					       SM_M_IS_DECLARED, SM_M_GET_DECLARED_INSTANCES, SM_M_UPDATABLE_VIA_APEX,
+					       SM_M_REGISTER_CLIENT_CALLBACK, SM_M_TRY_UNREGISTER_SERVICE,
+					       SM_M_GET_SERVICE_DEBUG_INFO },
+	[SM_ANDROID_13 - SM_RELEASE_FIRST] = { SM_M_GET_SERVICE, SM_M_CHECK_SERVICE, SM_M_ADD_SERVICE, SM_M_LIST_SERVICES,
+					       SM_M_REGISTER_FOR_NOTIFICATIONS, SM_M_UNREGISTER_FOR_NOTIFICATIONS,
+					       SM_M_IS_DECLARED, SM_M_GET_DECLARED_INSTANCES, SM_M_UPDATABLE_VIA_APEX,
+					       SM_M_GET_CONNECTION_INFO, SM_M_REGISTER_CLIENT_CALLBACK,
+					       SM_M_TRY_UNREGISTER_SERVICE, SM_M_GET_SERVICE_DEBUG_INFO },
+	[SM_ANDROID_14 - SM_RELEASE_FIRST] = { SM_M_GET_SERVICE, SM_M_CHECK_SERVICE, SM_M_ADD_SERVICE, SM_M_LIST_SERVICES,
+					       SM_M_REGISTER_FOR_NOTIFICATIONS, SM_M_UNREGISTER_FOR_NOTIFICATIONS,
+					       SM_M_IS_DECLARED, SM_M_GET_DECLARED_INSTANCES, SM_M_UPDATABLE_VIA_APEX,
+					       SM_M_GET_UPDATABLE_NAMES, SM_M_GET_CONNECTION_INFO,
+					       SM_M_REGISTER_CLIENT_CALLBACK, SM_M_TRY_UNREGISTER_SERVICE,
+					       SM_M_GET_SERVICE_DEBUG_INFO },
+	[SM_ANDROID_15 - SM_RELEASE_FIRST] = { SM_M_GET_SERVICE, SM_M_GET_SERVICE2, SM_M_CHECK_SERVICE, SM_M_ADD_SERVICE,
+					       SM_M_LIST_SERVICES, SM_M_REGISTER_FOR_NOTIFICATIONS,
+					       SM_M_UNREGISTER_FOR_NOTIFICATIONS, SM_M_IS_DECLARED,
+					       SM_M_GET_DECLARED_INSTANCES, SM_M_UPDATABLE_VIA_APEX,
+					       SM_M_GET_UPDATABLE_NAMES, SM_M_GET_CONNECTION_INFO,
+					       SM_M_REGISTER_CLIENT_CALLBACK, SM_M_TRY_UNREGISTER_SERVICE,
+					       SM_M_GET_SERVICE_DEBUG_INFO },
+	[SM_ANDROID_16 - SM_RELEASE_FIRST] = { SM_M_GET_SERVICE, SM_M_GET_SERVICE2, SM_M_CHECK_SERVICE,
+					       SM_M_CHECK_SERVICE2, SM_M_ADD_SERVICE, SM_M_LIST_SERVICES,
+					       SM_M_REGISTER_FOR_NOTIFICATIONS, SM_M_UNREGISTER_FOR_NOTIFICATIONS,
+					       SM_M_IS_DECLARED, SM_M_GET_DECLARED_INSTANCES, SM_M_UPDATABLE_VIA_APEX,
+					       SM_M_GET_UPDATABLE_NAMES, SM_M_GET_CONNECTION_INFO,
+					       SM_M_REGISTER_CLIENT_CALLBACK, SM_M_TRY_UNREGISTER_SERVICE,
+					       SM_M_GET_SERVICE_DEBUG_INFO },
+};
+
+static inline int sm_release_is_valid(int release)
+{
+	return release >= SM_RELEASE_FIRST && release <= SM_RELEASE_LAST;
+}
+
+/** The method @code means in @release (SM_M_NONE when none). */
+static inline int sm_method_of(int release, uint32_t code)
+{
+	if (!sm_release_is_valid(release) || code < 1 || code > SM_MAX_CODE)
+		return SM_M_NONE;
+	return sm_release_methods[release - SM_RELEASE_FIRST][code - 1];
+}
+
+/** The code of @method in @release (0 when that release lacks it). */
+static inline uint32_t sm_code_of(int release, int method)
+{
+	if (!sm_release_is_valid(release) || method <= SM_M_NONE)
+		return 0;
+	for (uint32_t c = 1; c <= SM_MAX_CODE; c++)
+		if (sm_release_methods[release - SM_RELEASE_FIRST][c - 1] == method)
+			return c;
+	return 0;
+}
 
 /** IServiceCallback.onRegistration (oneway). */
 #define SM_CALLBACK_ON_REGISTRATION 1u

@@ -30,6 +30,9 @@ struct req {
 	const struct sm_header *h;
 	uint32_t code;
 	bc_parcel *in, *reply;
+	int method;  /* enum sm_method (AIDL) */
+	int release; /* the release whose numbering decided it (AIDL) */
+	bool strict; /* refuse trailing bytes (while detecting the release) */
 };
 
 static int write_exception(bc_parcel *reply, int32_t ex, const char *msg)
@@ -54,16 +57,34 @@ static int write_service_error(bc_parcel *reply, int32_t err, const char *msg)
 	return r;
 }
 
-/* Requests must end where their last argument does; trailing bytes mean
- * the caller speaks something else. */
-static int end_of_request(bc_parcel *in)
+/*
+ * Where a request may end.  Android's servicemanager (the AIDL stub, and
+ * the C one before it) reads the arguments it wants and ignores anything
+ * after them, so trailing bytes are accepted here too, and logged at
+ * debug level.  Only while the release is being detected from the shape
+ * of the arguments (handler's resolve_and_run) must a request end exactly
+ * where its last argument does.
+ */
+static int end_of_request(const struct req *q)
 {
-	return bc_parcel_remaining(in) == 0 ? 0 : -EBADMSG;
+	size_t n = bc_parcel_remaining(q->in);
+
+	if (n == 0)
+		return 0;
+	if (q->strict)
+		return -EBADMSG;
+	sm_log(SM_LOG_DEBUG, "code %u from uid %u: %zu trailing bytes ignored", q->code, (unsigned)q->c->uid, n);
+	return 0;
 }
 
 static const char *dialect_name(const struct req *q)
 {
-	return q->h->dialect == BINDERC_SM_DIALECT_AIDL ? "aidl" : "legacy";
+	static const char *const names[] = { "android-11", "android-12", "android-13",
+					     "android-14", "android-15", "android-16" };
+
+	if (q->h->dialect != BINDERC_SM_DIALECT_AIDL)
+		return "legacy";
+	return sm_release_is_valid(q->release) ? names[q->release - SM_RELEASE_FIRST] : "aidl";
 }
 
 static void deny_log(const struct req *q, const char *what, const char *name)
@@ -101,6 +122,40 @@ static struct sm_service *lookup(struct req *q, const char *name)
 	return lookup_q(q, name, false);
 }
 
+/*
+ * The Service union that getService2 and checkService2 return (Android
+ * 15 and 16; layout as libgbinder's aidl5 reader documents it):
+ *
+ *   union Service { ServiceWithMetadata serviceWithMetadata;  // tag 0
+ *                   @nullable IBinder accessor; }             // tag 1
+ *   parcelable ServiceWithMetadata { @nullable IBinder service;
+ *                                    boolean isLazyService; }
+ *
+ * A non-null return value is written as int32 1, then the union: int32
+ * tag, then the member; a parcelable member again as int32 1 and then its
+ * size-prefixed body.  We always answer tag 0 (no accessors), with a null
+ * service when absent or hidden, and isLazyService false.
+ */
+static int write_service_union(bc_parcel *reply, const struct sm_service *s)
+{
+	size_t tok;
+	int r = bc_parcel_write_int32(reply, 1);
+
+	if (r == 0)
+		r = bc_parcel_write_int32(reply, 0);
+	if (r == 0)
+		r = bc_parcel_write_int32(reply, 1);
+	if (r == 0)
+		r = bc_parcel_begin_parcelable(reply, &tok);
+	if (r == 0)
+		r = bc_parcel_write_binder(reply, s ? s->binder : NULL);
+	if (r == 0)
+		r = bc_parcel_write_bool(reply, false);
+	if (r == 0)
+		r = bc_parcel_end_parcelable(reply, tok);
+	return r;
+}
+
 /* ---- get, check ------------------------------------------------------------ */
 
 static int do_get(struct req *q)
@@ -110,7 +165,7 @@ static int do_get(struct req *q)
 	int r = sm_read_name(q->in, &name);
 
 	if (r == 0)
-		r = end_of_request(q->in);
+		r = end_of_request(q);
 	if (r < 0) {
 		free(name);
 		return -EBADMSG;
@@ -119,9 +174,42 @@ static int do_get(struct req *q)
 	free(name);
 	if (q->h->dialect == BINDERC_SM_DIALECT_AIDL)
 		r = bc_parcel_write_status(q->reply, NULL);
+	if (r == 0 && (q->method == SM_M_GET_SERVICE2 || q->method == SM_M_CHECK_SERVICE2))
+		return write_service_union(q->reply, s);
 	if (r == 0)
 		r = bc_parcel_write_binder(q->reply, s ? s->binder : NULL);
 	return r;
+}
+
+/*
+ * Some Android 12-era clients (libgbinder's "aidl4" service manager)
+ * write the stability word after the binder themselves, on top of the
+ * one their parcel writer already put there: String, object, stability,
+ * stability, allowIsolated, dumpPriority.  Android reads the copy as
+ * allowIsolated (non-zero: true) and allowIsolated as the dump priority,
+ * and ignores the last word.  We recognise the copy instead -- exactly
+ * three words left, the first equal to the stability word just read and
+ * not a plausible boolean -- and skip it, so the service gets the
+ * isolation and priority its client meant.
+ */
+static void skip_repeated_stability(struct req *q)
+{
+	size_t pos = bc_parcel_get_position(q->in);
+	const void *raw;
+	uint32_t stab, next;
+
+	if (bc_parcel_remaining(q->in) != 12 || pos < 4 || bc_parcel_set_position(q->in, pos - 4) < 0)
+		return;
+	if (bc_parcel_read_raw(q->in, 8, &raw) == 0) {
+		memcpy(&stab, raw, 4);
+		memcpy(&next, (const char *)raw + 4, 4);
+		if (stab == next && stab > 1) {
+			sm_log(SM_LOG_DEBUG, "add from uid %u: repeated stability word 0x%08x skipped",
+			       (unsigned)q->c->uid, stab);
+			return; /* now past the copy */
+		}
+	}
+	bc_parcel_set_position(q->in, pos);
 }
 
 /* ---- add --------------------------------------------------------------------- */
@@ -137,6 +225,8 @@ static int do_add(struct req *q)
 	r = sm_read_name(q->in, &name);
 	if (r == 0)
 		r = bc_parcel_read_binder(q->in, &b);
+	if (r == 0 && aidl && b)
+		skip_repeated_stability(q);
 	if (r == 0)
 		r = bc_parcel_read_int32(q->in, &isolated);
 	/* The dump priority arrived in Android 9; older legacy clients stop
@@ -144,7 +234,7 @@ static int do_add(struct req *q)
 	if (r == 0 && (aidl || bc_parcel_remaining(q->in) > 0))
 		r = bc_parcel_read_int32(q->in, &dump);
 	if (r == 0)
-		r = end_of_request(q->in);
+		r = end_of_request(q);
 	if (r < 0) {
 		free(name);
 		bc_binder_unref(b);
@@ -201,7 +291,7 @@ static int do_list(struct req *q)
 		if (r == 0 && bc_parcel_remaining(q->in) > 0)
 			r = bc_parcel_read_int32(q->in, &prio);
 		if (r == 0)
-			r = end_of_request(q->in);
+			r = end_of_request(q);
 		if (r < 0 || index < 0)
 			return -EBADMSG;
 		for (size_t i = 0; i < sm->n_svc; i++) {
@@ -215,7 +305,7 @@ static int do_list(struct req *q)
 
 	r = bc_parcel_read_int32(q->in, &prio);
 	if (r == 0)
-		r = end_of_request(q->in);
+		r = end_of_request(q);
 	if (r < 0)
 		return -EBADMSG;
 	{
@@ -244,7 +334,7 @@ static int read_name_binder(struct req *q, char **name, bc_binder **b)
 	if (r == 0)
 		r = bc_parcel_read_binder(q->in, b);
 	if (r == 0)
-		r = end_of_request(q->in);
+		r = end_of_request(q);
 	if (r < 0) {
 		free(*name);
 		*name = NULL;
@@ -313,7 +403,7 @@ static int read_one_string(struct req *q, char **s)
 	int r = bc_parcel_read_string16(q->in, s, NULL);
 
 	if (r == 0)
-		r = end_of_request(q->in);
+		r = end_of_request(q);
 	if (r < 0) {
 		free(*s);
 		*s = NULL;
@@ -383,10 +473,10 @@ static int do_string_query(struct req *q)
 	r = bc_parcel_write_status(q->reply, NULL);
 	if (r < 0)
 		return r;
-	switch (q->code) {
-	case SM_AIDL_UPDATABLE_VIA_APEX:
+	switch (q->method) {
+	case SM_M_UPDATABLE_VIA_APEX:
 		return bc_parcel_write_string16(q->reply, NULL); /* @nullable String: none */
-	case SM_AIDL_GET_UPDATABLE_NAMES: {
+	case SM_M_GET_UPDATABLE_NAMES: {
 		static const char *const none[1] = { NULL };
 
 		return bc_parcel_write_string16_array(q->reply, none, 0); /* String[]: empty */
@@ -431,7 +521,7 @@ static int do_debug_info(struct req *q)
 	int32_t n = 0;
 	int r;
 
-	if (end_of_request(q->in) < 0)
+	if (end_of_request(q) < 0)
 		return -EBADMSG;
 	for (size_t i = 0; i < sm->n_svc; i++)
 		n += lookup_q(q, sm->svc[i]->name, true) != NULL;
@@ -475,43 +565,113 @@ static int dispatch_legacy(struct req *q)
 	return -EBADMSG;
 }
 
-static int dispatch_aidl(struct req *q)
+static int run_method(struct req *q)
 {
-	switch (q->code) {
-	case SM_AIDL_GET_SERVICE:
-	case SM_AIDL_CHECK_SERVICE:
+	switch (q->method) {
+	case SM_M_GET_SERVICE:
+	case SM_M_GET_SERVICE2:
+	case SM_M_CHECK_SERVICE:
+	case SM_M_CHECK_SERVICE2:
 		return do_get(q);
-	case SM_AIDL_ADD_SERVICE:
+	case SM_M_ADD_SERVICE:
 		return do_add(q);
-	case SM_AIDL_LIST_SERVICES:
+	case SM_M_LIST_SERVICES:
 		return do_list(q);
-	case SM_AIDL_REGISTER_FOR_NOTIFICATIONS:
+	case SM_M_REGISTER_FOR_NOTIFICATIONS:
 		return do_register(q);
-	case SM_AIDL_UNREGISTER_FOR_NOTIFICATIONS:
+	case SM_M_UNREGISTER_FOR_NOTIFICATIONS:
 		return do_unregister(q);
-	case SM_AIDL_IS_DECLARED:
+	case SM_M_IS_DECLARED:
 		return do_is_declared(q);
-	case SM_AIDL_GET_DECLARED_INSTANCES:
+	case SM_M_GET_DECLARED_INSTANCES:
 		return do_declared_instances(q);
-	case SM_AIDL_UPDATABLE_VIA_APEX:
-	case SM_AIDL_GET_UPDATABLE_NAMES:
-	case SM_AIDL_GET_CONNECTION_INFO:
+	case SM_M_UPDATABLE_VIA_APEX:
+	case SM_M_GET_UPDATABLE_NAMES:
+	case SM_M_GET_CONNECTION_INFO:
 		return do_string_query(q);
-	case SM_AIDL_REGISTER_CLIENT_CALLBACK:
-		/* Lazy services (client counts) are not supported. */
+	case SM_M_REGISTER_CLIENT_CALLBACK: {
+		/* Lazy services (client counts) are not supported; the
+		 * arguments are still checked as Android's stub reads them. */
+		char *name = NULL;
+		bc_binder *svc = NULL, *cb = NULL;
+		int r = sm_read_name(q->in, &name);
+
+		if (r == 0)
+			r = bc_parcel_read_binder(q->in, &svc);
+		if (r == 0)
+			r = bc_parcel_read_binder(q->in, &cb);
+		if (r == 0)
+			r = end_of_request(q);
+		free(name);
+		bc_binder_unref(svc);
+		bc_binder_unref(cb);
+		if (r < 0)
+			return -EBADMSG;
 		return write_exception(q->reply, BINDERC_EX_UNSUPPORTED_OPERATION, "Client callbacks are not supported");
-	case SM_AIDL_TRY_UNREGISTER_SERVICE:
+	}
+	case SM_M_TRY_UNREGISTER_SERVICE:
 		return do_try_unregister(q);
-	case SM_AIDL_GET_SERVICE_DEBUG_INFO:
+	case SM_M_GET_SERVICE_DEBUG_INFO:
 		return do_debug_info(q);
 	}
 	return -EBADMSG;
 }
 
+/* Run @method of @release on the arguments at @args; -EBADMSG (and
+ * nothing done, nothing written) when they do not decode. */
+static int try_method(struct req *q, size_t args, int release, int method, bool strict)
+{
+	q->release = release;
+	q->method = method;
+	q->strict = strict;
+	if (bc_parcel_set_position(q->in, args) < 0)
+		return -EBADMSG;
+	return method == SM_M_NONE ? -EBADMSG : run_method(q);
+}
+
+/*
+ * Which method an AIDL request means.  The header is the same from
+ * Android 11 to 16, so the code is read in the device's release first;
+ * when the arguments do not fit that method exactly, in the other
+ * releases (nearest first, newer on a tie), where a different method may
+ * fit them exactly -- that is how a request tells its release when the
+ * bytes can (e.g. code 3 with a name only is Android 15/16 checkService,
+ * never an addService).  Only then is the device's method given the
+ * benefit of the doubt about trailing bytes.  Where the shapes are the
+ * same (code 2: checkService of 11-14, getService2 of 15-16) the
+ * device's release decides.
+ */
+static int dispatch_aidl(struct req *q)
+{
+	size_t args = bc_parcel_get_position(q->in);
+	int rel0 = sm_release(q->sm), m0 = sm_method_of(rel0, q->code);
+	int r = try_method(q, args, rel0, m0, true);
+
+	if (r != -EBADMSG)
+		return r;
+	for (int d = 1; d <= SM_RELEASE_LAST - SM_RELEASE_FIRST; d++) {
+		int cand[2] = { rel0 + d, rel0 - d };
+
+		for (int i = 0; i < 2; i++) {
+			int m = sm_method_of(cand[i], q->code);
+
+			if (m == SM_M_NONE || m == m0)
+				continue;
+			r = try_method(q, args, cand[i], m, true);
+			if (r != -EBADMSG) {
+				sm_log(SM_LOG_DEBUG, "code %u from uid %u read as %s", q->code, (unsigned)q->c->uid,
+				       dialect_name(q));
+				return r;
+			}
+		}
+	}
+	return try_method(q, args, rel0, m0, false);
+}
+
 int sm_handle(struct sm *sm, const struct sm_caller *c, uint32_t code, bc_parcel *in, bc_parcel *reply)
 {
 	struct sm_header h;
-	struct req q = { sm, c, &h, code, in, reply };
+	struct req q = { sm, c, &h, code, in, reply, SM_M_NONE, 0, false };
 	int r;
 
 	r = sm_read_header(in, &h);

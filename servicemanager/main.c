@@ -57,8 +57,11 @@ static void usage(FILE *f)
 		"Usage: servicemanager [OPTION]...\n"
 		"Become the context manager (handle 0) of a binder device and keep the\n"
 		"directory of named services, in Android's service-manager protocol (the\n"
-		"legacy dialect of Android <= 10 and the AIDL one of Android 11-14).\n"
+		"legacy dialect of Android <= 10 and the AIDL ones of Android 11-16).\n"
 		"\n"
+		"  -a, --android-release N\n"
+		"                      answer AIDL codes as Android N (11-16) numbers them\n"
+		"                      (default: the policy's android-release, else 14)\n"
 		"  -d, --device PATH   binder device (default " DEFAULT_DEVICE ")\n"
 		"  -c, --config FILE   policy file (default " SM_DEFAULT_POLICY ";\n"
 		"                      when that is missing, built-in defaults: root may add,\n"
@@ -79,6 +82,7 @@ struct opts {
 	bool config_given;
 	bool daemon;
 	const char *pidfile;
+	int release;
 };
 
 static int load_policy(const struct opts *o, struct sm_policy **ret)
@@ -186,6 +190,7 @@ static int run(const struct opts *o, int ready_fd)
 	if (r < 0)
 		return 1;
 	sm_init(&sm, policy);
+	sm.release = o->release;
 
 	r = bc_process_open(o->device, &proc);
 	if (r < 0) {
@@ -318,13 +323,26 @@ int main(int argc, char **argv)
 		{ "daemon", no_argument, NULL, 'D' },	    { "pidfile", required_argument, NULL, 'p' },
 		{ "syslog", no_argument, NULL, 's' },	    { "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },	    { "help", no_argument, NULL, 'h' },
+		{ "android-release", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .device = DEFAULT_DEVICE, .config = SM_DEFAULT_POLICY };
 	int c, ready_fd = -1;
 
-	while ((c = getopt_long(argc, argv, "d:c:Dp:svqh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "a:d:c:Dp:svqh", lo, NULL)) != -1) {
 		switch (c) {
+		case 'a': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || !sm_release_is_valid((int)v)) {
+				fprintf(stderr, "servicemanager: --android-release takes %d..%d\n", SM_RELEASE_FIRST,
+					SM_RELEASE_LAST);
+				return 2;
+			}
+			o.release = (int)v;
+			break;
+		}
 		case 'd':
 			o.device = optarg;
 			break;

@@ -12,6 +12,7 @@
  *   max-callbacks N
  *   max-callbacks-per-uid N
  *   isolated-uids FIRST-LAST      uids that find only allow-isolated services
+ *   android-release N             AIDL method numbering of Android N (11-16)
  *
  * Rules are tried in file order; the first whose action, glob and one of
  * whose principals match decides.  When none matches: root may add, anyone
@@ -52,6 +53,7 @@ struct sm_policy {
 	char **declared;
 	size_t n_declared;
 	struct sm_limits limits;
+	int release; /* android-release, 0 when not given */
 };
 
 bool sm_name_is_valid(const char *name)
@@ -98,6 +100,11 @@ static void set_default_limits(struct sm_limits *l)
 	l->max_callbacks_per_uid = 256;
 	l->isolated_first = 99000;
 	l->isolated_last = 99999;
+}
+
+int sm_policy_release(const struct sm_policy *p)
+{
+	return p ? p->release : 0;
 }
 
 int sm_policy_new_default(struct sm_policy **ret)
@@ -320,6 +327,12 @@ static int parse_line(struct parser *ps, struct sm_policy *p, char *line)
 		if (!(p->declared[p->n_declared] = strdup(w[1])))
 			return -ENOMEM;
 		p->n_declared++;
+		return 0;
+	}
+	if (strcmp(w[0], "android-release") == 0) {
+		if (n != 2 || parse_uint(w[1], SM_RELEASE_LAST, &v) < 0 || !sm_release_is_valid((int)v))
+			return perr(ps, "usage: android-release N (%d..%d)", SM_RELEASE_FIRST, SM_RELEASE_LAST);
+		p->release = (int)v;
 		return 0;
 	}
 	if (strcmp(w[0], "isolated-uids") == 0) {

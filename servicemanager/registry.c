@@ -19,6 +19,13 @@ int sm_init(struct sm *sm, struct sm_policy *policy)
 	return 0;
 }
 
+int sm_release(const struct sm *sm)
+{
+	int r = sm->release ? sm->release : sm_policy_release(sm->policy);
+
+	return r ? r : SM_RELEASE_DEFAULT;
+}
+
 void sm_set_policy(struct sm *sm, struct sm_policy *policy)
 {
 	sm_policy_free(sm->policy);

@@ -91,6 +91,8 @@ bool sm_policy_is_declared(const struct sm_policy *p, const char *name);
  * order, newly allocated (free with bc_strv_free). */
 int sm_policy_declared_instances(const struct sm_policy *p, const char *iface, char ***ret, size_t *ret_n);
 const struct sm_limits *sm_policy_limits(const struct sm_policy *p);
+/** The "android-release N" of the file, 0 when it has none. */
+int sm_policy_release(const struct sm_policy *p);
 /** Whether @uid is an isolated uid (it finds only allow-isolated services). */
 bool sm_policy_is_isolated(const struct sm_policy *p, uid_t uid);
 
@@ -145,7 +147,11 @@ struct sm {
 	struct sm_callback **cbs;
 	size_t n_cbs, cap_cbs;
 	bc_binder *self; /* our own object ("manager") */
+	int release;	 /* --android-release; 0: the policy's, else 14 */
 };
+
+/** The AIDL numbering @sm answers in (enum sm_release). */
+int sm_release(const struct sm *sm);
 
 int sm_init(struct sm *sm, struct sm_policy *policy);
 /** Drop every service and callback (unlinking deaths) and the policy. */

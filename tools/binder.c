@@ -51,6 +51,8 @@ static void usage(FILE *f)
 		"  -d, --device PATH    binder device (default: $BINDER_DEVICE, else /dev/binderc,\n"
 		"                       else /dev/binder)\n"
 		"  -l, --legacy         speak the legacy (Android <= 10) service-manager dialect\n"
+		"  -a, --android N      speak the AIDL dialect with Android N's method codes\n"
+		"                       (11-16; default 14, or $BINDERC_SM_DIALECT=android-N)\n"
 		"                       instead of the AIDL (Android 11+) one\n"
 		"  -h, --help           show this help\n"
 		"\n"
@@ -549,6 +551,7 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "legacy", no_argument, NULL, 'l' },
+		{ "android", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -557,7 +560,7 @@ int main(int argc, char **argv)
 	int o, r;
 
 	/* '+': stop at the command, so its own options (call --oneway) stay. */
-	while ((o = getopt_long(argc, argv, "+d:lh", lo, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "+a:d:lh", lo, NULL)) != -1) {
 		switch (o) {
 		case 'd':
 			c.device = optarg;
@@ -565,6 +568,15 @@ int main(int argc, char **argv)
 		case 'l':
 			c.dialect = BINDERC_SM_DIALECT_LEGACY;
 			break;
+		case 'a': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < BINDERC_SM_DIALECT_ANDROID_11 || v > BINDERC_SM_DIALECT_ANDROID_16)
+				return usage_error("--android takes 11..16, not '%s'", optarg);
+			c.dialect = (int)v;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;

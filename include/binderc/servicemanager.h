@@ -5,7 +5,8 @@
  * told when they appear.
  *
  * It speaks either dialect of Android's service-manager protocol:
- *   BINDERC_SM_DIALECT_AIDL    Android 11-14 IServiceManager (header with work
+ *   BINDERC_SM_DIALECT_AIDL    Android 14 IServiceManager (ANDROID_11..16
+ *                         for another release's numbering) (header with work
  *                         source and 'SYST', status-prefixed replies);
  *                         everything below works.
  *   BINDERC_SM_DIALECT_LEGACY  the C servicemanager of Android <= 10 (codes 1-4,
@@ -43,6 +44,15 @@ enum bc_sm_dialect {
 	BINDERC_SM_DIALECT_DEFAULT = 0,
 	BINDERC_SM_DIALECT_AIDL = 1,
 	BINDERC_SM_DIALECT_LEGACY = 2,
+	/** AIDL with the method numbering of one Android release (15 and 16
+	 * renumbered them); AIDL is ANDROID_14.  $BINDERC_SM_DIALECT may say
+	 * "android-11" .. "android-16". */
+	BINDERC_SM_DIALECT_ANDROID_11 = 11,
+	BINDERC_SM_DIALECT_ANDROID_12 = 12,
+	BINDERC_SM_DIALECT_ANDROID_13 = 13,
+	BINDERC_SM_DIALECT_ANDROID_14 = 14,
+	BINDERC_SM_DIALECT_ANDROID_15 = 15,
+	BINDERC_SM_DIALECT_ANDROID_16 = 16,
 };
 
 /** bc_sm_add() flag: isolated uids may find the service. */
