@@ -489,6 +489,12 @@ Test(binderfs, features_read_one)
 	}
 	closedir(d);
 	cr_expect_geq(n, 2);
+	/* freeze notifications: mainline from 6.12 (BR_FROZEN_BINDER), ours always */
+	if (bt_driver() == BT_BINDERC || !bt_kernel_before(6, 12)) {
+		snprintf(path, sizeof(path), "%s/features/freeze_notification", m.dir);
+		cr_expect(read_file(path, buf, sizeof(buf)) && !strcmp(buf, "1\n"),
+			  "freeze_notification advertised");
+	}
 	unmount(&m);
 }
 
