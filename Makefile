@@ -75,7 +75,7 @@ DRIVER_SRC = $(wildcard $(DRIVER_DIR)/*.c $(DRIVER_DIR)/*.h) $(DRIVER_DIR)/Kbuil
 # $(1): name under build/, $(2): KDIR, $(3): extra arguments for Kbuild.
 define build_module
 	@mkdir -p $(B)/$(1)/driver
-	@flock $(B)/$(1)/.lock sh -c 'set -e; d=$(B)/$(1)/driver.tmp; rm -rf $$d; mkdir -p $$d; \
+	+@flock $(B)/$(1)/.lock sh -c 'set -e; d=$(B)/$(1)/driver.tmp; rm -rf $$d; mkdir -p $$d; \
 		cp -p $(DRIVER_SRC) $$d/; $(MAKE) -C $(2) M=$$d $(3) modules; \
 		cp $$d/binderc.ko $(B)/$(1)/driver/binderc.ko.new; \
 		mv -f $(B)/$(1)/driver/binderc.ko.new $(B)/$(1)/driver/binderc.ko'
