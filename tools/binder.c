@@ -53,7 +53,6 @@ static void usage(FILE *f)
 		"  -l, --legacy         speak the legacy (Android <= 10) service-manager dialect\n"
 		"  -a, --android N      speak the AIDL dialect with Android N's method codes\n"
 		"                       (11-16; default 14, or $BINDERC_SM_DIALECT=android-N)\n"
-		"                       instead of the AIDL (Android 11+) one\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Exit status: 0 ok, 1 not found / timed out / call failed, 2 usage error,\n"

@@ -40,7 +40,7 @@ typedef struct bc_sm bc_sm;
 typedef struct bc_sm_watcher bc_sm_watcher;
 
 enum bc_sm_dialect {
-	/** $BINDERC_SM_DIALECT ("aidl" or "legacy") if set, else AIDL. */
+	/** $BINDERC_SM_DIALECT ("aidl", "legacy", "android-11".."android-16") if set, else AIDL. */
 	BINDERC_SM_DIALECT_DEFAULT = 0,
 	BINDERC_SM_DIALECT_AIDL = 1,
 	BINDERC_SM_DIALECT_LEGACY = 2,
