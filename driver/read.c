@@ -168,11 +168,29 @@ static void binderc_fill_txn_data(struct binderc_transaction *t,
 }
 
 /*
+ * A reply whose fds could not be installed is freed before the caller
+ * hears of it, so the caller's BR_FAILED_REPLY goes out as its
+ * reply_error, at the head of its todo: the read loop writes it next, and
+ * a fault on that word puts back the thread's own error item, never the
+ * freed transaction.  An error already waiting says the same thing.
+ */
+static void binderc_fail_reply_next(struct binderc_proc *proc,
+				    struct binderc_thread *thread)
+{
+	spin_lock(&proc->inner_lock);
+	if (thread->reply_error.cmd == BR_OK) {
+		thread->reply_error.cmd = BR_FAILED_REPLY;
+		list_add(&thread->reply_error.work.entry, &thread->todo);
+		thread->process_todo = true;
+	}
+	spin_unlock(&proc->inner_lock);
+}
+
+/*
  * Deliver a transaction to userspace.  Returns 1 when the loop must stop
- * (a transaction or a failed reply was written), 0 to go on, or -errno.
- * -EFAULT from the header leaves @t untouched, for the caller to queue it
- * again; -EFAULT from the BR_FAILED_REPLY of a reply whose fds could not
- * be installed comes after @t was freed.
+ * (a transaction was written), 0 to go on (its fds could not be installed,
+ * so it was dropped), or -EFAULT from the header, which leaves @t
+ * untouched for the caller to queue again.
  */
 static int binderc_txn_to_user(struct binderc_proc *proc,
 			       struct binderc_thread *thread,
@@ -202,11 +220,10 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 		buffer->transaction = NULL;
 		binderc_cleanup_transaction(t, BR_FAILED_REPLY);
 		binderc_free_buf(proc, thread, buffer, true);
-		if (cmd != BR_REPLY)
-			return 0;
-		/* Over the header just written: it was never consumed. */
-		ret = binderc_put_cmd(proc, ptrp, BR_FAILED_REPLY);
-		return ret ? ret : 1;
+		if (cmd == BR_REPLY)
+			binderc_fail_reply_next(proc, thread);
+		/* The header just written was never consumed: it is overwritten. */
+		return 0;
 	}
 	*ptrp += sizeof(u32) + trsize;
 	binderc_stat_br(proc, cmd);
@@ -254,10 +271,10 @@ static void binderc_requeue_head(struct binderc_proc *proc,
  *    TRANSACTION_ONEWAY_SPAM_SUSPECT and TRANSACTION_PENDING_FROZEN
  *    are put back at the head of the list they came from, unchanged,
  *    and read again next time.  (Mainline drops a transaction then,
- *    and with a oneway's buffer never freed its node stalls.)  The
- *    one exception is a reply whose fds could not be installed: it is
- *    freed before its BR_FAILED_REPLY is written, and a fault on that
- *    word puts the freed item back (see binderc_txn_to_user()).
+ *    and with a oneway's buffer never freed its node stalls.)  A
+ *    reply whose fds could not be installed is freed before anything
+ *    is written; its BR_FAILED_REPLY is the thread's reply_error
+ *    (see binderc_fail_reply_next()).
  *  - NODE is lost: the node records that userspace was told before
  *    BR_INCREFS / BR_ACQUIRE / BR_RELEASE / BR_DECREFS are written.
  *  - DEAD_BINDER and DEAD_BINDER_AND_CLEAR are lost: they are moved
