@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -739,6 +740,56 @@ Test(protocol, read_room_runs_into_unmapped_page)
 	cr_assert(bt_read_empty(&rx));
 	bt_close(&rx);
 	munmap(p, 2 * pg);
+	assert_usable_clean();
+}
+
+/*
+ * A reply carrying an fd that the caller has no free descriptor for
+ * (RLIMIT_NOFILE): both drivers drop the reply, install nothing and give
+ * the caller BR_FAILED_REPLY; the replier's BC_REPLY itself succeeded.
+ * binderc's failed reply comes as the caller thread's own error item, so a
+ * fault while writing it can never touch the freed reply.
+ */
+Test(protocol, reply_fd_without_a_free_descriptor)
+{
+	struct binder_transaction_data t;
+	struct binder_fd_object fdo;
+	binder_size_t off = 0;
+	struct rlimit old, low;
+	struct bt_conn rx;
+	struct bt_result r;
+	struct bt_br br;
+	int pipefd[2], lowest, ret;
+
+	cr_assert_eq(pipe(pipefd), 0);
+	open_node_owner(&rx, 6, 0x1700, 0x1800);
+	t = bt_tr(get_handle(&c, 6), 0x58, TF_ACCEPT_FDS, NULL, 0, NULL, 0);
+	cr_assert_eq(bt_send(&c, &t), 0);
+	cr_assert_eq(bt_expect(&rx, BR_TRANSACTION, &br, BT_TIMEOUT_MS), 0);
+	fdo = bt_fdo(pipefd[0]);
+	cr_assert_eq(bt_reply(&rx, &br.tr, &fdo, sizeof(fdo), &off, 1), 0);
+	cr_assert_eq(bt_expect(&rx, BR_TRANSACTION_COMPLETE, &br, BT_TIMEOUT_MS), 0);
+
+	/* every descriptor below the limit is taken while the caller reads */
+	lowest = dup(0);
+	cr_assert_geq(lowest, 0);
+	close(lowest);
+	cr_assert_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = (rlim_t)lowest;
+	cr_assert_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+	memset(&r, 0, sizeof(r));
+	ret = bt_wait_result(&c, &r, true, BT_TIMEOUT_MS);
+	cr_assert_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
+
+	cr_assert_eq(ret, 0);
+	cr_assert_eq(r.final, BR_FAILED_REPLY, "caller got %s", bt_br_name(r.final));
+	cr_assert_eq(fcntl(lowest, F_GETFD), -1, "an fd was installed at %d", lowest);
+	cr_assert(bt_read_empty(&c));
+	cr_assert(bt_read_empty(&rx));
+	bt_close(&rx);
+	close(pipefd[0]);
+	close(pipefd[1]);
 	assert_usable_clean();
 }
 
