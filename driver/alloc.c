@@ -487,9 +487,10 @@ unsigned long binderc_alloc_copy_user_to_buffer(struct binderc_alloc *alloc,
 	return 0;
 }
 
-int binderc_alloc_copy_to_buffer(struct binderc_alloc *alloc,
-				 struct binderc_buffer *buffer, size_t offset,
-				 const void *src, size_t bytes)
+/* Copy between kernel memory @mem and a buffer, a page at a time. */
+static int binderc_alloc_copy(struct binderc_alloc *alloc,
+			      struct binderc_buffer *buffer, size_t offset,
+			      void *mem, size_t bytes, bool to_buffer)
 {
 	if (!binderc_range_ok(alloc, buffer, offset, bytes))
 		return -EINVAL;
@@ -499,30 +500,29 @@ int binderc_alloc_copy_to_buffer(struct binderc_alloc *alloc,
 
 		page = binderc_page_at(alloc, buffer, offset, &pgoff);
 		chunk = min_t(size_t, bytes, PAGE_SIZE - pgoff);
-		memcpy_to_page(page, pgoff, src, chunk);
+		if (to_buffer)
+			memcpy_to_page(page, pgoff, mem, chunk);
+		else
+			memcpy_from_page(mem, page, pgoff, chunk);
 		bytes -= chunk;
-		src += chunk;
+		mem += chunk;
 		offset += chunk;
 	}
 	return 0;
+}
+
+int binderc_alloc_copy_to_buffer(struct binderc_alloc *alloc,
+				 struct binderc_buffer *buffer, size_t offset,
+				 const void *src, size_t bytes)
+{
+	/* Only read from: the one walker serves both directions. */
+	return binderc_alloc_copy(alloc, buffer, offset, (void *)src, bytes,
+				  true);
 }
 
 int binderc_alloc_copy_from_buffer(struct binderc_alloc *alloc, void *dest,
 				   struct binderc_buffer *buffer,
 				   size_t offset, size_t bytes)
 {
-	if (!binderc_range_ok(alloc, buffer, offset, bytes))
-		return -EINVAL;
-	while (bytes) {
-		size_t pgoff, chunk;
-		struct page *page;
-
-		page = binderc_page_at(alloc, buffer, offset, &pgoff);
-		chunk = min_t(size_t, bytes, PAGE_SIZE - pgoff);
-		memcpy_from_page(dest, page, pgoff, chunk);
-		bytes -= chunk;
-		dest += chunk;
-		offset += chunk;
-	}
-	return 0;
+	return binderc_alloc_copy(alloc, buffer, offset, dest, bytes, false);
 }
