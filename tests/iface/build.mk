@@ -49,6 +49,29 @@ $(IFC_SAN_A): $(patsubst %,$(IFC_OBJ)/san/%.o,$(IFC_NAMES))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# Installed beside libbinder-c, with a .pc file of its own that pulls in
+# libbinder-c and libffi (pkg-config --libs libbinder-c-iface).
+IFC_PC := $(B)/lib/pkgconfig/libbinder-c-iface.pc
+ALL_TARGETS += $(IFC_PC)
+INSTALL_TARGETS += install-libbinder-c-iface
+
+$(IFC_PC): $(TOP)/tests/iface/build.mk
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$(LBC_PC_LIBDIR)' \
+		'includedir=$${prefix}/include' '' 'Name: libbinder-c-iface' \
+		'Description: binder interfaces from signature strings, over libffi' \
+		'Version: $(LBC_VERSION)' 'Requires: libbinder-c' 'Requires.private: libffi' \
+		'Libs: -L$${libdir} -lbinder-c-iface' 'Cflags: -I$${includedir}' > $@
+
+.PHONY: install-libbinder-c-iface
+install-libbinder-c-iface: $(IFC_SO) $(IFC_A) $(IFC_PC) install-libbinder-c
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 0755 $(IFC_SO).1 $(DESTDIR)$(LIBDIR)/
+	ln -sf libbinder-c-iface.so.1 $(DESTDIR)$(LIBDIR)/libbinder-c-iface.so
+	install -m 0644 $(IFC_A) $(DESTDIR)$(LIBDIR)/
+	sed -e 's|^prefix=.*|prefix=$(PREFIX)|' -e 's|^libdir=.*|libdir=$(LBC_PC_LIBDIR)|' \
+		$(IFC_PC) > $(DESTDIR)$(LIBDIR)/pkgconfig/libbinder-c-iface.pc
+
 # --- host tests: parcel API and in-process objects only, no driver ---------
 IFCT_SRC := $(TOP)/tests/iface
 IFCT_HOST := $(B)/tests/iface
