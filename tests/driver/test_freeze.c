@@ -426,15 +426,28 @@ Test(freeze_notify, clear_during_pending_waits_for_done)
 
 Test(freeze_notify, owner_death_ends_the_notices)
 {
+	struct bt_buf w = { .len = 0 };
+	struct bt_br br;
 	uint32_t h;
 
 	setup_watch(&h);
 	cr_assert_eq(request(&c, h, 0xcd), 0);
 	expect_notice(&c, 0xcd, false);
 	cr_assert_eq(done(&c, 0xcd), 0);
+	/*
+	 * Calls fail with BR_DEAD_REPLY as soon as the owner is marked dead,
+	 * before its nodes are released; only the death notice says the node
+	 * has lost its process (mainline sends a state while it has one).
+	 */
+	bt_put_death(&w, BC_REQUEST_DEATH_NOTIFICATION, h, 0xdead);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
 	bt_kill(&s1);
-	for (int i = 0; i < 250 && bt_ping(&c, h) != BR_DEAD_REPLY; i++)
-		usleep(20 * 1000);
+	cr_assert_eq(bt_expect(&c, BR_DEAD_BINDER, &br, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(br.cookie, 0xdead);
+	w.len = 0;
+	bt_put32(&w, BC_DEAD_BINDER_DONE);
+	bt_put64(&w, 0xdead);
+	cr_assert_eq(bt_write(&c, w.data, w.len), 0);
 	cr_assert_eq(bt_ping(&c, h), BR_DEAD_REPLY);
 	cr_assert(bt_read_empty(&c), "a notice for the owner's death");
 	/* the watch outlives the owner: a second request is still refused */
