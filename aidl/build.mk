@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: MIT
+# aidl/build.mk: bc-aidl, the AIDL to C compiler (a host tool), its
+# pkg-config file and install rule, and a sanitizer build of its
+# front end for the tests in tests/aidl (no main()).
+#
+# Users' Makefiles find it with
+#   BC_AIDL := $(shell pkg-config --variable=bc_aidl bc-aidl)
+# and compile the generated sources with `pkg-config --cflags --libs libbinder-c`.
+
+AIDL_SRC := $(TOP)/aidl
+AIDL_OBJ := $(B)/obj/aidl
+AIDL_NAMES := arena lexer parser resolve consteval gen_types gen_helpers gen_header gen_source compile
+AIDL_HDRS := $(AIDL_SRC)/aidl.h $(AIDL_SRC)/gen.h
+BC_AIDL := $(B)/bin/bc-aidl
+AIDL_PC := $(B)/lib/pkgconfig/bc-aidl.pc
+# The front end and generator with the sanitizers, for the host tests.
+AIDL_SAN_A := $(AIDL_OBJ)/libbcaidl-san.a
+
+ALL_TARGETS += $(BC_AIDL) $(AIDL_PC)
+INSTALL_TARGETS += install-bc-aidl
+
+$(AIDL_OBJ)/%.o: $(AIDL_SRC)/%.c $(AIDL_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -c $< -o $@
+
+$(AIDL_OBJ)/san/%.o: $(AIDL_SRC)/%.c $(AIDL_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -c $< -o $@
+
+$(BC_AIDL): $(patsubst %,$(AIDL_OBJ)/%.o,$(AIDL_NAMES) main)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $^ -lm
+
+$(AIDL_SAN_A): $(patsubst %,$(AIDL_OBJ)/san/%.o,$(AIDL_NAMES))
+	rm -f $@ && ar rcs $@ $^
+
+$(AIDL_PC): $(AIDL_SRC)/build.mk
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'bindir=$${exec_prefix}/bin' \
+		'bc_aidl=$${bindir}/bc-aidl' '' 'Name: bc-aidl' \
+		'Description: AIDL to C compiler for libbinder-c' 'Version: $(LBC_VERSION)' \
+		'Requires: libbinder-c' > $@
+
+.PHONY: install-bc-aidl bc-aidl
+bc-aidl: $(BC_AIDL)
+install-bc-aidl: $(BC_AIDL) $(AIDL_PC)
+	install -D -m 0755 $(BC_AIDL) $(DESTDIR)$(PREFIX)/bin/bc-aidl
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig
+	sed -e 's|^prefix=.*|prefix=$(PREFIX)|' $(AIDL_PC) > $(DESTDIR)$(LIBDIR)/pkgconfig/bc-aidl.pc
