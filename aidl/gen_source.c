@@ -320,6 +320,8 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 	if (!is_void(m))
 		args = has_len(&m->ret) ? aidl_printf(ctx, "%s, &_a_ret, &_a_ret_len", args)
 					: aidl_printf(ctx, "%s, &_a_ret", args);
+	if (!is_void(m) && gen_type(&m->ret).k == G_PARCEL) /* like a default-constructed C++ value */
+		fprintf(c, "\t_r = %s_init(&_a_ret);\n\tif (_r < 0)\n\t\tgoto out;\n", gen_type(&m->ret).ctype);
 	fprintf(c, "\t_r = _ops->%s(_self%s);\n", m->name, args);
 	if (is_oneway(g, m)) {
 		fprintf(c, "\t_r = 0; /* one-way: nobody hears the result */\n");
