@@ -244,8 +244,14 @@ void aidl_generate(struct aidl_ctx *ctx, struct aidl_decl *d, const char *srcnam
 
 /* The whole pipeline for one input file: 0, or -1 with ctx->err set. */
 int aidl_compile(const struct aidl_opts *opts, const char *path, char *err, size_t errlen);
+/* Parse and check a file, generating nothing: for the tests. */
+int aidl_check_file(const struct aidl_opts *opts, const char *path, char *err, size_t errlen);
 /* The same on a buffer, generating nothing: for the tests and the fuzzer. */
 int aidl_check_buffer(const struct aidl_opts *opts, const char *path, const char *src, size_t len, char *err,
 		      size_t errlen);
+
+/* The whole pipeline on a buffer, writing into opts->outdir: the fuzzer. */
+int aidl_generate_buffer(const struct aidl_opts *opts, const char *path, const char *src, size_t len, char *err,
+			 size_t errlen);
 
 #endif

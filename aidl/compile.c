@@ -47,9 +47,9 @@ static int run(const struct aidl_opts *opts, const char *path, const char *src, 
 		struct aidl_doc *doc = src ? aidl_parse(&ctx, path, src, len) : aidl_parse_file(&ctx, path, NULL);
 
 		add_doc(&ctx, doc);
-		if (generate)
-			check_file_name(&ctx, doc);
 		aidl_resolve(&ctx, doc->decl);
+		if (generate && !src) /* a buffer has no file name to check */
+			check_file_name(&ctx, doc);
 		if (generate)
 			aidl_generate(&ctx, doc->decl, base_name(path));
 		rc = 0;
@@ -69,4 +69,15 @@ int aidl_check_buffer(const struct aidl_opts *opts, const char *path, const char
 		      size_t errlen)
 {
 	return run(opts, path, src, len, false, err, errlen);
+}
+
+int aidl_check_file(const struct aidl_opts *opts, const char *path, char *err, size_t errlen)
+{
+	return run(opts, path, NULL, 0, false, err, errlen);
+}
+
+int aidl_generate_buffer(const struct aidl_opts *opts, const char *path, const char *src, size_t len, char *err,
+			 size_t errlen)
+{
+	return run(opts, path, src, len, true, err, errlen);
 }

@@ -24,7 +24,7 @@ void aidl_lexer_init(struct aidl_lexer *lx, struct aidl_ctx *ctx, const char *fi
 
 static int peek(const struct aidl_lexer *lx, size_t ahead)
 {
-	return lx->p + ahead < lx->end ? (unsigned char)lx->p[ahead] : -1;
+	return (size_t)(lx->end - lx->p) > ahead ? (unsigned char)lx->p[ahead] : -1;
 }
 
 static void advance(struct aidl_lexer *lx)
