@@ -63,11 +63,12 @@ AIDLX_TEST := $(B)/guest/bin/aidl-greeter-test
 ALL_TARGETS += $(AIDLX_BINS)
 GUEST_TESTS += $(AIDLX_TEST)
 
-$(AIDLX_GEN)/org_binderc_examples_%.c: $(AIDLX_SRC)/org/binderc/examples/%.aidl $(BC_AIDL)
+# Static pattern rules: make never prefers its built-in %.o: %.c to them.
+$(AIDLX_GEN_C): $(AIDLX_GEN)/org_binderc_examples_%.c: $(AIDLX_SRC)/org/binderc/examples/%.aidl $(BC_AIDL)
 	@mkdir -p $(dir $@)
 	$(BC_AIDL) -I $(AIDLX_SRC) -o $(AIDLX_GEN) --version 1 $<
 
-$(AIDLX_GEN)/%.o: $(AIDLX_GEN)/%.c $(AIDLX_GEN_C)
+$(AIDLX_GEN_O): $(AIDLX_GEN)/%.o: $(AIDLX_GEN)/%.c $(AIDLX_GEN_C)
 	$(CC) $(CFLAGS_BASE) -I$(AIDLX_GEN) -c $< -o $@
 
 $(B)/guest/bin/greeter-service: $(AIDLX_SRC)/greeter-service.c $(AIDLX_GEN_O) $(B)/lib/libbinder-c.a

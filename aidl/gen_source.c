@@ -52,7 +52,7 @@ void gen_source_parcelable(struct gen *g)
 		struct gtype gt = gen_type(&f->type);
 
 		if (gt.k == G_STRING) {
-			fprintf(c, "\tv->%s = strdup(%s);\n\tif (!v->%s)\n\t\tgoto nomem;\n", f->name,
+			fprintf(c, "\tv->%s = bcaidl_strdup(%s);\n\tif (!v->%s)\n\t\tgoto nomem;\n", f->name,
 				f->def ? gen_literal(g->ctx, &f->type, &f->defval) : "\"\"", f->name);
 			nomem = true;
 		} else if (gt.k == G_PARCEL) {
@@ -200,7 +200,7 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 			gen_write(g, c, &p->type, "_data", pc ? p->name : aidl_printf(ctx, "*%s", p->name),
 				  aidl_printf(ctx, "*%s_len", p->name), "\t");
 		} else if (has_len(&p->type)) {
-			fprintf(c, "\t_r = _bca_write_size(_data, *%s_len); /* out array: the size asked for */\n"
+			fprintf(c, "\t_r = bcaidl_write_size(_data, *%s_len); /* out array: the size asked for */\n"
 				   "\tif (_r < 0)\n\t\tgoto out;\n",
 				p->name);
 		}
@@ -209,7 +209,7 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 		fprintf(c, "\t_r = bc_binder_transact(binder, %s, _data, NULL, BINDERC_FLAG_ONEWAY);\n", code);
 	} else {
 		fprintf(c, "\t_r = bc_binder_transact(binder, %s, _data, &_reply, 0);\n\tif (_r < 0)\n\t\tgoto out;\n"
-			   "\t_r = _bca_read_status(_reply);\n\tif (_r != 0)\n\t\tgoto out;\n",
+			   "\t_r = bcaidl_read_status(_reply);\n\tif (_r != 0)\n\t\tgoto out;\n",
 			code);
 		if (!is_void(m)) {
 			gen_read(g, c, &m->ret, "_reply", "_t_ret", "_t_ret_len", "\t");
@@ -268,7 +268,7 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 	const char *args = "";
 
 	fprintf(c,
-		"static int _bcs_%s(const struct %s_ops *_ops, void *_self, bc_parcel *_in, bc_parcel *_reply)\n{\n"
+		"static int bcaidl_stub_%s(const struct %s_ops *_ops, void *_self, bc_parcel *_in, bc_parcel *_reply)\n{\n"
 		"\tint _r = 0;\n",
 		m->name, cn);
 	for (size_t i = 0; i < m->n_params; i++)
@@ -288,15 +288,15 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 
 		if (p->dir != D_OUT) {
 			gen_read(g, c, &p->type, "_in", a, al, "\t");
-			fprintf(c, "\tif (_r < 0) {\n\t\t_r = _bca_bad_request(_r);\n\t\tgoto out;\n\t}\n");
+			fprintf(c, "\tif (_r < 0) {\n\t\t_r = bcaidl_bad_request(_r);\n\t\tgoto out;\n\t}\n");
 		} else if (gt.k == G_PARCEL) {
 			fprintf(c, "\t_r = %s_init(&%s);\n\tif (_r < 0)\n\t\tgoto out;\n", gt.ctype, a);
 		} else {
-			fprintf(c, "\t_r = _bca_read_size(_in, &%s);\n\tif (_r < 0) {\n\t\t_r = _bca_bad_request(_r);\n"
+			fprintf(c, "\t_r = bcaidl_read_size(_in, &%s);\n\tif (_r < 0) {\n\t\t_r = bcaidl_bad_request(_r);\n"
 				   "\t\tgoto out;\n\t}\n",
 				al);
 			if (gt.k == G_STRV)
-				fprintf(c, "\t_r = _bca_strv_new(%s, &%s);\n\tif (_r < 0)\n\t\tgoto out;\n", al, a);
+				fprintf(c, "\t_r = bcaidl_strv_new(%s, &%s);\n\tif (_r < 0)\n\t\tgoto out;\n", al, a);
 			else
 				fprintf(c, "\t%s = calloc(%s ? %s : 1, sizeof(*%s));\n\tif (!%s) {\n\t\t_r = -ENOMEM;\n"
 					   "\t\tgoto out;\n\t}\n",
@@ -326,7 +326,7 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 	if (is_oneway(g, m)) {
 		fprintf(c, "\t_r = 0; /* one-way: nobody hears the result */\n");
 	} else {
-		fprintf(c, "\tif (_r > 0) {\n\t\t_r = _bca_write_service_error(_reply, _r);\n\t\tgoto out;\n\t}\n"
+		fprintf(c, "\tif (_r > 0) {\n\t\t_r = bcaidl_write_service_error(_reply, _r);\n\t\tgoto out;\n\t}\n"
 			   "\tif (_r < 0)\n\t\tgoto out;\n"
 			   "\t_r = bc_parcel_write_status(_reply, NULL);\n\tif (_r < 0)\n\t\tgoto out;\n");
 		if (!is_void(m))
@@ -376,7 +376,7 @@ void gen_source_interface(struct gen *g)
 		   "\tswitch (code) {\n",
 		cn, cn);
 	for (size_t i = 0; i < d->n_methods; i++)
-		fprintf(c, "\tcase %s_CODE_%s:\n\t\treturn _bcs_%s(ops, self, in, reply);\n", cn, d->methods[i].name,
+		fprintf(c, "\tcase %s_CODE_%s:\n\t\treturn bcaidl_stub_%s(ops, self, in, reply);\n", cn, d->methods[i].name,
 			d->methods[i].name);
 	if (o->version > 0)
 		fprintf(c, "\tcase %s_CODE_getInterfaceVersion:\n\t\t_r = bc_parcel_write_status(reply, NULL);\n"
@@ -389,17 +389,17 @@ void gen_source_interface(struct gen *g)
 	fprintf(c, "\tdefault:\n\t\treturn -EBADMSG; /* UNKNOWN_TRANSACTION */\n\t}\n}\n\n");
 
 	fprintf(c,
-		"struct _bcs_stub {\n\tconst struct %s_ops *ops;\n\tvoid *self;\n\tbc_destroy_fn on_destroy;\n};\n\n"
-		"static int _bcs_on_transact(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply,\n"
-		"\t\t\t    void *userdata)\n{\n\tconst struct _bcs_stub *s = userdata;\n\n\t(void)b, (void)txn;\n"
+		"struct bcaidl_stub_stub {\n\tconst struct %s_ops *ops;\n\tvoid *self;\n\tbc_destroy_fn on_destroy;\n};\n\n"
+		"static int bcaidl_stub_on_transact(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply,\n"
+		"\t\t\t    void *userdata)\n{\n\tconst struct bcaidl_stub_stub *s = userdata;\n\n\t(void)b, (void)txn;\n"
 		"\treturn %s_dispatch(s->ops, s->self, code, in, reply);\n}\n\n"
-		"static void _bcs_on_destroy(void *userdata)\n{\n\tstruct _bcs_stub *s = userdata;\n\n"
+		"static void bcaidl_stub_on_destroy(void *userdata)\n{\n\tstruct bcaidl_stub_stub *s = userdata;\n\n"
 		"\tif (s->on_destroy)\n\t\ts->on_destroy(s->self);\n\tfree(s);\n}\n\n"
 		"int %s_stub_new(const struct %s_ops *ops, void *self, bc_destroy_fn on_destroy, bc_binder **ret)\n{\n"
-		"\tstruct _bcs_stub *s;\n\tbc_class *cls = NULL;\n\tint r;\n\n\tif (!ops || !ret)\n\t\treturn -EINVAL;\n"
+		"\tstruct bcaidl_stub_stub *s;\n\tbc_class *cls = NULL;\n\tint r;\n\n\tif (!ops || !ret)\n\t\treturn -EINVAL;\n"
 		"\ts = calloc(1, sizeof(*s));\n\tif (!s)\n\t\treturn -ENOMEM;\n"
 		"\ts->ops = ops;\n\ts->self = self;\n\ts->on_destroy = on_destroy;\n"
-		"\tr = bc_class_new(%s_DESCRIPTOR, _bcs_on_transact, _bcs_on_destroy, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);\n"
+		"\tr = bc_class_new(%s_DESCRIPTOR, bcaidl_stub_on_transact, bcaidl_stub_on_destroy, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);\n"
 		"\tif (r == 0)\n\t\tr = bc_binder_new(cls, s, ret);\n\tbc_class_unref(cls);\n\tif (r < 0)\n\t\tfree(s);\n"
 		"\treturn r;\n}\n",
 		cn, cn, cn, cn, cn);

@@ -143,10 +143,10 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 		fprintf(f, "%s_r = %s_write(%s, %s);\n", ind, gt.ctype, p, val);
 		break;
 	case G_STRING:
-		fprintf(f, "%s_r = _bca_write_str(%s, %s);\n", ind, p, val);
+		fprintf(f, "%s_r = bcaidl_write_str(%s, %s);\n", ind, p, val);
 		break;
 	case G_BINDER:
-		fprintf(f, "%s_r = _bca_write_binder(%s, %s);\n", ind, p, val);
+		fprintf(f, "%s_r = bcaidl_write_binder(%s, %s);\n", ind, p, val);
 		break;
 	case G_PARCEL:
 		/* A value that is an address (&v->f) cannot be NULL. */
@@ -158,13 +158,13 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 		fprintf(f, "%sif (_r == 0)\n%s\t_r = %s_write(%s, %s);\n", ind, ind, gt.ctype, p, val);
 		break;
 	case G_ARRAY:
-		fprintf(f, "%s_r = _bca_write_%s_array(%s, %s, %s);\n", ind, gt.fn, p, val, len);
+		fprintf(f, "%s_r = bcaidl_write_%s_array(%s, %s, %s);\n", ind, gt.fn, p, val, len);
 		break;
 	case G_BYTES:
-		fprintf(f, "%s_r = _bca_write_bytes(%s, %s, %s);\n", ind, p, val, len);
+		fprintf(f, "%s_r = bcaidl_write_bytes(%s, %s, %s);\n", ind, p, val, len);
 		break;
 	case G_STRV:
-		fprintf(f, "%s_r = _bca_write_strv(%s, (const char *const *)%s, %s);\n", ind, p, val, len);
+		fprintf(f, "%s_r = bcaidl_write_strv(%s, (const char *const *)%s, %s);\n", ind, p, val, len);
 		break;
 	}
 	fprintf(f, "%sif (_r < 0)\n%s\tgoto out;\n", ind, ind);
@@ -184,24 +184,24 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 		fprintf(f, "%s_r = %s_read(%s, &%s);\n", ind, gt.ctype, p, lv);
 		break;
 	case G_STRING:
-		fprintf(f, "%s_r = _bca_read_str(%s, &%s);\n", ind, p, lv);
+		fprintf(f, "%s_r = bcaidl_read_str(%s, &%s);\n", ind, p, lv);
 		break;
 	case G_BINDER:
-		fprintf(f, "%s_r = _bca_read_binder(%s, &%s);\n", ind, p, lv);
+		fprintf(f, "%s_r = bcaidl_read_binder(%s, &%s);\n", ind, p, lv);
 		break;
 	case G_PARCEL:
 		/* The body reader initialises @lv, and clears it on failure. */
-		fprintf(f, "%s_r = _bca_read_marker(%s);\n%sif (_r == 0)\n%s\t_r = %s_read(%s, &%s);\n", ind, p, ind, ind,
+		fprintf(f, "%s_r = bcaidl_read_marker(%s);\n%sif (_r == 0)\n%s\t_r = %s_read(%s, &%s);\n", ind, p, ind, ind,
 			gt.ctype, p, lv);
 		break;
 	case G_ARRAY:
-		fprintf(f, "%s_r = _bca_read_%s_array(%s, &%s, &%s);\n", ind, gt.fn, p, lv, lvlen);
+		fprintf(f, "%s_r = bcaidl_read_%s_array(%s, &%s, &%s);\n", ind, gt.fn, p, lv, lvlen);
 		break;
 	case G_BYTES:
-		fprintf(f, "%s_r = _bca_read_bytes(%s, &%s, &%s);\n", ind, p, lv, lvlen);
+		fprintf(f, "%s_r = bcaidl_read_bytes(%s, &%s, &%s);\n", ind, p, lv, lvlen);
 		break;
 	case G_STRV:
-		fprintf(f, "%s_r = _bca_read_strv(%s, &%s, &%s);\n", ind, p, lv, lvlen);
+		fprintf(f, "%s_r = bcaidl_read_strv(%s, &%s, &%s);\n", ind, p, lv, lvlen);
 		break;
 	}
 }

@@ -24,13 +24,15 @@ AIDLT_FLAGS := -DAIDLT_DIR='"$(AIDLT_SRC)"' -DBC_AIDL_BIN='"$(BC_AIDL)"'
 HOST_TESTS += $(AIDLT_BIN)/test_aidl_golden $(AIDLT_BIN)/test_aidl_bad $(AIDLT_BIN)/test_aidl_fuzz
 
 # One run of bc-aidl per file writes both NAME.h and NAME.c.
-$(AIDLT_GEN)/org_binderc_test_%.c: $(AIDLT_GOOD)/org/binderc/test/%.aidl $(BC_AIDL)
+# (static pattern rules: make never prefers its built-in %.o: %.c to them)
+$(AIDLT_GEN_C): $(AIDLT_GEN)/org_binderc_test_%.c: $(AIDLT_GOOD)/org/binderc/test/%.aidl $(BC_AIDL)
 	@mkdir -p $(dir $@)
 	$(BC_AIDL) -I $(AIDLT_GOOD) -o $(AIDLT_GEN) --version 3 --hash abc123 $<
 
-# Every generated object sees every generated header.
-$(AIDLT_GEN)/%.o: $(AIDLT_GEN)/%.c $(AIDLT_GEN_C)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -I$(AIDLT_GEN) -c $< -o $@
+# Every generated object sees every generated header.  Built as a user
+# would: pedantic C11, without _GNU_SOURCE.
+$(AIDLT_GEN_O): $(AIDLT_GEN)/%.o: $(AIDLT_GEN)/%.c $(AIDLT_GEN_C)
+	$(CC) $(CFLAGS_BASE) -U_GNU_SOURCE -Wpedantic $(SAN_FLAGS) -I$(AIDLT_GEN) -c $< -o $@
 
 $(AIDLT_BIN)/test_aidl_golden: $(AIDLT_SRC)/golden_types.c $(AIDLT_SRC)/golden_iface.c $(AIDLT_SRC)/at.h \
 		$(AIDLT_GEN_O) $(LBC_SAN_A)
