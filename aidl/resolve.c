@@ -105,6 +105,28 @@ static void check_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const c
 		aidl_fail(ctx, loc, "'%s': names starting with '_' are reserved in the generated C", name);
 }
 
+/* A member whose C name (TYPE_name) is also one the generator emits. */
+static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *d)
+{
+	static const char *const iface[] = { "DESCRIPTOR", "VERSION", "HASH", "ops", "stub_new", "dispatch" };
+	static const char *const parc[] = { "init", "clear", "write", "read" };
+	const char *const *names = d->kind == K_INTERFACE ? iface : parc;
+	size_t n = d->kind == K_INTERFACE ? sizeof(iface) / sizeof(iface[0])
+		   : d->kind == K_PARCELABLE ? 4
+					     : 2; /* an enum has write and read */
+
+	for (size_t i = 0; i < d->n_consts + d->n_methods; i++) {
+		const char *name = i < d->n_consts ? d->consts[i].name : d->methods[i - d->n_consts].name;
+		const struct aidl_loc *loc = i < d->n_consts ? &d->consts[i].loc : &d->methods[i - d->n_consts].loc;
+		bool clash = d->kind == K_INTERFACE && i < d->n_consts && strncmp(name, "CODE_", 5) == 0;
+
+		for (size_t j = 0; j < n && !clash; j++)
+			clash = strcmp(name, names[j + (d->kind == K_ENUM ? 2 : 0)]) == 0;
+		if (clash)
+			aidl_fail(ctx, loc, "'%s' would clash with the generated %s_%s", name, d->cname, name);
+	}
+}
+
 static const char *type_str(struct aidl_ctx *ctx, const struct aidl_type *t)
 {
 	return t->array ? aidl_printf(ctx, "%s[]", t->name) : t->name;
@@ -263,6 +285,7 @@ void aidl_resolve(struct aidl_ctx *ctx, struct aidl_decl *d)
 			aidl_fail(ctx, &im->loc, "couldn't find import for class %s (search path: -I)", im->qname);
 	}
 	resolve_consts(ctx, d);
+	check_generated_names(ctx, d);
 	if (d->kind == K_INTERFACE)
 		resolve_interface(ctx, d);
 	else if (d->kind == K_PARCELABLE)
