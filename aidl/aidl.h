@@ -128,6 +128,7 @@ struct aidl_type {
 	enum aidl_basic basic;
 	bool array;
 	bool utf8; /* @utf8InCpp: C type and wire are unchanged */
+	bool nullable; /* @nullable: NULL is written (and read) as null */
 	struct aidl_decl *decl; /* B_USER after resolution */
 };
 

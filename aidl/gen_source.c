@@ -51,6 +51,8 @@ void gen_source_parcelable(struct gen *g)
 		const struct aidl_field *f = &d->fields[i];
 		struct gtype gt = gen_type(&f->type);
 
+		if (gt.k == G_STRING && f->type.nullable && !f->def)
+			continue; /* a nullable String starts as null */
 		if (gt.k == G_STRING) {
 			fprintf(c, "\tv->%s = bcaidl_strdup(%s);\n\tif (!v->%s)\n\t\tgoto nomem;\n", f->name,
 				f->def ? gen_literal(g->ctx, &f->type, &f->defval) : "\"\"", f->name);

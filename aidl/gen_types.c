@@ -129,12 +129,67 @@ void gen_local(struct gen *g, const struct aidl_type *t, const char *name, const
 	}
 }
 
+/* @nullable: libbinder-c's writers take NULL as the null value (-1
+ * length, null binder) and its readers give NULL back for it.  A nullable
+ * String[] also has nullable elements, as in Android's C++ backend. */
+static bool gen_write_nullable(FILE *f, const struct gtype *gt, const char *p, const char *val, const char *len,
+			       const char *ind)
+{
+	switch (gt->k) {
+	case G_STRING:
+		fprintf(f, "%s_r = bc_parcel_write_string16(%s, %s);\n", ind, p, val);
+		return true;
+	case G_BINDER:
+		fprintf(f, "%s_r = bc_parcel_write_binder(%s, %s);\n", ind, p, val);
+		return true;
+	case G_ARRAY:
+		fprintf(f, "%s_r = bc_parcel_write_%s_array(%s, %s, %s);\n", ind, gt->fn, p, val, len);
+		return true;
+	case G_BYTES:
+		fprintf(f, "%s_r = bc_parcel_write_byte_array(%s, %s, %s);\n", ind, p, val, len);
+		return true;
+	case G_STRV:
+		fprintf(f, "%s_r = bc_parcel_write_string16_array(%s, (const char *const *)%s, %s);\n", ind, p, val, len);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool gen_read_nullable(FILE *f, const struct gtype *gt, const char *p, const char *lv, const char *lvlen,
+			      const char *ind)
+{
+	switch (gt->k) {
+	case G_STRING:
+		fprintf(f, "%s_r = bc_parcel_read_string16(%s, &%s, NULL);\n", ind, p, lv);
+		return true;
+	case G_BINDER:
+		fprintf(f, "%s_r = bc_parcel_read_binder(%s, &%s);\n", ind, p, lv);
+		return true;
+	case G_ARRAY:
+		fprintf(f, "%s_r = bc_parcel_read_%s_array(%s, &%s, &%s);\n", ind, gt->fn, p, lv, lvlen);
+		return true;
+	case G_BYTES:
+		fprintf(f, "%s_r = bcaidl_read_bytes_nullable(%s, &%s, &%s);\n", ind, p, lv, lvlen);
+		return true;
+	case G_STRV:
+		fprintf(f, "%s_r = bc_parcel_read_string16_array(%s, &%s, &%s);\n", ind, p, lv, lvlen);
+		return true;
+	default:
+		return false;
+	}
+}
+
 void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, const char *val, const char *len,
 	       const char *ind)
 {
 	struct gtype gt = gen_type(t);
 
 	(void)g;
+	if (t->nullable && gen_write_nullable(f, &gt, p, val, len, ind)) {
+		fprintf(f, "%sif (_r < 0)\n%s\tgoto out;\n", ind, ind);
+		return;
+	}
 	switch (gt.k) {
 	case G_SCALAR:
 		fprintf(f, "%s_r = bc_parcel_write_%s(%s, %s);\n", ind, gt.fn, p, val);
@@ -176,6 +231,8 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 	struct gtype gt = gen_type(t);
 
 	(void)g;
+	if (t->nullable && gen_read_nullable(f, &gt, p, lv, lvlen, ind))
+		return;
 	switch (gt.k) {
 	case G_SCALAR:
 		fprintf(f, "%s_r = bc_parcel_read_%s(%s, &%s);\n", ind, gt.fn, p, lv);

@@ -250,7 +250,7 @@ static void parse_annots(struct parser *ps, struct aidl_annot **ret, size_t *n)
 		if (is_word(ps, "interface"))
 			aidl_unsupported(ps->ctx, &a->loc, "declaring an annotation (@interface)");
 		a->name = expect_ident(ps, "an annotation name");
-		if (strcmp(a->name, "utf8InCpp") && strcmp(a->name, "Backing"))
+		if (strcmp(a->name, "utf8InCpp") && strcmp(a->name, "Backing") && strcmp(a->name, "nullable"))
 			aidl_unsupported(ps->ctx, &a->loc, aidl_printf(ps->ctx, "annotation @%s", a->name));
 		if (!is_punct(ps, "(")) {
 			if (strcmp(a->name, "Backing") == 0)
@@ -306,6 +306,8 @@ static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_anno
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(a[i].name, "utf8InCpp") == 0)
 			ty->utf8 = true;
+		else if (strcmp(a[i].name, "nullable") == 0)
+			ty->nullable = true;
 		else
 			aidl_fail(ps->ctx, &a[i].loc, "@%s cannot be used on a type", a[i].name);
 	}
@@ -333,6 +335,9 @@ static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_anno
 	}
 	if (ty->utf8 && ty->basic != B_STRING)
 		aidl_fail(ps->ctx, &ty->loc, "@utf8InCpp can only be used on String and String[]");
+	if (ty->nullable && !ty->array && ty->basic != B_STRING && ty->basic != B_IBINDER && ty->basic != B_USER)
+		aidl_fail(ps->ctx, &ty->loc, "@nullable cannot be used on %s (only on String, IBinder, interfaces and arrays)",
+			  ty->name);
 }
 
 /* ---- members ------------------------------------------------------------ */

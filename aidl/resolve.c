@@ -139,6 +139,10 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 		if (!t->decl)
 			aidl_fail(ctx, &t->loc, "unknown type %s (not declared, imported or found with -I)", t->name);
 	}
+	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_PARCELABLE)
+		aidl_unsupported(ctx, &t->loc, "@nullable on a parcelable");
+	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
+		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");
 	if (t->array) {
 		if (t->basic == B_VOID)
 			aidl_fail(ctx, &t->loc, "void[] is not a valid type");
@@ -183,6 +187,8 @@ static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aid
 		if (!only_in(&p->type) && p->dir == D_NONE)
 			aidl_fail(ctx, &p->loc, "'%s %s' can be an out type, so you must declare it as in, out or inout",
 				  type_str(ctx, &p->type), p->name);
+		if (p->type.nullable && (p->dir == D_OUT || p->dir == D_INOUT))
+			aidl_unsupported(ctx, &p->loc, "@nullable on an out or inout parameter");
 		if ((m->oneway || d->oneway) && (p->dir == D_OUT || p->dir == D_INOUT))
 			aidl_fail(ctx, &p->loc, "oneway method '%s' cannot have out parameters", m->name);
 		if (p->dir == D_NONE)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:12: error: annotation @nullable is not supported yet
+// expect: 5:25: error: @nullable on a parcelable is not supported yet
+import org.binderc.test.Point;
 interface I {
-    void f(@nullable String s);
+    void f(@nullable in Point p);
 }

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Golden tests of @nullable (Maybe.aidl, INullable.aidl): NULL is written
+ * as Android's null (-1 length for strings and arrays, a null binder
+ * object), an empty array stays an empty array (count 0), and nulls read
+ * back as NULL; a nullable String[] has nullable elements.
+ */
+#include "at.h"
+
+#include "org_binderc_test_INullable.h"
+#include "org_binderc_test_Maybe.h"
+
+Test(aidl_nullable, parcelable_defaults_and_nulls)
+{
+	bc_parcel *p = at_parcel(), *q = at_parcel();
+	org_binderc_test_Maybe m, r;
+	size_t tok;
+
+	cr_assert_eq(org_binderc_test_Maybe_init(&m), 0);
+	cr_assert_null(m.name); /* a nullable String starts null */
+	cr_assert_str_eq(m.greeting, "hi");
+	cr_assert_eq(org_binderc_test_Maybe_write(p, &m), 0);
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_string16(q, NULL);
+	bc_parcel_write_string16(q, "hi");
+	bc_parcel_write_binder(q, NULL);
+	bc_parcel_write_int32_array(q, NULL, 0);
+	bc_parcel_write_byte_array(q, NULL, 0);
+	bc_parcel_write_string16_array(q, NULL, 0);
+	bc_parcel_end_parcelable(q, tok);
+	at_same(p, q);
+	cr_assert_eq(((const int32_t *)bc_parcel_data(p))[1], -1); /* the null name: length -1 */
+	at_rewind(p);
+	cr_assert_eq(org_binderc_test_Maybe_read(p, &r), 0);
+	cr_assert_null(r.name);
+	cr_assert_str_eq(r.greeting, "hi");
+	cr_assert_null(r.token);
+	cr_assert_null(r.numbers);
+	cr_assert_null(r.bytes);
+	cr_assert_null(r.words);
+	org_binderc_test_Maybe_clear(&m), org_binderc_test_Maybe_clear(&r);
+	bc_parcel_unref(p), bc_parcel_unref(q);
+}
+
+Test(aidl_nullable, parcelable_values_and_empty_arrays)
+{
+	bc_parcel *p = at_parcel(), *q = at_parcel();
+	org_binderc_test_Maybe m, r;
+	static const int32_t none[1];
+	size_t tok;
+
+	cr_assert_eq(org_binderc_test_Maybe_init(&m), 0);
+	m.name = strdup("n");
+	free(m.greeting);
+	m.greeting = NULL;
+	m.numbers = malloc(sizeof(int32_t)); /* non-NULL, length 0: empty */
+	m.numbers_len = 0;
+	m.words = calloc(2, sizeof(char *));
+	m.words[1] = strdup("w"); /* element 0 stays null */
+	m.words_len = 2;
+	cr_assert_eq(org_binderc_test_Maybe_write(p, &m), 0);
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_string16(q, "n");
+	bc_parcel_write_string16(q, NULL);
+	bc_parcel_write_binder(q, NULL);
+	bc_parcel_write_int32_array(q, none, 0);
+	bc_parcel_write_byte_array(q, NULL, 0);
+	bc_parcel_write_string16_array(q, (const char *const[]){ NULL, "w" }, 2);
+	bc_parcel_end_parcelable(q, tok);
+	at_same(p, q);
+	at_rewind(p);
+	cr_assert_eq(org_binderc_test_Maybe_read(p, &r), 0);
+	cr_assert_str_eq(r.name, "n");
+	cr_assert_null(r.greeting);
+	cr_assert_not_null(r.numbers);
+	cr_assert_eq(r.numbers_len, 0);
+	cr_assert_eq(r.words_len, 2);
+	cr_assert_null(r.words[0]);
+	cr_assert_str_eq(r.words[1], "w");
+	org_binderc_test_Maybe_clear(&m), org_binderc_test_Maybe_clear(&r);
+	bc_parcel_unref(p), bc_parcel_unref(q);
+}
+
+static int n_echo(void *self, const char *s, bc_binder *cb, const int32_t *a, size_t a_len, const char *const *words,
+		  size_t words_len, char **ret)
+{
+	(void)self;
+	if (!s) { /* null in, null out */
+		cr_assert_null(cb);
+		cr_assert_null(a);
+		cr_assert_null(words);
+		*ret = NULL;
+		return 0;
+	}
+	cr_assert_not_null(cb);
+	cr_assert_eq(a_len, 1);
+	cr_assert_eq(words_len, 1);
+	cr_assert_null(words[0]);
+	*ret = malloc(strlen(s) + 2);
+	sprintf(*ret, "%s!", s);
+	return 0;
+}
+
+static int n_pass(void *self, const org_binderc_test_Maybe *m, org_binderc_test_Maybe *ret)
+{
+	(void)self;
+	free(ret->greeting);
+	ret->greeting = m->name ? strdup(m->name) : NULL;
+	return 0;
+}
+
+static const struct org_binderc_test_INullable_ops nops = { .echo = n_echo, .pass = n_pass };
+
+static int nop_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *ud)
+{
+	(void)self, (void)txn, (void)code, (void)in, (void)reply, (void)ud;
+	return 0;
+}
+
+Test(aidl_nullable, loopback)
+{
+	bc_binder *svc = NULL, *cb = NULL;
+	bc_class *cls = NULL;
+	char *s = (char *)"x";
+	org_binderc_test_Maybe m, r;
+
+	cr_assert_eq(org_binderc_test_INullable_stub_new(&nops, NULL, NULL, &svc), 0);
+	cr_assert_eq(bc_class_new("org.binderc.test.ICallback", nop_transact, NULL, 0, &cls), 0);
+	cr_assert_eq(bc_binder_new(cls, NULL, &cb), 0);
+	cr_assert_eq(org_binderc_test_INullable_echo(svc, NULL, NULL, NULL, 0, NULL, 0, &s), 0);
+	cr_assert_null(s);
+	cr_assert_eq(org_binderc_test_INullable_echo(svc, "yes", cb, (const int32_t[]){ 4 }, 1,
+						     (const char *const[]){ NULL }, 1, &s),
+		     0);
+	cr_assert_str_eq(s, "yes!");
+	free(s);
+	org_binderc_test_Maybe_init(&m);
+	cr_assert_eq(org_binderc_test_INullable_pass(svc, &m, &r), 0);
+	cr_assert_null(r.greeting);
+	org_binderc_test_Maybe_clear(&r);
+	m.name = strdup("named");
+	cr_assert_eq(org_binderc_test_INullable_pass(svc, &m, &r), 0);
+	cr_assert_str_eq(r.greeting, "named");
+	org_binderc_test_Maybe_clear(&r), org_binderc_test_Maybe_clear(&m);
+	bc_binder_unref(cb), bc_binder_unref(svc), bc_class_unref(cls);
+}

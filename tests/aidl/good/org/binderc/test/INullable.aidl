@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: MIT
+package org.binderc.test;
+
+import org.binderc.test.ICallback;
+import org.binderc.test.Maybe;
+
+interface INullable {
+    @nullable String echo(@nullable String s, @nullable ICallback cb, in @nullable int[] a,
+            in @nullable String[] words);
+    Maybe pass(in Maybe m);
+}
