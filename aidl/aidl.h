@@ -106,6 +106,8 @@ enum aidl_basic {
 	B_DOUBLE,
 	B_STRING,
 	B_IBINDER,
+	B_FD,  /* FileDescriptor: a dup'd fd object */
+	B_PFD, /* ParcelFileDescriptor: int32 1, int32 0 (no comm fd), fd object */
 	B_USER, /* a declared type: decl says which */
 };
 

@@ -18,6 +18,8 @@ enum gkind {
 	G_ARRAY,  /* boolean[] char[] int[] long[] float[] double[] */
 	G_BYTES,  /* byte[]: packed */
 	G_STRV,	  /* String[] */
+	G_FD,	  /* FileDescriptor */
+	G_PFD,	  /* ParcelFileDescriptor */
 };
 
 struct gtype {

@@ -44,9 +44,20 @@ void gen_source_parcelable(struct gen *g)
 	FILE *c = g->c;
 	bool nomem = false, fail = false;
 
+	/* zero: nothing owned, fds -1 (so clearing it closes nothing) */
+	fprintf(c, "void %s_zero(%s *v)\n{\n\tmemset(v, 0, sizeof(*v));\n", cn, cn);
+	for (size_t i = 0; i < d->n_fields; i++) {
+		struct gtype gt = gen_type(&d->fields[i].type);
+		if (gt.k == G_FD || gt.k == G_PFD)
+			fprintf(c, "\tv->%s = -1;\n", d->fields[i].name);
+		else if (gt.k == G_PARCEL)
+			fprintf(c, "\t%s_zero(&v->%s);\n", gt.ctype, d->fields[i].name);
+	}
+	fprintf(c, "}\n\n");
+
 	/* init */
-	fprintf(c, "int %s_init(%s *v)\n{\n\tint _r = 0;\n\n\tif (!v)\n\t\treturn -EINVAL;\n\tmemset(v, 0, sizeof(*v));\n",
-		cn, cn);
+	fprintf(c, "int %s_init(%s *v)\n{\n\tint _r = 0;\n\n\tif (!v)\n\t\treturn -EINVAL;\n\t%s_zero(v);\n",
+		cn, cn, cn);
 	for (size_t i = 0; i < d->n_fields; i++) {
 		const struct aidl_field *f = &d->fields[i];
 		struct gtype gt = gen_type(&f->type);
@@ -77,7 +88,7 @@ void gen_source_parcelable(struct gen *g)
 	fprintf(c, "void %s_clear(%s *v)\n{\n\tif (!v)\n\t\treturn;\n", cn, cn);
 	for (size_t i = 0; i < d->n_fields; i++)
 		gen_free(g, c, &d->fields[i].type, field_lv(g, &d->fields[i]), field_len(g, &d->fields[i]), "\t");
-	fprintf(c, "\tmemset(v, 0, sizeof(*v));\n}\n\n");
+	fprintf(c, "\t%s_zero(v);\n}\n\n", cn);
 
 	/* write: the stable-AIDL body, int32 size (counting itself) + fields */
 	fprintf(c,
@@ -136,7 +147,7 @@ static bool is_void(const struct aidl_method *m)
 static void zero_local(struct gen *g, const struct aidl_type *t, const char *name)
 {
 	if (gen_type(t).k == G_PARCEL)
-		fprintf(g->c, "\tmemset(&%s, 0, sizeof(%s));\n", name, name);
+		fprintf(g->c, "\t%s_zero(&%s);\n", gen_type(t).ctype, name);
 }
 
 /* After handing a local over to the caller, make its cleanup a no-op. */
@@ -147,7 +158,11 @@ static void disown(struct gen *g, const struct aidl_type *t, const char *name, c
 	case G_ENUM:
 		break;
 	case G_PARCEL:
-		fprintf(g->c, "%smemset(&%s, 0, sizeof(%s));\n", ind, name, name);
+		fprintf(g->c, "%s%s_zero(&%s);\n", ind, gen_type(t).ctype, name);
+		break;
+	case G_FD:
+	case G_PFD:
+		fprintf(g->c, "%s%s = -1;\n", ind, name);
 		break;
 	default:
 		fprintf(g->c, "%s%s = NULL;\n", ind, name);

@@ -34,6 +34,11 @@ struct gtype gen_type(const struct aidl_type *t)
 		g.k = G_BINDER;
 		g.ctype = "bc_binder *";
 		break;
+	case B_FD:
+	case B_PFD:
+		g.k = t->basic == B_FD ? G_FD : G_PFD;
+		g.ctype = "int";
+		break;
 	case B_USER:
 		g.decl = t->decl;
 		g.ctype = t->decl->cname;
@@ -58,6 +63,8 @@ const char *gen_param(struct aidl_ctx *ctx, const struct aidl_type *t, enum aidl
 	switch (g.k) {
 	case G_SCALAR:
 	case G_ENUM:
+	case G_FD:
+	case G_PFD:
 		return aidl_printf(ctx, "%s %s", g.ctype, name);
 	case G_STRING:
 		return aidl_printf(ctx, "const char *%s", name);
@@ -86,6 +93,8 @@ const char *gen_ret_param(struct aidl_ctx *ctx, const struct aidl_type *t)
 	case G_SCALAR:
 	case G_ENUM:
 	case G_PARCEL:
+	case G_FD:
+	case G_PFD:
 		return aidl_printf(ctx, "%s *_ret", g.ctype);
 	case G_STRING:
 		return "char **_ret";
@@ -112,6 +121,10 @@ void gen_local(struct gen *g, const struct aidl_type *t, const char *name, const
 		break;
 	case G_STRING:
 		fprintf(f, "%schar *%s = NULL;\n", ind, name);
+		break;
+	case G_FD:
+	case G_PFD:
+		fprintf(f, "%sint %s = -1;\n", ind, name);
 		break;
 	case G_BINDER:
 		fprintf(f, "%sbc_binder *%s = NULL;\n", ind, name);
@@ -221,6 +234,12 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 	case G_STRV:
 		fprintf(f, "%s_r = bcaidl_write_strv(%s, (const char *const *)%s, %s);\n", ind, p, val, len);
 		break;
+	case G_FD:
+		fprintf(f, "%s_r = bcaidl_write_fd(%s, %s);\n", ind, p, val);
+		break;
+	case G_PFD:
+		fprintf(f, "%s_r = bcaidl_write_pfd(%s, %s, %s);\n", ind, p, val, t->nullable ? "true" : "false");
+		break;
 	}
 	fprintf(f, "%sif (_r < 0)\n%s\tgoto out;\n", ind, ind);
 }
@@ -260,6 +279,12 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 	case G_STRV:
 		fprintf(f, "%s_r = bcaidl_read_strv(%s, &%s, &%s);\n", ind, p, lv, lvlen);
 		break;
+	case G_FD:
+		fprintf(f, "%s_r = bc_parcel_read_dup_fd(%s, &%s);\n", ind, p, lv);
+		break;
+	case G_PFD:
+		fprintf(f, "%s_r = bcaidl_read_pfd(%s, &%s, %s);\n", ind, p, lv, t->nullable ? "true" : "false");
+		break;
 	}
 }
 
@@ -285,6 +310,10 @@ void gen_free(struct gen *g, FILE *f, const struct aidl_type *t, const char *lv,
 		break;
 	case G_STRV:
 		fprintf(f, "%sbc_strv_free(%s, %s);\n", ind, lv, lvlen);
+		break;
+	case G_FD:
+	case G_PFD:
+		fprintf(f, "%sif (%s >= 0)\n%s\tclose(%s);\n", ind, lv, ind, lv);
 		break;
 	}
 }

@@ -286,12 +286,11 @@ static const struct {
 } basics[] = {
 	{ "void", B_VOID }, { "boolean", B_BOOLEAN }, { "byte", B_BYTE }, { "char", B_CHAR },
 	{ "int", B_INT }, { "long", B_LONG }, { "float", B_FLOAT }, { "double", B_DOUBLE },
-	{ "String", B_STRING }, { "IBinder", B_IBINDER },
+	{ "String", B_STRING }, { "IBinder", B_IBINDER }, { "FileDescriptor", B_FD },
+	{ "ParcelFileDescriptor", B_PFD }, { "android.os.ParcelFileDescriptor", B_PFD },
 };
 
 static const char *const refused_types[][2] = {
-	{ "FileDescriptor", "FileDescriptor" },
-	{ "ParcelFileDescriptor", "ParcelFileDescriptor" },
 	{ "CharSequence", "CharSequence" },
 	{ "List", "List<>" },
 	{ "Map", "Map<>" },
@@ -335,8 +334,10 @@ static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_anno
 	}
 	if (ty->utf8 && ty->basic != B_STRING)
 		aidl_fail(ps->ctx, &ty->loc, "@utf8InCpp can only be used on String and String[]");
-	if (ty->nullable && !ty->array && ty->basic != B_STRING && ty->basic != B_IBINDER && ty->basic != B_USER)
-		aidl_fail(ps->ctx, &ty->loc, "@nullable cannot be used on %s (only on String, IBinder, interfaces and arrays)",
+	if (ty->nullable && !ty->array && ty->basic != B_STRING && ty->basic != B_IBINDER && ty->basic != B_USER &&
+	    ty->basic != B_PFD)
+		aidl_fail(ps->ctx, &ty->loc,
+			  "@nullable cannot be used on %s (only on String, IBinder, ParcelFileDescriptor, interfaces and arrays)",
 			  ty->name);
 }
 

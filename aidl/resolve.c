@@ -109,10 +109,10 @@ static void check_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const c
 static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *d)
 {
 	static const char *const iface[] = { "DESCRIPTOR", "VERSION", "HASH", "ops", "stub_new", "dispatch" };
-	static const char *const parc[] = { "init", "clear", "write", "read" };
+	static const char *const parc[] = { "zero", "init", "clear", "write", "read" };
 	const char *const *names = d->kind == K_INTERFACE ? iface : parc;
 	size_t n = d->kind == K_INTERFACE ? sizeof(iface) / sizeof(iface[0])
-		   : d->kind == K_PARCELABLE ? 4
+		   : d->kind == K_PARCELABLE ? 5
 					     : 2; /* an enum has write and read */
 
 	for (size_t i = 0; i < d->n_consts + d->n_methods; i++) {
@@ -121,7 +121,7 @@ static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *
 		bool clash = d->kind == K_INTERFACE && i < d->n_consts && strncmp(name, "CODE_", 5) == 0;
 
 		for (size_t j = 0; j < n && !clash; j++)
-			clash = strcmp(name, names[j + (d->kind == K_ENUM ? 2 : 0)]) == 0;
+			clash = strcmp(name, names[j + (d->kind == K_ENUM ? 3 : 0)]) == 0;
 		if (clash)
 			aidl_fail(ctx, loc, "'%s' would clash with the generated %s_%s", name, d->cname, name);
 	}
@@ -148,6 +148,8 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 			aidl_fail(ctx, &t->loc, "void[] is not a valid type");
 		if (t->basic == B_IBINDER)
 			aidl_unsupported(ctx, &t->loc, "IBinder[]");
+		if (t->basic == B_FD || t->basic == B_PFD)
+			aidl_unsupported(ctx, &t->loc, aidl_printf(ctx, "%s[]", t->name));
 		if (t->basic == B_USER)
 			aidl_unsupported(ctx, &t->loc,
 					 aidl_printf(ctx, "an array of %s (%s)",
@@ -160,7 +162,7 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 
 static bool only_in(const struct aidl_type *t)
 {
-	if (t->array)
+	if (t->array || t->basic == B_PFD) /* ParcelFileDescriptor is a parcelable */
 		return false;
 	return t->basic != B_USER || t->decl->kind != K_PARCELABLE;
 }
@@ -187,6 +189,8 @@ static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aid
 		if (!only_in(&p->type) && p->dir == D_NONE)
 			aidl_fail(ctx, &p->loc, "'%s %s' can be an out type, so you must declare it as in, out or inout",
 				  type_str(ctx, &p->type), p->name);
+		if ((p->type.basic == B_PFD || p->type.basic == B_FD) && (p->dir == D_OUT || p->dir == D_INOUT))
+			aidl_unsupported(ctx, &p->loc, "an out or inout file descriptor");
 		if (p->type.nullable && (p->dir == D_OUT || p->dir == D_INOUT))
 			aidl_unsupported(ctx, &p->loc, "@nullable on an out or inout parameter");
 		if ((m->oneway || d->oneway) && (p->dir == D_OUT || p->dir == D_INOUT))
@@ -242,7 +246,8 @@ static void resolve_consts(struct aidl_ctx *ctx, struct aidl_decl *d)
 				aidl_fail(ctx, &c->loc, "'%s' is declared twice", c->name);
 		if (d->kind == K_ENUM)
 			continue;
-		if (c->type.array || c->type.basic == B_USER || c->type.basic == B_IBINDER || c->type.basic == B_VOID)
+		if (c->type.array || c->type.basic == B_USER || c->type.basic == B_IBINDER || c->type.basic == B_VOID ||
+		    c->type.basic == B_FD || c->type.basic == B_PFD)
 			aidl_unsupported(ctx, &c->type.loc,
 					 aidl_printf(ctx, "a constant of type %s", type_str(ctx, &c->type)));
 		for (size_t j = 0; j < d->n_methods; j++)
@@ -268,7 +273,7 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 		resolve_type(ctx, d, &f->type);
 		if (f->type.decl == d)
 			aidl_fail(ctx, &f->type.loc, "parcelable %s cannot contain itself", d->name);
-		if (f->def && (f->type.array || f->type.basic == B_IBINDER ||
+		if (f->def && (f->type.array || f->type.basic == B_IBINDER || f->type.basic == B_FD || f->type.basic == B_PFD ||
 			       (f->type.basic == B_USER && f->type.decl->kind != K_ENUM)))
 			aidl_unsupported(ctx, &f->def->loc,
 					 aidl_printf(ctx, "a default value for a field of type %s",
@@ -285,6 +290,8 @@ void aidl_resolve(struct aidl_ctx *ctx, struct aidl_decl *d)
 	set_cname(ctx, d);
 	for (size_t i = 0; i < d->doc->n_imports; i++) {
 		struct aidl_import *im = &d->doc->imports[i];
+		if (strcmp(im->qname, "android.os.ParcelFileDescriptor") == 0)
+			continue; /* built in */
 		if (!im->decl)
 			im->decl = load(ctx, im->qname, &im->loc);
 		if (!im->decl)

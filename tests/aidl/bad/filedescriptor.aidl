@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:5: error: FileDescriptor is not supported yet
+// expect: 4:12: error: an out or inout file descriptor is not supported yet
 interface I {
-    FileDescriptor f();
+    void f(out ParcelFileDescriptor fd);
 }
