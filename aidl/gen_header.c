@@ -167,7 +167,7 @@ static void header_interface(struct gen *g)
 		" * Returns 0 (outputs set), a positive service-specific error, -EREMOTEIO\n"
 		" * for any other AIDL exception, or a negative errno (transport, or\n"
 		" * -EINVAL for a NULL where AIDL wants a value, -EBADMSG for a malformed\n"
-		" * reply).  Outputs are malloc'd / new references / initialised structs\n"
+		" * reply).  Outputs are malloc'd / new references / owned fds / structs\n"
 		" * that the caller frees; inout arrays and parcelables are replaced (the\n"
 		" * old value freed).  _ret may be NULL to drop the return value.\n"
 		" * One-way methods return the send status.\n */\n");
