@@ -200,6 +200,7 @@ struct aidl_decl {
 	const char *cname; /* package_name: the C prefix */
 	struct aidl_doc *doc;
 	bool oneway;	    /* interface */
+	bool is_union;	    /* a parcelable declared as a union */
 	struct aidl_method *methods;
 	size_t n_methods;
 	struct aidl_const *consts; /* interface, parcelable; enum: enumerators */

@@ -32,7 +32,10 @@ static void check_file_name(struct aidl_ctx *ctx, struct aidl_doc *doc)
 	/* Android's rule: IFoo is declared in IFoo.aidl. */
 	if (strncmp(b, doc->decl->name, n) != 0 || strcmp(b + n, ".aidl") != 0)
 		aidl_fail(ctx, &doc->decl->loc, "%s %s must be declared in a file named %s.aidl",
-			  doc->decl->kind == K_INTERFACE ? "interface" : doc->decl->kind == K_ENUM ? "enum" : "parcelable",
+			  doc->decl->kind == K_INTERFACE ? "interface"
+			  : doc->decl->kind == K_ENUM	 ? "enum"
+			  : doc->decl->is_union		 ? "union"
+							 : "parcelable",
 			  doc->decl->name, doc->decl->name);
 }
 

@@ -80,7 +80,13 @@ static void header_parcelable(struct gen *g)
 {
 	const struct aidl_decl *d = g->d;
 
-	fprintf(g->h, "/* parcelable %s */\ntypedef struct %s {\n", d->qname, d->cname);
+	if (d->is_union)
+		fprintf(g->h, "/* union %s: _tag (a %s_TAG_ value) says which member holds the\n"
+			      " * value; only that one is written.  The others stay as _init() set them. */\n"
+			      "typedef struct %s {\n\tint32_t _tag;\n",
+			d->qname, d->cname, d->cname);
+	else
+		fprintf(g->h, "/* parcelable %s */\ntypedef struct %s {\n", d->qname, d->cname);
 	for (size_t i = 0; i < d->n_fields; i++) {
 		const struct aidl_field *f = &d->fields[i];
 		struct gtype gt = gen_type(&f->type);
@@ -111,6 +117,10 @@ static void header_parcelable(struct gen *g)
 	if (!d->n_fields)
 		fprintf(g->h, "\tchar _unused; /* C wants a member */\n");
 	fprintf(g->h, "} %s;\n\n", d->cname);
+	for (size_t i = 0; d->is_union && i < d->n_fields; i++)
+		fprintf(g->h, "#define %s_TAG_%s %zu\n", d->cname, d->fields[i].name, i);
+	if (d->is_union)
+		fprintf(g->h, "\n");
 	consts(g);
 	fprintf(g->h,
 		"/* The empty state, allocating nothing (fds -1): what _clear() leaves. */\n"
@@ -119,11 +129,13 @@ static void header_parcelable(struct gen *g)
 		"int %s_init(%s *v);\n"
 		"/* Free what the value owns (strings, arrays, binder references) and zero it. */\n"
 		"void %s_clear(%s *v);\n"
-		"/* Write the body (int32 size, then the fields); the int32 1 that precedes\n"
-		" * a parcelable argument or field is written by the caller. */\n"
+		"/* Write the body (a parcelable: int32 size, then the fields; a union:\n"
+		" * int32 tag, then that field); the int32 1 that precedes a parcelable\n"
+		" * argument or field is written by the caller. */\n"
 		"int %s_write(bc_parcel *p, const %s *v);\n"
 		"/* Read a body into @v (initialised here; cleared on failure).  Fields a\n"
-		" * shorter (older) body lacks keep their defaults; extra ones are skipped. */\n"
+		" * shorter (older) parcelable body lacks keep their defaults; extra ones\n"
+		" * are skipped; a union tag this version does not know is -EBADMSG. */\n"
 		"int %s_read(bc_parcel *p, %s *v);\n",
 		d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname);
 }

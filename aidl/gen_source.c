@@ -37,6 +37,67 @@ static const char *field_len(struct gen *g, const struct aidl_field *f)
 	return aidl_printf(g->ctx, "v->%s_len", f->name);
 }
 
+/* Read field @f into v->f (its default, already there, is replaced). */
+static void gen_field_read(struct gen *g, const struct aidl_field *f, const char *ind)
+{
+	FILE *c = g->c;
+	struct gtype gt = gen_type(&f->type);
+
+	if (gt.k == G_STRING) {
+		fprintf(c, "%s{\n%s\tchar *_s = NULL;\n\n", ind, ind);
+		gen_read(g, c, &f->type, "p", "_s", NULL, aidl_printf(g->ctx, "%s\t", ind));
+		fprintf(c, "%s\tif (_r < 0)\n%s\t\tgoto fail;\n%s\tfree(v->%s);\n%s\tv->%s = _s;\n%s}\n", ind, ind, ind,
+			f->name, ind, f->name, ind);
+		return;
+	}
+	if (gt.k == G_PARCEL)
+		fprintf(c, "%s%s_clear(&v->%s);\n", ind, gt.ctype, f->name);
+	gen_read(g, c, &f->type, "p", field_lv(g, f), field_len(g, f), ind);
+	fprintf(c, "%sif (_r < 0)\n%s\tgoto fail;\n", ind, ind);
+}
+
+static void gen_field_write(struct gen *g, const struct aidl_field *f, const char *ind)
+{
+	const char *val = gen_type(&f->type).k == G_PARCEL ? aidl_printf(g->ctx, "&v->%s", f->name) : field_lv(g, f);
+
+	gen_write(g, g->c, &f->type, "p", val, field_len(g, f), ind);
+}
+
+/* A union: int32 tag (the field's index), then that field alone; no size
+ * prefix (Android's union writeToParcel/readFromParcel). */
+static void gen_union_body(struct gen *g)
+{
+	const struct aidl_decl *d = g->d;
+	const char *cn = d->cname;
+	FILE *c = g->c;
+
+	fprintf(c,
+		"int %s_write(bc_parcel *p, const %s *v)\n{\n\tint _r;\n\n"
+		"\tif (!v || v->_tag < 0 || v->_tag >= %zu)\n\t\treturn -EINVAL;\n"
+		"\t_r = bc_parcel_write_int32(p, v->_tag);\n\tif (_r < 0)\n\t\tgoto out;\n\tswitch (v->_tag) {\n",
+		cn, cn, d->n_fields);
+	for (size_t i = 0; i < d->n_fields; i++) {
+		fprintf(c, "\tcase %s_TAG_%s:\n", cn, d->fields[i].name);
+		gen_field_write(g, &d->fields[i], "\t\t");
+		fprintf(c, "\t\tbreak;\n");
+	}
+	fprintf(c, "\t}\nout:\n\treturn _r;\n}\n\n");
+
+	fprintf(c,
+		"int %s_read(bc_parcel *p, %s *v)\n{\n\tint32_t _tag = 0;\n\tint _r = %s_init(v);\n\n"
+		"\tif (_r < 0)\n\t\treturn _r;\n\t_r = bc_parcel_read_int32(p, &_tag);\n\tif (_r < 0)\n\t\tgoto fail;\n"
+		"\tswitch (_tag) {\n",
+		cn, cn, cn);
+	for (size_t i = 0; i < d->n_fields; i++) {
+		fprintf(c, "\tcase %s_TAG_%s:\n", cn, d->fields[i].name);
+		gen_field_read(g, &d->fields[i], "\t\t");
+		fprintf(c, "\t\tbreak;\n");
+	}
+	fprintf(c, "\tdefault: /* a tag this version does not know */\n\t\t_r = -EBADMSG;\n\t\tgoto fail;\n\t}\n"
+		   "\tv->_tag = _tag;\n\treturn 0;\nfail:\n\t%s_clear(v);\n\treturn _r;\n}\n",
+		cn);
+}
+
 void gen_source_parcelable(struct gen *g)
 {
 	const struct aidl_decl *d = g->d;
@@ -90,17 +151,17 @@ void gen_source_parcelable(struct gen *g)
 		gen_free(g, c, &d->fields[i].type, field_lv(g, &d->fields[i]), field_len(g, &d->fields[i]), "\t");
 	fprintf(c, "\t%s_zero(v);\n}\n\n", cn);
 
+	if (d->is_union) {
+		gen_union_body(g);
+		return;
+	}
 	/* write: the stable-AIDL body, int32 size (counting itself) + fields */
 	fprintf(c,
 		"int %s_write(bc_parcel *p, const %s *v)\n{\n\tsize_t _tok = 0;\n\tint _r;\n\n\tif (!v)\n\t\treturn -EINVAL;\n"
 		"\t_r = bc_parcel_begin_parcelable(p, &_tok);\n\tif (_r < 0)\n\t\tgoto out;\n",
 		cn, cn);
-	for (size_t i = 0; i < d->n_fields; i++) {
-		const struct aidl_field *f = &d->fields[i];
-		const char *val = gen_type(&f->type).k == G_PARCEL ? aidl_printf(g->ctx, "&v->%s", f->name)
-								    : field_lv(g, f);
-		gen_write(g, c, &f->type, "p", val, field_len(g, f), "\t");
-	}
+	for (size_t i = 0; i < d->n_fields; i++)
+		gen_field_write(g, &d->fields[i], "\t");
 	fprintf(c, "\t_r = bc_parcel_end_parcelable(p, _tok);\nout:\n\treturn _r;\n}\n\n");
 
 	/* read: fields past the body's end keep their defaults */
@@ -109,21 +170,8 @@ void gen_source_parcelable(struct gen *g)
 		"\t_r = bc_parcel_enter_parcelable(p, &_end);\n\tif (_r < 0)\n\t\tgoto fail;\n",
 		cn, cn, cn);
 	for (size_t i = 0; i < d->n_fields; i++) {
-		const struct aidl_field *f = &d->fields[i];
-		struct gtype gt = gen_type(&f->type);
-
 		fprintf(c, "\tif (bc_parcel_get_position(p) >= _end)\n\t\tgoto done;\n");
-		if (gt.k == G_STRING) {
-			fprintf(c, "\t{\n\t\tchar *_s = NULL;\n\n");
-			gen_read(g, c, &f->type, "p", "_s", NULL, "\t\t");
-			fprintf(c, "\t\tif (_r < 0)\n\t\t\tgoto fail;\n\t\tfree(v->%s);\n\t\tv->%s = _s;\n\t}\n", f->name,
-				f->name);
-			continue;
-		}
-		if (gt.k == G_PARCEL)
-			fprintf(c, "\t%s_clear(&v->%s);\n", gt.ctype, f->name);
-		gen_read(g, c, &f->type, "p", field_lv(g, f), field_len(g, f), "\t");
-		fprintf(c, "\tif (_r < 0)\n\t\tgoto fail;\n");
+		gen_field_read(g, &d->fields[i], "\t");
 	}
 	if (d->n_fields)
 		fprintf(c, "done:\n");

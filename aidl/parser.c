@@ -431,7 +431,8 @@ static void parse_parcelable(struct parser *ps, struct aidl_decl *d)
 	if (is_punct(ps, "<"))
 		aidl_unsupported(ps->ctx, &ps->t.loc, "a generic parcelable");
 	if (!is_punct(ps, "{"))
-		aidl_unsupported(ps->ctx, &d->loc, "an unstructured parcelable (a parcelable without a body)");
+		aidl_unsupported(ps->ctx, &d->loc, d->is_union ? "a union without a body"
+							       : "an unstructured parcelable (a parcelable without a body)");
 	next(ps);
 	while (!is_punct(ps, "}")) {
 		struct aidl_annot *a = NULL;
@@ -502,9 +503,10 @@ static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc)
 	} else if (is_word(ps, "enum")) {
 		d->kind = K_ENUM;
 	} else if (is_word(ps, "union")) {
-		aidl_unsupported(ps->ctx, &ps->t.loc, "union");
+		d->kind = K_PARCELABLE;
+		d->is_union = true;
 	} else {
-		expected(ps, "'interface', 'parcelable' or 'enum'");
+		expected(ps, "'interface', 'parcelable', 'union' or 'enum'");
 	}
 	next(ps);
 	d->name = expect_ident(ps, "a type name");

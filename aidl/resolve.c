@@ -258,6 +258,16 @@ static void resolve_consts(struct aidl_ctx *ctx, struct aidl_decl *d)
 
 static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 {
+	if (d->is_union && d->n_fields == 0)
+		aidl_fail(ctx, &d->loc, "union %s has no fields", d->name);
+	for (size_t i = 1; d->is_union && i < d->n_fields; i++)
+		if (d->fields[i].def)
+			aidl_fail(ctx, &d->fields[i].def->loc,
+				  "only the first field of a union may have a default (it is the initial value)");
+	for (size_t i = 0; d->is_union && i < d->n_consts; i++)
+		if (strncmp(d->consts[i].name, "TAG_", 4) == 0)
+			aidl_fail(ctx, &d->consts[i].loc, "'%s' would clash with the generated %s_%s", d->consts[i].name,
+				  d->cname, d->consts[i].name);
 	for (size_t i = 0; i < d->n_fields; i++) {
 		struct aidl_field *f = &d->fields[i];
 
