@@ -312,6 +312,24 @@ static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_anno
 	}
 	ty->loc = ps->t.loc;
 	ty->name = parse_qname(ps, "a type");
+	if ((strcmp(ty->name, "List") == 0 || strcmp(ty->name, "java.util.List") == 0) && is_punct(ps, "<")) {
+		/* List<String> is String[] on the wire (writeString16Vector) */
+		struct aidl_loc at = ps->t.loc;
+		const char *inner;
+
+		next(ps);
+		inner = parse_qname(ps, "a type");
+		if (strcmp(inner, "String") != 0 || !is_punct(ps, ">"))
+			aidl_unsupported(ps->ctx, &at,
+					 aidl_printf(ps->ctx, is_punct(ps, ">") ? "List<%s>" : "List<%s...>", inner));
+		next(ps);
+		ty->name = "List<String>";
+		ty->basic = B_STRING;
+		ty->array = true;
+		if (is_punct(ps, "["))
+			aidl_unsupported(ps->ctx, &ps->t.loc, "an array of List<>");
+		goto check;
+	}
 	ty->basic = B_USER;
 	for (size_t i = 0; i < sizeof(basics) / sizeof(basics[0]); i++)
 		if (strcmp(ty->name, basics[i].name) == 0)
@@ -332,6 +350,7 @@ static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_anno
 		if (is_punct(ps, "["))
 			aidl_unsupported(ps->ctx, &ps->t.loc, "a multi-dimensional array");
 	}
+check:
 	if (ty->utf8 && ty->basic != B_STRING)
 		aidl_fail(ps->ctx, &ty->loc, "@utf8InCpp can only be used on String and String[]");
 	if (ty->nullable && !ty->array && ty->basic != B_STRING && ty->basic != B_IBINDER && ty->basic != B_USER &&

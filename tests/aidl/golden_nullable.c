@@ -109,7 +109,40 @@ static int n_pass(void *self, const org_binderc_test_Maybe *m, org_binderc_test_
 	return 0;
 }
 
-static const struct org_binderc_test_INullable_ops nops = { .echo = n_echo, .pass = n_pass };
+static int n_reversed(void *self, const char *const *l, size_t l_len, char ***ret, size_t *ret_len)
+{
+	(void)self;
+	*ret = calloc(l_len + 1, sizeof(char *));
+	for (size_t i = 0; i < l_len; i++)
+		(*ret)[i] = strdup(l[l_len - 1 - i]);
+	*ret_len = l_len;
+	return 0;
+}
+
+static const struct org_binderc_test_INullable_ops nops = { .echo = n_echo, .pass = n_pass, .reversed = n_reversed };
+
+/* List<String>: the same bytes as String[] (int32 count, String16s). */
+Test(aidl_nullable, list_of_strings)
+{
+	bc_binder *svc = NULL;
+	char **r = NULL;
+	size_t n = 0;
+	bc_parcel *in = at_parcel(), *reply = at_parcel(), *want = at_parcel();
+
+	cr_assert_eq(org_binderc_test_INullable_stub_new(&nops, NULL, NULL, &svc), 0);
+	cr_assert_eq(org_binderc_test_INullable_reversed(svc, (const char *const[]){ "a", "b", "c" }, 3, &r, &n), 0);
+	cr_assert_eq(n, 3);
+	cr_assert_str_eq(r[0], "c");
+	bc_strv_free(r, n);
+	bc_parcel_write_string16_array(in, (const char *const[]){ "x", "y" }, 2);
+	at_rewind(in);
+	cr_assert_eq(org_binderc_test_INullable_dispatch(&nops, NULL, org_binderc_test_INullable_CODE_reversed, in, reply), 0);
+	bc_parcel_write_status(want, NULL);
+	bc_parcel_write_string16_array(want, (const char *const[]){ "y", "x" }, 2);
+	at_same(reply, want);
+	bc_parcel_unref(in), bc_parcel_unref(reply), bc_parcel_unref(want);
+	bc_binder_unref(svc);
+}
 
 static int nop_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *ud)
 {

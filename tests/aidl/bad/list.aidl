@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:15: error: List<> is not supported yet
+// expect: 4:19: error: List<Point> is not supported yet
 interface I {
-    void f(in List<String> l);
+    void f(in List<Point> l);
 }

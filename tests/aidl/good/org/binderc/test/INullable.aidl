@@ -8,4 +8,6 @@ interface INullable {
     @nullable String echo(@nullable String s, @nullable ICallback cb, in @nullable int[] a,
             in @nullable String[] words);
     Maybe pass(in Maybe m);
+    /* List<String> is String[] on the wire */
+    List<String> reversed(in List<String> l);
 }
