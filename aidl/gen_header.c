@@ -181,7 +181,9 @@ static void header_interface(struct gen *g)
 		" * -EINVAL for a NULL where AIDL wants a value, -EBADMSG for a malformed\n"
 		" * reply).  Outputs are malloc'd / new references / owned fds / structs\n"
 		" * that the caller frees; inout arrays and parcelables are replaced (the\n"
-		" * old value freed).  _ret may be NULL to drop the return value.\n"
+		" * old value freed).  _ret may be NULL to drop the return value.  For an\n"
+		" * out array, *NAME_len on entry is the length asked for (the request\n"
+		" * carries it, as Android sends the caller's array length).\n"
 		" * One-way methods return the send status.\n */\n");
 	for (size_t i = 0; i < d->n_methods; i++)
 		fprintf(g->h, "int %s_%s(bc_binder *binder%s);\n", d->cname, d->methods[i].name,

@@ -243,6 +243,8 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 	if (!is_void(m))
 		zero_local(g, &m->ret, "_t_ret");
 	fprintf(c, "\tif (!binder)\n\t\treturn -EINVAL;\n");
+	if (!is_void(m) && has_len(&m->ret))
+		fprintf(c, "\tif (_ret && !_ret_len)\n\t\treturn -EINVAL;\n");
 	for (size_t i = 0; i < m->n_params; i++) {
 		const struct aidl_param *p = &m->params[i];
 		if (p->dir == D_IN)
