@@ -42,6 +42,13 @@ struct gtype gen_type(const struct aidl_type *t)
 	case B_USER:
 		g.decl = t->decl;
 		g.ctype = t->decl->cname;
+		if (t->array && t->decl->kind == K_ENUM) {
+			/* Android writes an enum array as an array of its backing type:
+			 * byte[] (packed), int[] or long[] */
+			g.k = t->decl->backing == B_BYTE ? G_BYTES : G_ARRAY;
+			g.fn = t->decl->backing == B_BYTE ? "byte" : t->decl->backing == B_INT ? "int32" : "int64";
+			break;
+		}
 		g.k = t->decl->kind == K_ENUM ? G_ENUM : t->decl->kind == K_PARCELABLE ? G_PARCEL : G_BINDER;
 		if (g.k == G_BINDER)
 			g.ctype = "bc_binder *";

@@ -150,7 +150,7 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 			aidl_unsupported(ctx, &t->loc, "IBinder[]");
 		if (t->basic == B_FD || t->basic == B_PFD)
 			aidl_unsupported(ctx, &t->loc, aidl_printf(ctx, "%s[]", t->name));
-		if (t->basic == B_USER)
+		if (t->basic == B_USER && t->decl->kind != K_ENUM)
 			aidl_unsupported(ctx, &t->loc,
 					 aidl_printf(ctx, "an array of %s (%s)",
 						     t->decl->kind == K_ENUM	  ? "enums"

@@ -493,7 +493,23 @@ static int i_fail(void *self, int32_t code)
 	return code > 0 ? code : -EDOM;
 }
 
+static int i_levels(void *self, const org_binderc_test_Level *l, size_t l_len, const org_binderc_test_Color *c,
+		    size_t c_len, org_binderc_test_Stamp **s, size_t *s_len, org_binderc_test_Level **ret, size_t *ret_len)
+{
+	(void)self;
+	for (size_t i = 0; i < *s_len; i++)
+		(*s)[i] = i ? org_binderc_test_Stamp_FAR : org_binderc_test_Stamp_NEG;
+	*ret = malloc(l_len + 1);
+	for (size_t i = 0; i < l_len; i++)
+		(*ret)[i] = l[l_len - 1 - i];
+	*ret_len = l_len;
+	cr_assert_eq(c_len, 1);
+	cr_assert_eq(c[0], org_binderc_test_Color_WHITE);
+	return 0;
+}
+
 static const struct org_binderc_test_IAll_ops ops = {
+	.levels = i_levels,
 	.primitives = i_primitives, .strings = i_strings, .binders = i_binders, .enums = i_enums,
 	.parcelables = i_parcelables, .shapes = i_shapes, .arrays = i_arrays, .fire = i_fire,
 	.nothing = i_nothing, .names = i_names, .fail = i_fail,
@@ -622,8 +638,39 @@ Test(aidl_stub, errors)
 	bc_parcel_unref(in);
 	/* unknown code */
 	in = at_parcel();
-	bc_parcel_unref(serve(12, in, -EBADMSG));
+	bc_parcel_unref(serve(99, in, -EBADMSG));
 	bc_parcel_unref(in);
+}
+
+/* enum arrays travel as arrays of their backing type */
+Test(aidl_stub, enum_arrays_reply)
+{
+	bc_parcel *in = at_parcel(), *want = at_parcel(), *reply;
+	bc_binder *svc = NULL;
+	org_binderc_test_Level *r = NULL;
+	org_binderc_test_Stamp *s = NULL;
+	size_t r_len = 0, s_len = 3;
+
+	bc_parcel_write_byte_array(in, (const int8_t[]){ -1, 0, 127 }, 3); /* Level[]: byte-backed, packed */
+	bc_parcel_write_int32_array(in, (const int32_t[]){ 0x105 }, 1);     /* Color[]: int32 each */
+	bc_parcel_write_int32(in, 2);					    /* out Stamp[]: size 2 */
+	reply = serve(12, in, 0);
+	bc_parcel_write_status(want, NULL);
+	bc_parcel_write_byte_array(want, (const int8_t[]){ 127, 0, -1 }, 3);
+	bc_parcel_write_int64_array(want, (const int64_t[]){ -2, INT64_C(1) << 40 }, 2);
+	at_same(reply, want);
+	cr_assert_eq(org_binderc_test_IAll_stub_new(&ops, &seen, NULL, &svc), 0);
+	cr_assert_eq(org_binderc_test_IAll_levels(svc, (const org_binderc_test_Level[]){ 1, 2 }, 2,
+						  (const org_binderc_test_Color[]){ org_binderc_test_Color_WHITE }, 1, &s,
+						  &s_len, &r, &r_len),
+		     0);
+	cr_assert_eq(r_len, 2);
+	cr_assert_eq(r[0], 2);
+	cr_assert_eq(s_len, 3);
+	cr_assert_eq(s[2], org_binderc_test_Stamp_FAR);
+	free(r), free(s);
+	bc_binder_unref(svc);
+	bc_parcel_unref(in), bc_parcel_unref(want), bc_parcel_unref(reply);
 }
 
 Test(aidl_stub, meta_transactions)

@@ -28,4 +28,6 @@ interface IAll {
     void nothing();
     String[] names();
     void fail(int code);
+    /* enum arrays: arrays of the backing type (byte[] packed) */
+    Level[] levels(in Level[] l, in Color[] c, out Stamp[] s);
 }
