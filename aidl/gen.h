@@ -20,6 +20,7 @@ enum gkind {
 	G_STRV,	  /* String[] */
 	G_FD,	  /* FileDescriptor */
 	G_PFD,	  /* ParcelFileDescriptor */
+	G_PARRAY, /* an array of parcelables */
 };
 
 struct gtype {

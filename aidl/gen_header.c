@@ -99,6 +99,9 @@ static void header_parcelable(struct gen *g)
 		case G_STRV:
 			fprintf(g->h, "\tchar **%s;\n\tsize_t %s_len;\n", f->name, f->name);
 			break;
+		case G_PARRAY: /* the struct tag: the element type may be this one */
+			fprintf(g->h, "\tstruct %s *%s;\n\tsize_t %s_len;\n", gt.ctype, f->name, f->name);
+			break;
 		case G_STRING:
 			fprintf(g->h, "\tchar *%s;\n", f->name);
 			break;
@@ -136,8 +139,17 @@ static void header_parcelable(struct gen *g)
 		"/* Read a body into @v (initialised here; cleared on failure).  Fields a\n"
 		" * shorter (older) parcelable body lacks keep their defaults; extra ones\n"
 		" * are skipped; a union tag this version does not know is -EBADMSG. */\n"
-		"int %s_read(bc_parcel *p, %s *v);\n",
-		d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname);
+		"int %s_read(bc_parcel *p, %s *v);\n"
+		"/* Arrays: int32 count, then each element as int32 1 + body. */\n"
+		"int %s_write_array(bc_parcel *p, const %s *v, size_t n);\n"
+		"/* Read an array (newly allocated; free with _free_array()). */\n"
+		"int %s_read_array(bc_parcel *p, %s **ret, size_t *ret_n);\n"
+		"/* n elements set to their defaults (what a stub gives an out array). */\n"
+		"int %s_new_array(size_t n, %s **ret);\n"
+		"/* Clear every element, free the array. */\n"
+		"void %s_free_array(%s *v, size_t n);\n",
+		d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname,
+		d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname);
 }
 
 /* The C parameter list of a method after the first parameter. */

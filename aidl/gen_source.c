@@ -151,6 +151,38 @@ void gen_source_parcelable(struct gen *g)
 		gen_free(g, c, &d->fields[i].type, field_lv(g, &d->fields[i]), field_len(g, &d->fields[i]), "\t");
 	fprintf(c, "\t%s_zero(v);\n}\n\n", cn);
 
+	/* arrays: int32 count, then each element as int32 1 + body (Android's
+	 * writeParcelableVector / AParcel_writeParcelable per element) */
+	fprintf(c,
+		"int %s_write_array(bc_parcel *p, const %s *v, size_t n)\n{\n\tint _r;\n\n"
+		"\tif ((!v && n) || n > INT32_MAX)\n\t\treturn -EINVAL;\n\t_r = bc_parcel_write_int32(p, (int32_t)n);\n"
+		"\tfor (size_t i = 0; _r == 0 && i < n; i++) {\n\t\t_r = bc_parcel_write_int32(p, 1);\n"
+		"\t\tif (_r == 0)\n\t\t\t_r = %s_write(p, &v[i]);\n\t}\n\treturn _r;\n}\n\n",
+		cn, cn, cn);
+	fprintf(c,
+		"void %s_free_array(%s *v, size_t n)\n{\n\tfor (size_t i = 0; v && i < n; i++)\n\t\t%s_clear(&v[i]);\n"
+		"\tfree(v);\n}\n\n",
+		cn, cn, cn);
+	fprintf(c,
+		"int %s_new_array(size_t n, %s **ret)\n{\n\t%s *v = calloc(n ? n : 1, sizeof(*v));\n\n"
+		"\tif (!v)\n\t\treturn -ENOMEM;\n\tfor (size_t i = 0; i < n; i++) {\n"
+		"\t\tif (%s_init(&v[i]) < 0) {\n\t\t\t%s_free_array(v, i);\n\t\t\treturn -ENOMEM;\n\t\t}\n\t}\n"
+		"\t*ret = v;\n\treturn 0;\n}\n\n",
+		cn, cn, cn, cn, cn);
+	/* reading: every element takes at least 4 bytes, which bounds the
+	 * allocation by what the parcel holds */
+	fprintf(c,
+		"int %s_read_array(bc_parcel *p, %s **ret, size_t *ret_n)\n{\n\tint32_t n = 0;\n\t%s *v;\n"
+		"\tint _r = bc_parcel_read_int32(p, &n);\n\n\tif (_r < 0)\n\t\treturn _r;\n"
+		"\tif (n < 0 || (size_t)n > bc_parcel_remaining(p) / 4)\n\t\treturn -EBADMSG;\n"
+		"\tv = calloc(n ? (size_t)n : 1, sizeof(*v));\n\tif (!v)\n\t\treturn -ENOMEM;\n"
+		"\tfor (int32_t i = 0; i < n; i++) {\n\t\t%s_zero(&v[i]);\n\t}\n"
+		"\tfor (int32_t i = 0; i < n; i++) {\n\t\t_r = bcaidl_read_marker(p);\n"
+		"\t\tif (_r == 0)\n\t\t\t_r = %s_read(p, &v[i]);\n\t\tif (_r < 0) {\n"
+		"\t\t\t%s_free_array(v, (size_t)n);\n\t\t\treturn _r;\n\t\t}\n\t}\n"
+		"\t*ret = v;\n\t*ret_n = (size_t)n;\n\treturn 0;\n}\n\n",
+		cn, cn, cn, cn, cn, cn);
+
 	if (d->is_union) {
 		gen_union_body(g);
 		return;
@@ -221,7 +253,7 @@ static void disown(struct gen *g, const struct aidl_type *t, const char *name, c
 static bool has_len(const struct aidl_type *t)
 {
 	enum gkind k = gen_type(t).k;
-	return k == G_ARRAY || k == G_BYTES || k == G_STRV;
+	return k == G_ARRAY || k == G_BYTES || k == G_STRV || k == G_PARRAY;
 }
 
 /* @meta: getInterfaceVersion/Hash, synchronous even on a oneway interface. */
@@ -364,6 +396,8 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 				al);
 			if (gt.k == G_STRV)
 				fprintf(c, "\t_r = bcaidl_strv_new(%s, &%s);\n\tif (_r < 0)\n\t\tgoto out;\n", al, a);
+			else if (gt.k == G_PARRAY)
+				fprintf(c, "\t_r = %s_new_array(%s, &%s);\n\tif (_r < 0)\n\t\tgoto out;\n", gt.ctype, al, a);
 			else
 				fprintf(c, "\t%s = calloc(%s ? %s : 1, sizeof(*%s));\n\tif (!%s) {\n\t\t_r = -ENOMEM;\n"
 					   "\t\tgoto out;\n\t}\n",

@@ -49,6 +49,10 @@ struct gtype gen_type(const struct aidl_type *t)
 			g.fn = t->decl->backing == B_BYTE ? "byte" : t->decl->backing == B_INT ? "int32" : "int64";
 			break;
 		}
+		if (t->array && t->decl->kind == K_PARCELABLE) {
+			g.k = G_PARRAY;
+			break;
+		}
 		g.k = t->decl->kind == K_ENUM ? G_ENUM : t->decl->kind == K_PARCELABLE ? G_PARCEL : G_BINDER;
 		if (g.k == G_BINDER)
 			g.ctype = "bc_binder *";
@@ -86,6 +90,9 @@ const char *gen_param(struct aidl_ctx *ctx, const struct aidl_type *t, enum aidl
 	case G_STRV:
 		return in ? aidl_printf(ctx, "const char *const *%s, size_t %s_len", name, name)
 			  : aidl_printf(ctx, "char ***%s, size_t *%s_len", name, name);
+	case G_PARRAY:
+		return in ? aidl_printf(ctx, "const %s *%s, size_t %s_len", g.ctype, name, name)
+			  : aidl_printf(ctx, "%s **%s, size_t *%s_len", g.ctype, name, name);
 	}
 	return "";
 }
@@ -109,6 +116,7 @@ const char *gen_ret_param(struct aidl_ctx *ctx, const struct aidl_type *t)
 		return "bc_binder **_ret";
 	case G_ARRAY:
 	case G_BYTES:
+	case G_PARRAY:
 		return aidl_printf(ctx, "%s **_ret, size_t *_ret_len", g.ctype);
 	case G_STRV:
 		return "char ***_ret, size_t *_ret_len";
@@ -141,6 +149,7 @@ void gen_local(struct gen *g, const struct aidl_type *t, const char *name, const
 		break;
 	case G_ARRAY:
 	case G_BYTES:
+	case G_PARRAY:
 		fprintf(f, "%s%s *%s = NULL;\n%ssize_t %s_len = 0;\n", ind, gt.ctype, name, ind, name);
 		break;
 	case G_STRV:
@@ -244,6 +253,9 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 	case G_FD:
 		fprintf(f, "%s_r = bcaidl_write_fd(%s, %s);\n", ind, p, val);
 		break;
+	case G_PARRAY:
+		fprintf(f, "%s_r = %s_write_array(%s, %s, %s);\n", ind, gt.ctype, p, val, len);
+		break;
 	case G_PFD:
 		fprintf(f, "%s_r = bcaidl_write_pfd(%s, %s, %s);\n", ind, p, val, t->nullable ? "true" : "false");
 		break;
@@ -289,6 +301,9 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 	case G_FD:
 		fprintf(f, "%s_r = bc_parcel_read_dup_fd(%s, &%s);\n", ind, p, lv);
 		break;
+	case G_PARRAY:
+		fprintf(f, "%s_r = %s_read_array(%s, &%s, &%s);\n", ind, gt.ctype, p, lv, lvlen);
+		break;
 	case G_PFD:
 		fprintf(f, "%s_r = bcaidl_read_pfd(%s, &%s, %s);\n", ind, p, lv, t->nullable ? "true" : "false");
 		break;
@@ -321,6 +336,9 @@ void gen_free(struct gen *g, FILE *f, const struct aidl_type *t, const char *lv,
 	case G_FD:
 	case G_PFD:
 		fprintf(f, "%sif (%s >= 0)\n%s\tclose(%s);\n", ind, lv, ind, lv);
+		break;
+	case G_PARRAY:
+		fprintf(f, "%s%s_free_array(%s, %s);\n", ind, gt.ctype, lv, lvlen);
 		break;
 	}
 }
