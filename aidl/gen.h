@@ -21,6 +21,7 @@ enum gkind {
 	G_FD,	  /* FileDescriptor */
 	G_PFD,	  /* ParcelFileDescriptor */
 	G_PARRAY, /* an array of parcelables */
+	G_BINDERV, /* IBinder[] and arrays of interfaces */
 };
 
 struct gtype {

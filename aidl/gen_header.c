@@ -99,6 +99,9 @@ static void header_parcelable(struct gen *g)
 		case G_STRV:
 			fprintf(g->h, "\tchar **%s;\n\tsize_t %s_len;\n", f->name, f->name);
 			break;
+		case G_BINDERV:
+			fprintf(g->h, "\tbc_binder **%s;\n\tsize_t %s_len;\n", f->name, f->name);
+			break;
 		case G_PARRAY: /* the struct tag: the element type may be this one */
 			fprintf(g->h, "\tstruct %s *%s;\n\tsize_t %s_len;\n", gt.ctype, f->name, f->name);
 			break;

@@ -253,7 +253,7 @@ static void disown(struct gen *g, const struct aidl_type *t, const char *name, c
 static bool has_len(const struct aidl_type *t)
 {
 	enum gkind k = gen_type(t).k;
-	return k == G_ARRAY || k == G_BYTES || k == G_STRV || k == G_PARRAY;
+	return k == G_ARRAY || k == G_BYTES || k == G_STRV || k == G_PARRAY || k == G_BINDERV;
 }
 
 /* @meta: getInterfaceVersion/Hash, synchronous even on a oneway interface. */
@@ -398,6 +398,8 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 				fprintf(c, "\t_r = bcaidl_strv_new(%s, &%s);\n\tif (_r < 0)\n\t\tgoto out;\n", al, a);
 			else if (gt.k == G_PARRAY)
 				fprintf(c, "\t_r = %s_new_array(%s, &%s);\n\tif (_r < 0)\n\t\tgoto out;\n", gt.ctype, al, a);
+			/* an out binder array starts as n NULLs: the implementation
+			 * must fill every one (a NULL is refused when writing) */
 			else
 				fprintf(c, "\t%s = calloc(%s ? %s : 1, sizeof(*%s));\n\tif (!%s) {\n\t\t_r = -ENOMEM;\n"
 					   "\t\tgoto out;\n\t}\n",

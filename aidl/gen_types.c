@@ -31,7 +31,7 @@ struct gtype gen_type(const struct aidl_type *t)
 		g.ctype = "char *";
 		break;
 	case B_IBINDER:
-		g.k = G_BINDER;
+		g.k = t->array ? G_BINDERV : G_BINDER;
 		g.ctype = "bc_binder *";
 		break;
 	case B_FD:
@@ -51,6 +51,11 @@ struct gtype gen_type(const struct aidl_type *t)
 		}
 		if (t->array && t->decl->kind == K_PARCELABLE) {
 			g.k = G_PARRAY;
+			break;
+		}
+		if (t->array && t->decl->kind == K_INTERFACE) {
+			g.k = G_BINDERV;
+			g.ctype = "bc_binder *";
 			break;
 		}
 		g.k = t->decl->kind == K_ENUM ? G_ENUM : t->decl->kind == K_PARCELABLE ? G_PARCEL : G_BINDER;
@@ -93,6 +98,9 @@ const char *gen_param(struct aidl_ctx *ctx, const struct aidl_type *t, enum aidl
 	case G_PARRAY:
 		return in ? aidl_printf(ctx, "const %s *%s, size_t %s_len", g.ctype, name, name)
 			  : aidl_printf(ctx, "%s **%s, size_t *%s_len", g.ctype, name, name);
+	case G_BINDERV:
+		return in ? aidl_printf(ctx, "bc_binder *const *%s, size_t %s_len", name, name)
+			  : aidl_printf(ctx, "bc_binder ***%s, size_t *%s_len", name, name);
 	}
 	return "";
 }
@@ -120,6 +128,8 @@ const char *gen_ret_param(struct aidl_ctx *ctx, const struct aidl_type *t)
 		return aidl_printf(ctx, "%s **_ret, size_t *_ret_len", g.ctype);
 	case G_STRV:
 		return "char ***_ret, size_t *_ret_len";
+	case G_BINDERV:
+		return "bc_binder ***_ret, size_t *_ret_len";
 	}
 	return NULL;
 }
@@ -154,6 +164,9 @@ void gen_local(struct gen *g, const struct aidl_type *t, const char *name, const
 		break;
 	case G_STRV:
 		fprintf(f, "%schar **%s = NULL;\n%ssize_t %s_len = 0;\n", ind, name, ind, name);
+		break;
+	case G_BINDERV:
+		fprintf(f, "%sbc_binder **%s = NULL;\n%ssize_t %s_len = 0;\n", ind, name, ind, name);
 		break;
 	}
 }
@@ -256,6 +269,9 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 	case G_PARRAY:
 		fprintf(f, "%s_r = %s_write_array(%s, %s, %s);\n", ind, gt.ctype, p, val, len);
 		break;
+	case G_BINDERV:
+		fprintf(f, "%s_r = bcaidl_write_binderv(%s, (bc_binder *const *)%s, %s);\n", ind, p, val, len);
+		break;
 	case G_PFD:
 		fprintf(f, "%s_r = bcaidl_write_pfd(%s, %s, %s);\n", ind, p, val, t->nullable ? "true" : "false");
 		break;
@@ -304,6 +320,9 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 	case G_PARRAY:
 		fprintf(f, "%s_r = %s_read_array(%s, &%s, &%s);\n", ind, gt.ctype, p, lv, lvlen);
 		break;
+	case G_BINDERV:
+		fprintf(f, "%s_r = bcaidl_read_binderv(%s, &%s, &%s);\n", ind, p, lv, lvlen);
+		break;
 	case G_PFD:
 		fprintf(f, "%s_r = bcaidl_read_pfd(%s, &%s, %s);\n", ind, p, lv, t->nullable ? "true" : "false");
 		break;
@@ -339,6 +358,9 @@ void gen_free(struct gen *g, FILE *f, const struct aidl_type *t, const char *lv,
 		break;
 	case G_PARRAY:
 		fprintf(f, "%s%s_free_array(%s, %s);\n", ind, gt.ctype, lv, lvlen);
+		break;
+	case G_BINDERV:
+		fprintf(f, "%sbcaidl_free_binderv(%s, %s);\n", ind, lv, lvlen);
 		break;
 	}
 }

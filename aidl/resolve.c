@@ -147,19 +147,12 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 	if (t->array) {
 		if (t->basic == B_VOID)
 			aidl_fail(ctx, &t->loc, "void[] is not a valid type");
-		if (t->basic == B_IBINDER)
-			aidl_unsupported(ctx, &t->loc, "IBinder[]");
+		if ((t->basic == B_IBINDER || (t->basic == B_USER && t->decl->kind == K_INTERFACE)) && t->nullable)
+			aidl_unsupported(ctx, &t->loc, "a @nullable array of binders");
 		if (t->basic == B_FD || t->basic == B_PFD)
 			aidl_unsupported(ctx, &t->loc, aidl_printf(ctx, "%s[]", t->name));
 		if (t->basic == B_USER && t->decl->kind == K_PARCELABLE && t->nullable)
 			aidl_unsupported(ctx, &t->loc, "@nullable on an array of parcelables");
-		if (t->basic == B_USER && t->decl->kind == K_INTERFACE)
-			aidl_unsupported(ctx, &t->loc,
-					 aidl_printf(ctx, "an array of %s (%s)",
-						     t->decl->kind == K_ENUM	  ? "enums"
-						     : t->decl->kind == K_PARCELABLE ? "parcelables"
-										     : "interfaces",
-						     type_str(ctx, t)));
 	}
 }
 

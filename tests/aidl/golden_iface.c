@@ -508,8 +508,24 @@ static int i_levels(void *self, const org_binderc_test_Level *l, size_t l_len, c
 	return 0;
 }
 
+static int i_callbacks(void *self, bc_binder *const *cbs, size_t cbs_len, bc_binder ***bs, size_t *bs_len,
+		       bc_binder ***ret, size_t *ret_len)
+{
+	(void)self;
+	*ret = calloc(cbs_len + 1, sizeof(bc_binder *));
+	for (size_t i = 0; i < cbs_len; i++) /* reversed */
+		(*ret)[i] = bc_binder_ref(cbs[cbs_len - 1 - i]);
+	*ret_len = cbs_len;
+	if (*bs_len) { /* inout: drop the last one */
+		bc_binder_unref((*bs)[*bs_len - 1]);
+		(*bs_len)--;
+	}
+	return 0;
+}
+
 static const struct org_binderc_test_IAll_ops ops = {
 	.levels = i_levels,
+	.callbacks = i_callbacks,
 	.primitives = i_primitives, .strings = i_strings, .binders = i_binders, .enums = i_enums,
 	.parcelables = i_parcelables, .shapes = i_shapes, .arrays = i_arrays, .fire = i_fire,
 	.nothing = i_nothing, .names = i_names, .fail = i_fail,
@@ -671,6 +687,41 @@ Test(aidl_stub, enum_arrays_reply)
 	free(r), free(s);
 	bc_binder_unref(svc);
 	bc_parcel_unref(in), bc_parcel_unref(want), bc_parcel_unref(reply);
+}
+
+Test(aidl_loopback, binder_arrays)
+{
+	bc_binder *svc = NULL, *a = NULL, *b = NULL, **ret = NULL, **bs = calloc(2, sizeof(bc_binder *));
+	size_t ret_len = 0, bs_len = 2;
+	bc_parcel *in = at_parcel(), *want = at_parcel(), *reply;
+
+	cr_assert_eq(org_binderc_test_IAll_stub_new(&ops, &seen, NULL, &svc), 0);
+	cr_assert_eq(org_binderc_test_ICallback_stub_new(&cb_ops, NULL, NULL, &a), 0);
+	cr_assert_eq(org_binderc_test_ICallback_stub_new(&cb_ops, NULL, NULL, &b), 0);
+	bs[0] = bc_binder_ref(a), bs[1] = bc_binder_ref(b);
+	cr_assert_eq(org_binderc_test_IAll_callbacks(svc, (bc_binder *const[]){ a, b }, 2, &bs, &bs_len, &ret, &ret_len), 0);
+	cr_assert_eq(ret_len, 2);
+	cr_assert_eq(ret[0], b);
+	cr_assert_eq(ret[1], a);
+	cr_assert_eq(bs_len, 1);
+	cr_assert_eq(bs[0], a);
+	for (size_t i = 0; i < ret_len; i++)
+		bc_binder_unref(ret[i]);
+	free(ret);
+	bc_binder_unref(bs[0]);
+	free(bs);
+	/* the stub's reply, byte for byte */
+	bc_parcel_write_int32(in, 1);
+	bc_parcel_write_binder(in, a);
+	bc_parcel_write_int32(in, 0);
+	reply = serve(13, in, 0);
+	bc_parcel_write_status(want, NULL);
+	bc_parcel_write_int32(want, 1);
+	bc_parcel_write_binder(want, a);
+	bc_parcel_write_int32(want, 0);
+	at_same(reply, want);
+	bc_parcel_unref(in), bc_parcel_unref(want), bc_parcel_unref(reply);
+	bc_binder_unref(a), bc_binder_unref(b), bc_binder_unref(svc);
 }
 
 Test(aidl_stub, meta_transactions)

@@ -406,17 +406,29 @@ Test(aidl_parcelable, binder_fields)
 	p = at_parcel();
 	h.token = bc_binder_ref(b);
 	h.callback = bc_binder_ref(cb);
+	h.more = calloc(2, sizeof(bc_binder *));
+	h.more[0] = bc_binder_ref(cb), h.more[1] = bc_binder_ref(b);
+	h.more_len = 2;
 	cr_assert_eq(org_binderc_test_Holder_write(p, &h), 0);
 	bc_parcel_begin_parcelable(q, &tok);
 	bc_parcel_write_binder(q, b);
 	bc_parcel_write_binder(q, cb);
 	bc_parcel_write_int32(q, 42);
+	bc_parcel_write_int32(q, 2); /* IBinder[]: count, then each binder */
+	bc_parcel_write_binder(q, cb);
+	bc_parcel_write_binder(q, b);
+	bc_parcel_write_int32(q, 0); /* an empty ICallback[] */
 	bc_parcel_end_parcelable(q, tok);
 	at_same(p, q);
 	at_rewind(p);
 	cr_assert_eq(org_binderc_test_Holder_read(p, &r), 0);
 	cr_assert_eq(r.token, b);
 	cr_assert_eq(r.callback, cb);
+	cr_assert_eq(r.more_len, 2);
+	cr_assert_eq(r.more[0], cb);
+	cr_assert_eq(r.more[1], b);
+	cr_assert_not_null(r.callbacks); /* empty, not null */
+	cr_assert_eq(r.callbacks_len, 0);
 	org_binderc_test_Holder_clear(&h), org_binderc_test_Holder_clear(&r);
 	bc_parcel_unref(p), bc_parcel_unref(q);
 	bc_binder_unref(b), bc_binder_unref(cb);

@@ -8,4 +8,6 @@ parcelable Holder {
     IBinder token;
     ICallback callback;
     int tag = 42;
+    IBinder[] more;
+    ICallback[] callbacks;
 }

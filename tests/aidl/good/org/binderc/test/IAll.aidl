@@ -30,4 +30,6 @@ interface IAll {
     void fail(int code);
     /* enum arrays: arrays of the backing type (byte[] packed) */
     Level[] levels(in Level[] l, in Color[] c, out Stamp[] s);
+    /* binder arrays: int32 count, then each binder object */
+    ICallback[] callbacks(in ICallback[] cbs, inout IBinder[] bs);
 }
