@@ -22,6 +22,7 @@ enum gkind {
 	G_PFD,	  /* ParcelFileDescriptor */
 	G_PARRAY, /* an array of parcelables */
 	G_BINDERV, /* IBinder[] and arrays of interfaces */
+	G_NPARCEL, /* a @nullable parcelable: a heap pointer, NULL for null */
 };
 
 struct gtype {

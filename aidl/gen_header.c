@@ -102,6 +102,9 @@ static void header_parcelable(struct gen *g)
 		case G_BINDERV:
 			fprintf(g->h, "\tbc_binder **%s;\n\tsize_t %s_len;\n", f->name, f->name);
 			break;
+		case G_NPARCEL: /* @nullable: heap-allocated, NULL for null */
+			fprintf(g->h, "\tstruct %s *%s;\n", gt.ctype, f->name);
+			break;
 		case G_PARRAY: /* the struct tag: the element type may be this one */
 			fprintf(g->h, "\tstruct %s *%s;\n\tsize_t %s_len;\n", gt.ctype, f->name, f->name);
 			break;
@@ -150,9 +153,15 @@ static void header_parcelable(struct gen *g)
 		"/* n elements set to their defaults (what a stub gives an out array). */\n"
 		"int %s_new_array(size_t n, %s **ret);\n"
 		"/* Clear every element, free the array. */\n"
-		"void %s_free_array(%s *v, size_t n);\n",
+		"void %s_free_array(%s *v, size_t n);\n"
+		"/* @nullable values: int32 0 for NULL, else int32 1 + body; reading\n"
+		" * gives NULL or a malloc'd value that _free() clears and frees. */\n"
+		"int %s_write_nullable(bc_parcel *p, const %s *v);\n"
+		"int %s_read_nullable(bc_parcel *p, %s **ret);\n"
+		"void %s_free(%s *v);\n",
 		d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname,
-		d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname);
+		d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname,
+		d->cname, d->cname, d->cname, d->cname);
 }
 
 /* The C parameter list of a method after the first parameter. */

@@ -183,6 +183,23 @@ void gen_source_parcelable(struct gen *g)
 		"\t*ret = v;\n\t*ret_n = (size_t)n;\n\treturn 0;\n}\n\n",
 		cn, cn, cn, cn, cn, cn);
 
+	/* @nullable values: int32 0 for null, else int32 1 + body; in C a
+	 * heap pointer, NULL for null */
+	fprintf(c,
+		"int %s_write_nullable(bc_parcel *p, const %s *v)\n{\n\tint _r;\n\n"
+		"\tif (!v)\n\t\treturn bc_parcel_write_int32(p, 0);\n\t_r = bc_parcel_write_int32(p, 1);\n"
+		"\treturn _r < 0 ? _r : %s_write(p, v);\n}\n\n",
+		cn, cn, cn);
+	fprintf(c, "void %s_free(%s *v)\n{\n\tif (v) {\n\t\t%s_clear(v);\n\t\tfree(v);\n\t}\n}\n\n", cn, cn,
+		cn);
+	fprintf(c,
+		"int %s_read_nullable(bc_parcel *p, %s **ret)\n{\n\tint32_t present = 0;\n\t%s *v;\n"
+		"\tint _r = bc_parcel_read_int32(p, &present);\n\n\tif (_r < 0)\n\t\treturn _r;\n"
+		"\tif (!present) {\n\t\t*ret = NULL;\n\t\treturn 0;\n\t}\n"
+		"\tv = malloc(sizeof(*v));\n\tif (!v)\n\t\treturn -ENOMEM;\n\t_r = %s_read(p, v);\n"
+		"\tif (_r < 0) {\n\t\tfree(v);\n\t\treturn _r;\n\t}\n\t*ret = v;\n\treturn 0;\n}\n\n",
+		cn, cn, cn, cn);
+
 	if (d->is_union) {
 		gen_union_body(g);
 		return;

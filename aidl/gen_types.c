@@ -53,6 +53,10 @@ struct gtype gen_type(const struct aidl_type *t)
 			g.k = G_PARRAY;
 			break;
 		}
+		if (!t->array && t->nullable && t->decl->kind == K_PARCELABLE) {
+			g.k = G_NPARCEL;
+			break;
+		}
 		if (t->array && t->decl->kind == K_INTERFACE) {
 			g.k = G_BINDERV;
 			g.ctype = "bc_binder *";
@@ -87,6 +91,7 @@ const char *gen_param(struct aidl_ctx *ctx, const struct aidl_type *t, enum aidl
 	case G_BINDER:
 		return aidl_printf(ctx, "bc_binder *%s", name);
 	case G_PARCEL:
+	case G_NPARCEL: /* out/inout nullable parcelables are refused */
 		return aidl_printf(ctx, "%s%s *%s", in ? "const " : "", g.ctype, name);
 	case G_ARRAY:
 	case G_BYTES:
@@ -130,6 +135,8 @@ const char *gen_ret_param(struct aidl_ctx *ctx, const struct aidl_type *t)
 		return "char ***_ret, size_t *_ret_len";
 	case G_BINDERV:
 		return "bc_binder ***_ret, size_t *_ret_len";
+	case G_NPARCEL:
+		return aidl_printf(ctx, "%s **_ret", g.ctype);
 	}
 	return NULL;
 }
@@ -167,6 +174,9 @@ void gen_local(struct gen *g, const struct aidl_type *t, const char *name, const
 		break;
 	case G_BINDERV:
 		fprintf(f, "%sbc_binder **%s = NULL;\n%ssize_t %s_len = 0;\n", ind, name, ind, name);
+		break;
+	case G_NPARCEL:
+		fprintf(f, "%s%s *%s = NULL;\n", ind, gt.ctype, name);
 		break;
 	}
 }
@@ -269,6 +279,9 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 	case G_PARRAY:
 		fprintf(f, "%s_r = %s_write_array(%s, %s, %s);\n", ind, gt.ctype, p, val, len);
 		break;
+	case G_NPARCEL:
+		fprintf(f, "%s_r = %s_write_nullable(%s, %s);\n", ind, gt.ctype, p, val[0] == '&' ? val + 1 : val);
+		break;
 	case G_BINDERV:
 		fprintf(f, "%s_r = bcaidl_write_binderv(%s, (bc_binder *const *)%s, %s);\n", ind, p, val, len);
 		break;
@@ -323,6 +336,9 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 	case G_BINDERV:
 		fprintf(f, "%s_r = bcaidl_read_binderv(%s, &%s, &%s);\n", ind, p, lv, lvlen);
 		break;
+	case G_NPARCEL:
+		fprintf(f, "%s_r = %s_read_nullable(%s, &%s);\n", ind, gt.ctype, p, lv);
+		break;
 	case G_PFD:
 		fprintf(f, "%s_r = bcaidl_read_pfd(%s, &%s, %s);\n", ind, p, lv, t->nullable ? "true" : "false");
 		break;
@@ -361,6 +377,9 @@ void gen_free(struct gen *g, FILE *f, const struct aidl_type *t, const char *lv,
 		break;
 	case G_BINDERV:
 		fprintf(f, "%sbcaidl_free_binderv(%s, %s);\n", ind, lv, lvlen);
+		break;
+	case G_NPARCEL:
+		fprintf(f, "%s%s_free(%s);\n", ind, gt.ctype, lv);
 		break;
 	}
 }

@@ -109,11 +109,12 @@ static void check_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const c
 static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *d)
 {
 	static const char *const iface[] = { "DESCRIPTOR", "VERSION", "HASH", "ops", "stub_new", "dispatch" };
-	static const char *const parc[] = { "zero",	   "init",	"clear",     "write_array", "read_array",
-					    "new_array", "free_array", "write", "read" };
+	static const char *const parc[] = { "zero",	  "init",	   "clear",	    "write_array",
+					    "read_array", "new_array",	   "free_array",    "write_nullable",
+					    "read_nullable", "free", "write", "read" };
 	const char *const *names = d->kind == K_INTERFACE ? iface : parc;
 	size_t n = d->kind == K_INTERFACE ? sizeof(iface) / sizeof(iface[0])
-		   : d->kind == K_PARCELABLE ? 9
+		   : d->kind == K_PARCELABLE ? 12
 					     : 2; /* an enum has write and read */
 
 	for (size_t i = 0; i < d->n_consts + d->n_methods; i++) {
@@ -122,7 +123,7 @@ static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *
 		bool clash = d->kind == K_INTERFACE && i < d->n_consts && strncmp(name, "CODE_", 5) == 0;
 
 		for (size_t j = 0; j < n && !clash; j++)
-			clash = strcmp(name, names[j + (d->kind == K_ENUM ? 7 : 0)]) == 0;
+			clash = strcmp(name, names[j + (d->kind == K_ENUM ? 10 : 0)]) == 0;
 		if (clash)
 			aidl_fail(ctx, loc, "'%s' would clash with the generated %s_%s", name, d->cname, name);
 	}
@@ -140,8 +141,6 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 		if (!t->decl)
 			aidl_fail(ctx, &t->loc, "unknown type %s (not declared, imported or found with -I)", t->name);
 	}
-	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_PARCELABLE)
-		aidl_unsupported(ctx, &t->loc, "@nullable on a parcelable");
 	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");
 	if (t->array) {
@@ -277,7 +276,7 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 		if (f->type.basic == B_VOID)
 			aidl_fail(ctx, &f->type.loc, "a field cannot be void");
 		resolve_type(ctx, d, &f->type);
-		if (f->type.decl == d && !f->type.array) /* an array is a pointer: fine */
+		if (f->type.decl == d && !f->type.array && !f->type.nullable) /* arrays, nullables: pointers */
 			aidl_fail(ctx, &f->type.loc, "parcelable %s cannot contain itself", d->name);
 		if (f->def && (f->type.array || f->type.basic == B_IBINDER || f->type.basic == B_FD || f->type.basic == B_PFD ||
 			       (f->type.basic == B_USER && f->type.decl->kind != K_ENUM)))

@@ -27,6 +27,8 @@ Test(aidl_nullable, parcelable_defaults_and_nulls)
 	bc_parcel_write_int32_array(q, NULL, 0);
 	bc_parcel_write_byte_array(q, NULL, 0);
 	bc_parcel_write_string16_array(q, NULL, 0);
+	bc_parcel_write_int32(q, 0); /* a null Point */
+	bc_parcel_write_int32(q, 0); /* a null Maybe */
 	bc_parcel_end_parcelable(q, tok);
 	at_same(p, q);
 	cr_assert_eq(((const int32_t *)bc_parcel_data(p))[1], -1); /* the null name: length -1 */
@@ -38,6 +40,8 @@ Test(aidl_nullable, parcelable_defaults_and_nulls)
 	cr_assert_null(r.numbers);
 	cr_assert_null(r.bytes);
 	cr_assert_null(r.words);
+	cr_assert_null(r.where);
+	cr_assert_null(r.next);
 	org_binderc_test_Maybe_clear(&m), org_binderc_test_Maybe_clear(&r);
 	bc_parcel_unref(p), bc_parcel_unref(q);
 }
@@ -58,6 +62,11 @@ Test(aidl_nullable, parcelable_values_and_empty_arrays)
 	m.words = calloc(2, sizeof(char *));
 	m.words[1] = strdup("w"); /* element 0 stays null */
 	m.words_len = 2;
+	m.where = malloc(sizeof(*m.where));
+	org_binderc_test_Point_init(m.where);
+	m.where->x = 8;
+	m.next = malloc(sizeof(*m.next)); /* a list of two */
+	org_binderc_test_Maybe_init(m.next);
 	cr_assert_eq(org_binderc_test_Maybe_write(p, &m), 0);
 	bc_parcel_begin_parcelable(q, &tok);
 	bc_parcel_write_string16(q, "n");
@@ -66,6 +75,27 @@ Test(aidl_nullable, parcelable_values_and_empty_arrays)
 	bc_parcel_write_int32_array(q, none, 0);
 	bc_parcel_write_byte_array(q, NULL, 0);
 	bc_parcel_write_string16_array(q, (const char *const[]){ NULL, "w" }, 2);
+	{
+		size_t ptok, ntok;
+		bc_parcel_write_int32(q, 1); /* where: present, then the body */
+		bc_parcel_begin_parcelable(q, &ptok);
+		bc_parcel_write_int32(q, 8);
+		bc_parcel_write_int32(q, 7);
+		bc_parcel_write_string16(q, "origin");
+		bc_parcel_write_int32(q, 5);
+		bc_parcel_end_parcelable(q, ptok);
+		bc_parcel_write_int32(q, 1); /* next: present */
+		bc_parcel_begin_parcelable(q, &ntok);
+		bc_parcel_write_string16(q, NULL);
+		bc_parcel_write_string16(q, "hi");
+		bc_parcel_write_binder(q, NULL);
+		bc_parcel_write_int32_array(q, NULL, 0);
+		bc_parcel_write_byte_array(q, NULL, 0);
+		bc_parcel_write_string16_array(q, NULL, 0);
+		bc_parcel_write_int32(q, 0);
+		bc_parcel_write_int32(q, 0);
+		bc_parcel_end_parcelable(q, ntok);
+	}
 	bc_parcel_end_parcelable(q, tok);
 	at_same(p, q);
 	at_rewind(p);
@@ -77,6 +107,11 @@ Test(aidl_nullable, parcelable_values_and_empty_arrays)
 	cr_assert_eq(r.words_len, 2);
 	cr_assert_null(r.words[0]);
 	cr_assert_str_eq(r.words[1], "w");
+	cr_assert_not_null(r.where);
+	cr_assert_eq(r.where->x, 8);
+	cr_assert_not_null(r.next);
+	cr_assert_str_eq(r.next->greeting, "hi");
+	cr_assert_null(r.next->next);
 	org_binderc_test_Maybe_clear(&m), org_binderc_test_Maybe_clear(&r);
 	bc_parcel_unref(p), bc_parcel_unref(q);
 }
@@ -119,7 +154,49 @@ static int n_reversed(void *self, const char *const *l, size_t l_len, char ***re
 	return 0;
 }
 
-static const struct org_binderc_test_INullable_ops nops = { .echo = n_echo, .pass = n_pass, .reversed = n_reversed };
+static int n_locate(void *self, const org_binderc_test_Point *p, org_binderc_test_Point **ret)
+{
+	(void)self;
+	if (!p) {
+		*ret = NULL;
+		return 0;
+	}
+	*ret = malloc(sizeof(**ret));
+	org_binderc_test_Point_init(*ret);
+	(*ret)->x = p->x + 1;
+	return 0;
+}
+
+static const struct org_binderc_test_INullable_ops nops = {
+	.echo = n_echo, .pass = n_pass, .reversed = n_reversed, .locate = n_locate,
+};
+
+Test(aidl_nullable, nullable_parcelable_arguments)
+{
+	bc_binder *svc = NULL;
+	org_binderc_test_Point pt, *r = (org_binderc_test_Point *)&pt;
+	bc_parcel *in = at_parcel(), *reply = at_parcel(), *want = at_parcel();
+
+	cr_assert_eq(org_binderc_test_INullable_stub_new(&nops, NULL, NULL, &svc), 0);
+	cr_assert_eq(org_binderc_test_INullable_locate(svc, NULL, &r), 0);
+	cr_assert_null(r);
+	org_binderc_test_Point_init(&pt);
+	pt.x = 41;
+	cr_assert_eq(org_binderc_test_INullable_locate(svc, &pt, &r), 0);
+	cr_assert_not_null(r);
+	cr_assert_eq(r->x, 42);
+	org_binderc_test_Point_free(r);
+	org_binderc_test_Point_clear(&pt);
+	/* a null Point in, a null Point out: int32 0 both ways */
+	bc_parcel_write_int32(in, 0);
+	at_rewind(in);
+	cr_assert_eq(org_binderc_test_INullable_dispatch(&nops, NULL, org_binderc_test_INullable_CODE_locate, in, reply), 0);
+	bc_parcel_write_status(want, NULL);
+	bc_parcel_write_int32(want, 0);
+	at_same(reply, want);
+	bc_parcel_unref(in), bc_parcel_unref(reply), bc_parcel_unref(want);
+	bc_binder_unref(svc);
+}
 
 /* List<String>: the same bytes as String[] (int32 count, String16s). */
 Test(aidl_nullable, list_of_strings)
