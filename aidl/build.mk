@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: MIT
+# aidl/build.mk: bc-aidl, the AIDL to C compiler (a host tool), its
+# pkg-config file and install rule, and a sanitizer build of its
+# front end for the tests in tests/aidl (no main()).
+#
+# Users' Makefiles find it with
+#   BC_AIDL := $(shell pkg-config --variable=bc_aidl bc-aidl)
+# and compile the generated sources with `pkg-config --cflags --libs libbinder-c`.
+
+AIDL_SRC := $(TOP)/aidl
+AIDL_OBJ := $(B)/obj/aidl
+AIDL_NAMES := arena lexer parser resolve consteval gen_types gen_helpers gen_header gen_source compile
+AIDL_HDRS := $(AIDL_SRC)/aidl.h $(AIDL_SRC)/gen.h
+BC_AIDL := $(B)/bin/bc-aidl
+AIDL_PC := $(B)/lib/pkgconfig/bc-aidl.pc
+# The front end and generator with the sanitizers, for the host tests.
+AIDL_SAN_A := $(AIDL_OBJ)/libbcaidl-san.a
+
+ALL_TARGETS += $(BC_AIDL) $(AIDL_PC)
+INSTALL_TARGETS += install-bc-aidl
+
+$(AIDL_OBJ)/%.o: $(AIDL_SRC)/%.c $(AIDL_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -c $< -o $@
+
+$(AIDL_OBJ)/san/%.o: $(AIDL_SRC)/%.c $(AIDL_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -c $< -o $@
+
+$(BC_AIDL): $(patsubst %,$(AIDL_OBJ)/%.o,$(AIDL_NAMES) main)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $^ -lm
+
+$(AIDL_SAN_A): $(patsubst %,$(AIDL_OBJ)/san/%.o,$(AIDL_NAMES))
+	rm -f $@ && ar rcs $@ $^
+
+$(AIDL_PC): $(AIDL_SRC)/build.mk
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'bindir=$${exec_prefix}/bin' \
+		'bc_aidl=$${bindir}/bc-aidl' '' 'Name: bc-aidl' \
+		'Description: AIDL to C compiler for libbinder-c' 'Version: $(LBC_VERSION)' \
+		'Requires: libbinder-c' > $@
+
+.PHONY: install-bc-aidl bc-aidl
+bc-aidl: $(BC_AIDL)
+install-bc-aidl: $(BC_AIDL) $(AIDL_PC)
+	install -D -m 0755 $(BC_AIDL) $(DESTDIR)$(PREFIX)/bin/bc-aidl
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig
+	sed -e 's|^prefix=.*|prefix=$(PREFIX)|' $(AIDL_PC) > $(DESTDIR)$(LIBDIR)/pkgconfig/bc-aidl.pc
+
+# --- the greeter example: C generated from examples/aidl at build time ---
+# (guest programs, linked statically like the other examples; SM_LINK
+# comes from servicemanager/build.mk and is used only in recipes)
+AIDLX_SRC := $(TOP)/examples/aidl
+AIDLX_GEN := $(B)/gen/aidl-examples
+AIDLX_AIDL := $(wildcard $(AIDLX_SRC)/org/binderc/examples/*.aidl)
+AIDLX_NAMES := $(patsubst %.aidl,org_binderc_examples_%,$(notdir $(AIDLX_AIDL)))
+AIDLX_GEN_C := $(patsubst %,$(AIDLX_GEN)/%.c,$(AIDLX_NAMES))
+AIDLX_GEN_O := $(patsubst %,$(AIDLX_GEN)/%.o,$(AIDLX_NAMES))
+AIDLX_BINS := $(B)/guest/bin/greeter-service $(B)/guest/bin/greeter-client
+AIDLX_TEST := $(B)/guest/bin/aidl-greeter-test
+
+ALL_TARGETS += $(AIDLX_BINS)
+GUEST_TESTS += $(AIDLX_TEST)
+
+# Static pattern rules: make never prefers its built-in %.o: %.c to them.
+$(AIDLX_GEN_C): $(AIDLX_GEN)/org_binderc_examples_%.c: $(AIDLX_SRC)/org/binderc/examples/%.aidl $(BC_AIDL)
+	@mkdir -p $(dir $@)
+	$(BC_AIDL) -I $(AIDLX_SRC) -o $(AIDLX_GEN) --version 1 $<
+
+$(AIDLX_GEN_O): $(AIDLX_GEN)/%.o: $(AIDLX_GEN)/%.c $(AIDLX_GEN_C)
+	$(CC) $(CFLAGS_BASE) -I$(AIDLX_GEN) -c $< -o $@
+
+$(B)/guest/bin/greeter-service: $(AIDLX_SRC)/greeter-service.c $(AIDLX_GEN_O) $(B)/lib/libbinder-c.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -I$(AIDLX_GEN) -o $@ $< $(AIDLX_GEN_O) $(SM_LINK)
+
+$(B)/guest/bin/greeter-client: $(AIDLX_SRC)/greeter-client.c $(AIDLX_GEN_O) $(B)/lib/libbinder-c.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -I$(AIDLX_GEN) -o $@ $< $(AIDLX_GEN_O) $(SM_LINK)
+
+$(AIDLX_TEST): $(TOP)/tests/aidl/guest_greeter.c | $(AIDLX_BINS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(CRITERION_LIBS)

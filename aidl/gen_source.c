@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The generated source: enum and parcelable read/write functions, and for
+ * an interface the proxy functions, one decoder per method, the dispatcher
+ * and the stub constructor.  Every generated function returns 0 or a
+ * negative errno and frees what it allocated on every path (one "out"
+ * label per function).
+ */
+#include <string.h>
+
+#include "gen.h"
+
+const char *gen_method_params(struct aidl_ctx *ctx, const struct aidl_method *m);
+
+/* ---- enums ------------------------------------------------------------------ */
+
+void gen_source_enum(struct gen *g)
+{
+	const struct aidl_decl *d = g->d;
+	const char *fn = d->backing == B_BYTE ? "byte" : d->backing == B_INT ? "int32" : "int64";
+
+	fprintf(g->c, "int %s_write(bc_parcel *p, %s v)\n{\n\treturn bc_parcel_write_%s(p, v);\n}\n\n", d->cname,
+		d->cname, fn);
+	fprintf(g->c, "int %s_read(bc_parcel *p, %s *ret)\n{\n\treturn bc_parcel_read_%s(p, ret);\n}\n", d->cname,
+		d->cname, fn);
+}
+
+/* ---- parcelables -------------------------------------------------------------- */
+
+static const char *field_lv(struct gen *g, const struct aidl_field *f)
+{
+	return aidl_printf(g->ctx, "v->%s", f->name);
+}
+
+static const char *field_len(struct gen *g, const struct aidl_field *f)
+{
+	return aidl_printf(g->ctx, "v->%s_len", f->name);
+}
+
+/* Read field @f into v->f (its default, already there, is replaced). */
+static void gen_field_read(struct gen *g, const struct aidl_field *f, const char *ind)
+{
+	FILE *c = g->c;
+	struct gtype gt = gen_type(&f->type);
+
+	if (gt.k == G_STRING) {
+		fprintf(c, "%s{\n%s\tchar *_s = NULL;\n\n", ind, ind);
+		gen_read(g, c, &f->type, "p", "_s", NULL, aidl_printf(g->ctx, "%s\t", ind));
+		fprintf(c, "%s\tif (_r < 0)\n%s\t\tgoto fail;\n%s\tfree(v->%s);\n%s\tv->%s = _s;\n%s}\n", ind, ind, ind,
+			f->name, ind, f->name, ind);
+		return;
+	}
+	if (gt.k == G_PARCEL)
+		fprintf(c, "%s%s_clear(&v->%s);\n", ind, gt.ctype, f->name);
+	gen_read(g, c, &f->type, "p", field_lv(g, f), field_len(g, f), ind);
+	fprintf(c, "%sif (_r < 0)\n%s\tgoto fail;\n", ind, ind);
+}
+
+static void gen_field_write(struct gen *g, const struct aidl_field *f, const char *ind)
+{
+	const char *val = gen_type(&f->type).k == G_PARCEL ? aidl_printf(g->ctx, "&v->%s", f->name) : field_lv(g, f);
+
+	gen_write(g, g->c, &f->type, "p", val, field_len(g, f), ind);
+}
+
+/* A union: int32 tag (the field's index), then that field alone; no size
+ * prefix (Android's union writeToParcel/readFromParcel). */
+static void gen_union_body(struct gen *g)
+{
+	const struct aidl_decl *d = g->d;
+	const char *cn = d->cname;
+	FILE *c = g->c;
+
+	fprintf(c,
+		"int %s_write(bc_parcel *p, const %s *v)\n{\n\tint _r;\n\n"
+		"\tif (!v || v->_tag < 0 || v->_tag >= %zu)\n\t\treturn -EINVAL;\n"
+		"\t_r = bc_parcel_write_int32(p, v->_tag);\n\tif (_r < 0)\n\t\tgoto out;\n\tswitch (v->_tag) {\n",
+		cn, cn, d->n_fields);
+	for (size_t i = 0; i < d->n_fields; i++) {
+		fprintf(c, "\tcase %s_TAG_%s:\n", cn, d->fields[i].name);
+		gen_field_write(g, &d->fields[i], "\t\t");
+		fprintf(c, "\t\tbreak;\n");
+	}
+	fprintf(c, "\t}\nout:\n\treturn _r;\n}\n\n");
+
+	fprintf(c,
+		"int %s_read(bc_parcel *p, %s *v)\n{\n\tint32_t _tag = 0;\n\tint _r = %s_init(v);\n\n"
+		"\tif (_r < 0)\n\t\treturn _r;\n\t_r = bc_parcel_read_int32(p, &_tag);\n\tif (_r < 0)\n\t\tgoto fail;\n"
+		"\tswitch (_tag) {\n",
+		cn, cn, cn);
+	for (size_t i = 0; i < d->n_fields; i++) {
+		fprintf(c, "\tcase %s_TAG_%s:\n", cn, d->fields[i].name);
+		gen_field_read(g, &d->fields[i], "\t\t");
+		fprintf(c, "\t\tbreak;\n");
+	}
+	fprintf(c, "\tdefault: /* a tag this version does not know */\n\t\t_r = -EBADMSG;\n\t\tgoto fail;\n\t}\n"
+		   "\tv->_tag = _tag;\n\treturn 0;\nfail:\n\t%s_clear(v);\n\treturn _r;\n}\n",
+		cn);
+}
+
+void gen_source_parcelable(struct gen *g)
+{
+	const struct aidl_decl *d = g->d;
+	const char *cn = d->cname;
+	FILE *c = g->c;
+	bool nomem = false, fail = false;
+
+	/* zero: nothing owned, fds -1 (so clearing it closes nothing) */
+	fprintf(c, "void %s_zero(%s *v)\n{\n\tmemset(v, 0, sizeof(*v));\n", cn, cn);
+	for (size_t i = 0; i < d->n_fields; i++) {
+		struct gtype gt = gen_type(&d->fields[i].type);
+		if (gt.k == G_FD || gt.k == G_PFD)
+			fprintf(c, "\tv->%s = -1;\n", d->fields[i].name);
+		else if (gt.k == G_PARCEL)
+			fprintf(c, "\t%s_zero(&v->%s);\n", gt.ctype, d->fields[i].name);
+	}
+	fprintf(c, "}\n\n");
+
+	/* init */
+	fprintf(c, "int %s_init(%s *v)\n{\n\tint _r = 0;\n\n\tif (!v)\n\t\treturn -EINVAL;\n\t%s_zero(v);\n",
+		cn, cn, cn);
+	for (size_t i = 0; i < d->n_fields; i++) {
+		const struct aidl_field *f = &d->fields[i];
+		struct gtype gt = gen_type(&f->type);
+
+		if (gt.k == G_STRING && f->type.nullable && !f->def)
+			continue; /* a nullable String starts as null */
+		if (gt.k == G_STRING) {
+			fprintf(c, "\tv->%s = bcaidl_strdup(%s);\n\tif (!v->%s)\n\t\tgoto nomem;\n", f->name,
+				f->def ? gen_literal(g->ctx, &f->type, &f->defval) : "\"\"", f->name);
+			nomem = true;
+		} else if (gt.k == G_PARCEL) {
+			fprintf(c, "\t_r = %s_init(&v->%s);\n\tif (_r < 0)\n\t\tgoto fail;\n", gt.ctype, f->name);
+			fail = true;
+		} else if (f->def) {
+			fprintf(c, "\tv->%s = %s;\n", f->name, gen_literal(g->ctx, &f->type, &f->defval));
+		}
+	}
+	fprintf(c, "\treturn _r;\n");
+	if (nomem)
+		fprintf(c, "nomem:\n\t_r = -ENOMEM;\n");
+	if (fail)
+		fprintf(c, "fail:\n");
+	if (nomem || fail)
+		fprintf(c, "\t%s_clear(v);\n\treturn _r;\n", cn);
+	fprintf(c, "}\n\n");
+
+	/* clear */
+	fprintf(c, "void %s_clear(%s *v)\n{\n\tif (!v)\n\t\treturn;\n", cn, cn);
+	for (size_t i = 0; i < d->n_fields; i++)
+		gen_free(g, c, &d->fields[i].type, field_lv(g, &d->fields[i]), field_len(g, &d->fields[i]), "\t");
+	fprintf(c, "\t%s_zero(v);\n}\n\n", cn);
+
+	/* arrays: int32 count, then each element as int32 1 + body (Android's
+	 * writeParcelableVector / AParcel_writeParcelable per element) */
+	fprintf(c,
+		"int %s_write_array(bc_parcel *p, const %s *v, size_t n)\n{\n\tint _r;\n\n"
+		"\tif ((!v && n) || n > INT32_MAX)\n\t\treturn -EINVAL;\n\t_r = bc_parcel_write_int32(p, (int32_t)n);\n"
+		"\tfor (size_t i = 0; _r == 0 && i < n; i++) {\n\t\t_r = bc_parcel_write_int32(p, 1);\n"
+		"\t\tif (_r == 0)\n\t\t\t_r = %s_write(p, &v[i]);\n\t}\n\treturn _r;\n}\n\n",
+		cn, cn, cn);
+	fprintf(c,
+		"void %s_free_array(%s *v, size_t n)\n{\n\tfor (size_t i = 0; v && i < n; i++)\n\t\t%s_clear(&v[i]);\n"
+		"\tfree(v);\n}\n\n",
+		cn, cn, cn);
+	fprintf(c,
+		"int %s_new_array(size_t n, %s **ret)\n{\n\t%s *v = calloc(n ? n : 1, sizeof(*v));\n\n"
+		"\tif (!v)\n\t\treturn -ENOMEM;\n\tfor (size_t i = 0; i < n; i++) {\n"
+		"\t\tif (%s_init(&v[i]) < 0) {\n\t\t\t%s_free_array(v, i);\n\t\t\treturn -ENOMEM;\n\t\t}\n\t}\n"
+		"\t*ret = v;\n\treturn 0;\n}\n\n",
+		cn, cn, cn, cn, cn);
+	/* reading: every element takes at least 4 bytes, which bounds the
+	 * allocation by what the parcel holds */
+	fprintf(c,
+		"int %s_read_array(bc_parcel *p, %s **ret, size_t *ret_n)\n{\n\tint32_t n = 0;\n\t%s *v;\n"
+		"\tint _r = bc_parcel_read_int32(p, &n);\n\n\tif (_r < 0)\n\t\treturn _r;\n"
+		"\tif (n < 0 || (size_t)n > bc_parcel_remaining(p) / 4)\n\t\treturn -EBADMSG;\n"
+		"\tv = calloc(n ? (size_t)n : 1, sizeof(*v));\n\tif (!v)\n\t\treturn -ENOMEM;\n"
+		"\tfor (int32_t i = 0; i < n; i++) {\n\t\t%s_zero(&v[i]);\n\t}\n"
+		"\tfor (int32_t i = 0; i < n; i++) {\n\t\t_r = bcaidl_read_marker(p);\n"
+		"\t\tif (_r == 0)\n\t\t\t_r = %s_read(p, &v[i]);\n\t\tif (_r < 0) {\n"
+		"\t\t\t%s_free_array(v, (size_t)n);\n\t\t\treturn _r;\n\t\t}\n\t}\n"
+		"\t*ret = v;\n\t*ret_n = (size_t)n;\n\treturn 0;\n}\n\n",
+		cn, cn, cn, cn, cn, cn);
+
+	/* @nullable values: int32 0 for null, else int32 1 + body; in C a
+	 * heap pointer, NULL for null */
+	fprintf(c,
+		"int %s_write_nullable(bc_parcel *p, const %s *v)\n{\n\tint _r;\n\n"
+		"\tif (!v)\n\t\treturn bc_parcel_write_int32(p, 0);\n\t_r = bc_parcel_write_int32(p, 1);\n"
+		"\treturn _r < 0 ? _r : %s_write(p, v);\n}\n\n",
+		cn, cn, cn);
+	fprintf(c, "void %s_free(%s *v)\n{\n\tif (v) {\n\t\t%s_clear(v);\n\t\tfree(v);\n\t}\n}\n\n", cn, cn,
+		cn);
+	fprintf(c,
+		"int %s_read_nullable(bc_parcel *p, %s **ret)\n{\n\tint32_t present = 0;\n\t%s *v;\n"
+		"\tint _r = bc_parcel_read_int32(p, &present);\n\n\tif (_r < 0)\n\t\treturn _r;\n"
+		"\tif (!present) {\n\t\t*ret = NULL;\n\t\treturn 0;\n\t}\n"
+		"\tv = malloc(sizeof(*v));\n\tif (!v)\n\t\treturn -ENOMEM;\n\t_r = %s_read(p, v);\n"
+		"\tif (_r < 0) {\n\t\tfree(v);\n\t\treturn _r;\n\t}\n\t*ret = v;\n\treturn 0;\n}\n\n",
+		cn, cn, cn, cn);
+
+	if (d->is_union) {
+		gen_union_body(g);
+		return;
+	}
+	/* write: the stable-AIDL body, int32 size (counting itself) + fields */
+	fprintf(c,
+		"int %s_write(bc_parcel *p, const %s *v)\n{\n\tsize_t _tok = 0;\n\tint _r;\n\n\tif (!v)\n\t\treturn -EINVAL;\n"
+		"\t_r = bc_parcel_begin_parcelable(p, &_tok);\n\tif (_r < 0)\n\t\tgoto out;\n",
+		cn, cn);
+	for (size_t i = 0; i < d->n_fields; i++)
+		gen_field_write(g, &d->fields[i], "\t");
+	fprintf(c, "\t_r = bc_parcel_end_parcelable(p, _tok);\nout:\n\treturn _r;\n}\n\n");
+
+	/* read: fields past the body's end keep their defaults */
+	fprintf(c,
+		"int %s_read(bc_parcel *p, %s *v)\n{\n\tsize_t _end = 0;\n\tint _r = %s_init(v);\n\n\tif (_r < 0)\n\t\treturn _r;\n"
+		"\t_r = bc_parcel_enter_parcelable(p, &_end);\n\tif (_r < 0)\n\t\tgoto fail;\n",
+		cn, cn, cn);
+	for (size_t i = 0; i < d->n_fields; i++) {
+		fprintf(c, "\tif (bc_parcel_get_position(p) >= _end)\n\t\tgoto done;\n");
+		gen_field_read(g, &d->fields[i], "\t");
+	}
+	if (d->n_fields)
+		fprintf(c, "done:\n");
+	fprintf(c, "\t_r = bc_parcel_exit_parcelable(p, _end);\n\tif (_r < 0)\n\t\tgoto fail;\n\treturn 0;\n"
+		   "fail:\n\t%s_clear(v);\n\treturn _r;\n}\n",
+		cn);
+}
+
+/* ---- interfaces ---------------------------------------------------------------- */
+
+static bool is_oneway(const struct gen *g, const struct aidl_method *m)
+{
+	return m->oneway || g->d->oneway;
+}
+
+static bool is_void(const struct aidl_method *m)
+{
+	return m->ret.basic == B_VOID && !m->ret.array;
+}
+
+static void zero_local(struct gen *g, const struct aidl_type *t, const char *name)
+{
+	if (gen_type(t).k == G_PARCEL)
+		fprintf(g->c, "\t%s_zero(&%s);\n", gen_type(t).ctype, name);
+}
+
+/* After handing a local over to the caller, make its cleanup a no-op. */
+static void disown(struct gen *g, const struct aidl_type *t, const char *name, const char *ind)
+{
+	switch (gen_type(t).k) {
+	case G_SCALAR:
+	case G_ENUM:
+		break;
+	case G_PARCEL:
+		fprintf(g->c, "%s%s_zero(&%s);\n", ind, gen_type(t).ctype, name);
+		break;
+	case G_FD:
+	case G_PFD:
+		fprintf(g->c, "%s%s = -1;\n", ind, name);
+		break;
+	default:
+		fprintf(g->c, "%s%s = NULL;\n", ind, name);
+		break;
+	}
+}
+
+static bool has_len(const struct aidl_type *t)
+{
+	enum gkind k = gen_type(t).k;
+	return k == G_ARRAY || k == G_BYTES || k == G_STRV || k == G_PARRAY || k == G_BINDERV;
+}
+
+/* @meta: getInterfaceVersion/Hash, synchronous even on a oneway interface. */
+static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *code, bool meta)
+{
+	struct aidl_ctx *ctx = g->ctx;
+	FILE *c = g->c;
+	const char *cn = g->d->cname;
+	bool ow = !meta && is_oneway(g, m);
+
+	fprintf(c, "int %s_%s(bc_binder *binder%s)\n{\n\tbc_parcel *_data = NULL, *_reply = NULL;\n\tint _r;\n", cn,
+		m->name, gen_method_params(ctx, m));
+	if (!is_void(m))
+		gen_local(g, &m->ret, "_t_ret", "\t");
+	for (size_t i = 0; i < m->n_params; i++)
+		if (m->params[i].dir != D_IN)
+			gen_local(g, &m->params[i].type, aidl_printf(ctx, "_t_%s", m->params[i].name), "\t");
+	fprintf(c, "\n");
+	if (!is_void(m))
+		zero_local(g, &m->ret, "_t_ret");
+	fprintf(c, "\tif (!binder)\n\t\treturn -EINVAL;\n");
+	if (!is_void(m) && has_len(&m->ret))
+		fprintf(c, "\tif (_ret && !_ret_len)\n\t\treturn -EINVAL;\n");
+	for (size_t i = 0; i < m->n_params; i++) {
+		const struct aidl_param *p = &m->params[i];
+		if (p->dir == D_IN)
+			continue;
+		zero_local(g, &p->type, aidl_printf(ctx, "_t_%s", p->name));
+		fprintf(c, "\tif (!%s%s)\n\t\treturn -EINVAL;\n", p->name,
+			has_len(&p->type) ? aidl_printf(ctx, " || !%s_len", p->name) : "");
+	}
+	fprintf(c, "\t_r = bc_binder_new_parcel(binder, &_data);\n\tif (_r < 0)\n\t\tgoto out;\n"
+		   "\t_r = bc_parcel_write_interface_token(_data, %s_DESCRIPTOR);\n\tif (_r < 0)\n\t\tgoto out;\n",
+		cn);
+	for (size_t i = 0; i < m->n_params; i++) {
+		const struct aidl_param *p = &m->params[i];
+		const char *len = aidl_printf(ctx, "%s_len", p->name);
+
+		if (p->dir == D_IN) {
+			gen_write(g, c, &p->type, "_data", p->name, len, "\t");
+		} else if (p->dir == D_INOUT) {
+			bool pc = gen_type(&p->type).k == G_PARCEL;
+			gen_write(g, c, &p->type, "_data", pc ? p->name : aidl_printf(ctx, "*%s", p->name),
+				  aidl_printf(ctx, "*%s_len", p->name), "\t");
+		} else if (has_len(&p->type)) {
+			fprintf(c, "\t_r = bcaidl_write_size(_data, *%s_len); /* out array: the size asked for */\n"
+				   "\tif (_r < 0)\n\t\tgoto out;\n",
+				p->name);
+		}
+	}
+	if (ow) {
+		fprintf(c, "\t_r = bc_binder_transact(binder, %s, _data, NULL, BINDERC_FLAG_ONEWAY);\n", code);
+	} else {
+		fprintf(c, "\t_r = bc_binder_transact(binder, %s, _data, &_reply, 0);\n\tif (_r < 0)\n\t\tgoto out;\n"
+			   "\t_r = bcaidl_read_status(_reply);\n\tif (_r != 0)\n\t\tgoto out;\n",
+			code);
+		if (!is_void(m)) {
+			gen_read(g, c, &m->ret, "_reply", "_t_ret", "_t_ret_len", "\t");
+			fprintf(c, "\tif (_r < 0)\n\t\tgoto out;\n");
+		}
+		for (size_t i = 0; i < m->n_params; i++) {
+			const struct aidl_param *p = &m->params[i];
+			if (p->dir == D_IN)
+				continue;
+			gen_read(g, c, &p->type, "_reply", aidl_printf(ctx, "_t_%s", p->name),
+				 aidl_printf(ctx, "_t_%s_len", p->name), "\t");
+			fprintf(c, "\tif (_r < 0)\n\t\tgoto out;\n");
+		}
+		/* Everything arrived: hand it over. */
+		if (!is_void(m)) {
+			fprintf(c, "\tif (_ret) {\n\t\t*_ret = _t_ret;\n");
+			if (has_len(&m->ret))
+				fprintf(c, "\t\t*_ret_len = _t_ret_len;\n");
+			disown(g, &m->ret, "_t_ret", "\t\t");
+			fprintf(c, "\t}\n");
+		}
+		for (size_t i = 0; i < m->n_params; i++) {
+			const struct aidl_param *p = &m->params[i];
+			const char *t = aidl_printf(ctx, "_t_%s", p->name);
+
+			if (p->dir == D_IN)
+				continue;
+			if (gen_type(&p->type).k == G_PARCEL) {
+				if (p->dir == D_INOUT)
+					fprintf(c, "\t%s_clear(%s);\n", gen_type(&p->type).ctype, p->name);
+				fprintf(c, "\t*%s = %s;\n", p->name, t);
+			} else {
+				if (p->dir == D_INOUT)
+					gen_free(g, c, &p->type, aidl_printf(ctx, "*%s", p->name),
+						 aidl_printf(ctx, "*%s_len", p->name), "\t");
+				fprintf(c, "\t*%s = %s;\n\t*%s_len = %s_len;\n", p->name, t, p->name, t);
+			}
+			disown(g, &p->type, t, "\t");
+		}
+	}
+	fprintf(c, "out:\n");
+	if (!is_void(m))
+		gen_free(g, c, &m->ret, "_t_ret", "_t_ret_len", "\t");
+	for (size_t i = 0; i < m->n_params; i++)
+		if (m->params[i].dir != D_IN)
+			gen_free(g, c, &m->params[i].type, aidl_printf(ctx, "_t_%s", m->params[i].name),
+				 aidl_printf(ctx, "_t_%s_len", m->params[i].name), "\t");
+	fprintf(c, "\tbc_parcel_unref(_data);\n\tbc_parcel_unref(_reply);\n\treturn _r;\n}\n\n");
+}
+
+static void gen_stub_method(struct gen *g, const struct aidl_method *m)
+{
+	struct aidl_ctx *ctx = g->ctx;
+	FILE *c = g->c;
+	const char *cn = g->d->cname;
+	const char *args = "";
+
+	fprintf(c,
+		"static int bcaidl_stub_%s(const struct %s_ops *_ops, void *_self, bc_parcel *_in, bc_parcel *_reply)\n{\n"
+		"\tint _r = 0;\n",
+		m->name, cn);
+	for (size_t i = 0; i < m->n_params; i++)
+		gen_local(g, &m->params[i].type, aidl_printf(ctx, "_a_%s", m->params[i].name), "\t");
+	if (!is_void(m))
+		gen_local(g, &m->ret, "_a_ret", "\t");
+	fprintf(c, "\n");
+	for (size_t i = 0; i < m->n_params; i++)
+		zero_local(g, &m->params[i].type, aidl_printf(ctx, "_a_%s", m->params[i].name));
+	if (!is_void(m))
+		zero_local(g, &m->ret, "_a_ret");
+	fprintf(c, "\t(void)_in, (void)_reply;\n\tif (!_ops->%s)\n\t\treturn -EBADMSG; /* UNKNOWN_TRANSACTION */\n", m->name);
+	for (size_t i = 0; i < m->n_params; i++) {
+		const struct aidl_param *p = &m->params[i];
+		const char *a = aidl_printf(ctx, "_a_%s", p->name), *al = aidl_printf(ctx, "_a_%s_len", p->name);
+		struct gtype gt = gen_type(&p->type);
+
+		if (p->dir != D_OUT) {
+			gen_read(g, c, &p->type, "_in", a, al, "\t");
+			fprintf(c, "\tif (_r < 0) {\n\t\t_r = bcaidl_bad_request(_r);\n\t\tgoto out;\n\t}\n");
+		} else if (gt.k == G_PARCEL) {
+			fprintf(c, "\t_r = %s_init(&%s);\n\tif (_r < 0)\n\t\tgoto out;\n", gt.ctype, a);
+		} else {
+			fprintf(c, "\t_r = bcaidl_read_size(_in, &%s);\n\tif (_r < 0) {\n\t\t_r = bcaidl_bad_request(_r);\n"
+				   "\t\tgoto out;\n\t}\n",
+				al);
+			if (gt.k == G_STRV)
+				fprintf(c, "\t_r = bcaidl_strv_new(%s, &%s);\n\tif (_r < 0)\n\t\tgoto out;\n", al, a);
+			else if (gt.k == G_PARRAY)
+				fprintf(c, "\t_r = %s_new_array(%s, &%s);\n\tif (_r < 0)\n\t\tgoto out;\n", gt.ctype, al, a);
+			/* an out binder array starts as n NULLs: the implementation
+			 * must fill every one (a NULL is refused when writing) */
+			else
+				fprintf(c, "\t%s = calloc(%s ? %s : 1, sizeof(*%s));\n\tif (!%s) {\n\t\t_r = -ENOMEM;\n"
+					   "\t\tgoto out;\n\t}\n",
+					a, al, al, a, a);
+		}
+		/* the implementation's argument(s) */
+		if (p->dir == D_IN) {
+			if (gt.k == G_PARCEL)
+				args = aidl_printf(ctx, "%s, &%s", args, a);
+			else if (gt.k == G_STRV)
+				args = aidl_printf(ctx, "%s, (const char *const *)%s, %s", args, a, al);
+			else if (has_len(&p->type))
+				args = aidl_printf(ctx, "%s, %s, %s", args, a, al);
+			else
+				args = aidl_printf(ctx, "%s, %s", args, a);
+		} else {
+			args = has_len(&p->type) ? aidl_printf(ctx, "%s, &%s, &%s", args, a, al)
+						 : aidl_printf(ctx, "%s, &%s", args, a);
+		}
+	}
+	if (!is_void(m))
+		args = has_len(&m->ret) ? aidl_printf(ctx, "%s, &_a_ret, &_a_ret_len", args)
+					: aidl_printf(ctx, "%s, &_a_ret", args);
+	if (!is_void(m) && gen_type(&m->ret).k == G_PARCEL) /* like a default-constructed C++ value */
+		fprintf(c, "\t_r = %s_init(&_a_ret);\n\tif (_r < 0)\n\t\tgoto out;\n", gen_type(&m->ret).ctype);
+	fprintf(c, "\t_r = _ops->%s(_self%s);\n", m->name, args);
+	if (is_oneway(g, m)) {
+		fprintf(c, "\t_r = 0; /* one-way: nobody hears the result */\n");
+	} else {
+		fprintf(c, "\tif (_r > 0) {\n\t\t_r = bcaidl_write_service_error(_reply, _r);\n\t\tgoto out;\n\t}\n"
+			   "\tif (_r < 0)\n\t\tgoto out;\n"
+			   "\t_r = bc_parcel_write_status(_reply, NULL);\n\tif (_r < 0)\n\t\tgoto out;\n");
+		if (!is_void(m))
+			gen_write(g, c, &m->ret, "_reply", gen_type(&m->ret).k == G_PARCEL ? "&_a_ret" : "_a_ret",
+				  "_a_ret_len", "\t");
+		for (size_t i = 0; i < m->n_params; i++) {
+			const struct aidl_param *p = &m->params[i];
+			if (p->dir == D_IN)
+				continue;
+			gen_write(g, c, &p->type, "_reply",
+				  aidl_printf(ctx, gen_type(&p->type).k == G_PARCEL ? "&_a_%s" : "_a_%s", p->name),
+				  aidl_printf(ctx, "_a_%s_len", p->name), "\t");
+		}
+	}
+	fprintf(c, "out:\n");
+	for (size_t i = 0; i < m->n_params; i++)
+		gen_free(g, c, &m->params[i].type, aidl_printf(ctx, "_a_%s", m->params[i].name),
+			 aidl_printf(ctx, "_a_%s_len", m->params[i].name), "\t");
+	if (!is_void(m))
+		gen_free(g, c, &m->ret, "_a_ret", "_a_ret_len", "\t");
+	fprintf(c, "\treturn _r;\n}\n\n");
+}
+
+void gen_source_interface(struct gen *g)
+{
+	const struct aidl_decl *d = g->d;
+	const struct aidl_opts *o = g->ctx->opts;
+	const char *cn = d->cname;
+	FILE *c = g->c;
+
+	for (size_t i = 0; i < d->n_methods; i++)
+		gen_proxy(g, &d->methods[i], aidl_printf(g->ctx, "%s_CODE_%s", cn, d->methods[i].name), false);
+	/* The stable-AIDL meta methods, as Android's backends generate them. */
+	if (o->version > 0) {
+		struct aidl_method m = { .name = "getInterfaceVersion", .ret = { .basic = B_INT, .name = "int" } };
+		gen_proxy(g, &m, aidl_printf(g->ctx, "%s_CODE_getInterfaceVersion", cn), true);
+	}
+	if (o->hash) {
+		struct aidl_method m = { .name = "getInterfaceHash", .ret = { .basic = B_STRING, .name = "String" } };
+		gen_proxy(g, &m, aidl_printf(g->ctx, "%s_CODE_getInterfaceHash", cn), true);
+	}
+	for (size_t i = 0; i < d->n_methods; i++)
+		gen_stub_method(g, &d->methods[i]);
+
+	fprintf(c, "int %s_dispatch(const struct %s_ops *ops, void *self, uint32_t code, bc_parcel *in, bc_parcel *reply)\n"
+		   "{\n\tint _r;\n\n\tif (!ops)\n\t\treturn -EINVAL;\n\t(void)self, (void)in, (void)reply, (void)_r;\n"
+		   "\tswitch (code) {\n",
+		cn, cn);
+	for (size_t i = 0; i < d->n_methods; i++)
+		fprintf(c, "\tcase %s_CODE_%s:\n\t\treturn bcaidl_stub_%s(ops, self, in, reply);\n", cn, d->methods[i].name,
+			d->methods[i].name);
+	if (o->version > 0)
+		fprintf(c, "\tcase %s_CODE_getInterfaceVersion:\n\t\t_r = bc_parcel_write_status(reply, NULL);\n"
+			   "\t\treturn _r < 0 ? _r : bc_parcel_write_int32(reply, %s_VERSION);\n",
+			cn, cn);
+	if (o->hash)
+		fprintf(c, "\tcase %s_CODE_getInterfaceHash:\n\t\t_r = bc_parcel_write_status(reply, NULL);\n"
+			   "\t\treturn _r < 0 ? _r : bc_parcel_write_string16(reply, %s_HASH);\n",
+			cn, cn);
+	fprintf(c, "\tdefault:\n\t\treturn -EBADMSG; /* UNKNOWN_TRANSACTION */\n\t}\n}\n\n");
+
+	fprintf(c,
+		"struct bcaidl_stub_stub {\n\tconst struct %s_ops *ops;\n\tvoid *self;\n\tbc_destroy_fn on_destroy;\n};\n\n"
+		"static int bcaidl_stub_on_transact(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply,\n"
+		"\t\t\t    void *userdata)\n{\n\tconst struct bcaidl_stub_stub *s = userdata;\n\n\t(void)b, (void)txn;\n"
+		"\treturn %s_dispatch(s->ops, s->self, code, in, reply);\n}\n\n"
+		"static void bcaidl_stub_on_destroy(void *userdata)\n{\n\tstruct bcaidl_stub_stub *s = userdata;\n\n"
+		"\tif (s->on_destroy)\n\t\ts->on_destroy(s->self);\n\tfree(s);\n}\n\n"
+		"int %s_stub_new(const struct %s_ops *ops, void *self, bc_destroy_fn on_destroy, bc_binder **ret)\n{\n"
+		"\tstruct bcaidl_stub_stub *s;\n\tbc_class *cls = NULL;\n\tint r;\n\n\tif (!ops || !ret)\n\t\treturn -EINVAL;\n"
+		"\ts = calloc(1, sizeof(*s));\n\tif (!s)\n\t\treturn -ENOMEM;\n"
+		"\ts->ops = ops;\n\ts->self = self;\n\ts->on_destroy = on_destroy;\n"
+		"\tr = bc_class_new(%s_DESCRIPTOR, bcaidl_stub_on_transact, bcaidl_stub_on_destroy, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);\n"
+		"\tif (r == 0)\n\t\tr = bc_binder_new(cls, s, ret);\n\tbc_class_unref(cls);\n\tif (r < 0)\n\t\tfree(s);\n"
+		"\treturn r;\n}\n",
+		cn, cn, cn, cn, cn);
+}

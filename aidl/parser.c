@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The AIDL parser: one document (package, imports, one type) into the AST
+ * of aidl.h.  Recursive descent with one token of look-ahead.  Every
+ * construct of the AIDL language that the generator does not implement
+ * yet is recognised here and refused by name at its position, so it can
+ * never be half-parsed into something that compiles to the wrong wire
+ * layout.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aidl.h"
+
+struct parser {
+	struct aidl_ctx *ctx;
+	struct aidl_lexer lx;
+	struct aidl_token t;
+	int expr_depth;
+};
+
+static void next(struct parser *ps)
+{
+	aidl_lex(&ps->lx, &ps->t);
+}
+
+static bool is_punct(const struct parser *ps, const char *op)
+{
+	return ps->t.kind == TK_PUNCT && strcmp(ps->t.text, op) == 0;
+}
+
+static bool is_word(const struct parser *ps, const char *w)
+{
+	return ps->t.kind == TK_IDENT && strcmp(ps->t.text, w) == 0;
+}
+
+static const char *describe(const struct aidl_token *t)
+{
+	switch (t->kind) {
+	case TK_EOF: return "end of file";
+	case TK_IDENT: return "an identifier";
+	case TK_INT: case TK_FLOAT: return "a number";
+	case TK_STRING: return "a string literal";
+	case TK_CHAR: return "a character literal";
+	default: return "an operator";
+	}
+}
+
+static _Noreturn void expected(struct parser *ps, const char *what)
+{
+	if (ps->t.kind == TK_PUNCT || ps->t.kind == TK_IDENT)
+		aidl_fail(ps->ctx, &ps->t.loc, "expected %s, found '%s'", what, ps->t.text);
+	aidl_fail(ps->ctx, &ps->t.loc, "expected %s, found %s", what, describe(&ps->t));
+}
+
+static void expect_punct(struct parser *ps, const char *op)
+{
+	if (!is_punct(ps, op))
+		expected(ps, aidl_printf(ps->ctx, "'%s'", op));
+	next(ps);
+}
+
+static const char *expect_ident(struct parser *ps, const char *what)
+{
+	const char *s;
+
+	if (ps->t.kind != TK_IDENT)
+		expected(ps, what);
+	s = ps->t.text;
+	next(ps);
+	return s;
+}
+
+/* Make room for element @n of an arena array; returns the (new) array.
+ * Capacity doubles at powers of two, so it is implied by n. */
+static void *grow(struct aidl_ctx *ctx, void *arr, size_t n, size_t elem)
+{
+	void *na;
+
+	if (n & (n - 1))
+		return arr;
+	na = aidl_alloc(ctx, (n ? n * 2 : 1) * elem);
+	if (n)
+		memcpy(na, arr, n * elem);
+	return na;
+}
+#define PUSH(ctx, arr, n) ((arr) = grow((ctx), (arr), (n), sizeof(*(arr))), &(arr)[(n)++])
+
+static const char *parse_qname(struct parser *ps, const char *what)
+{
+	const char *s = expect_ident(ps, what);
+
+	while (is_punct(ps, ".")) {
+		next(ps);
+		s = aidl_printf(ps->ctx, "%s.%s", s, expect_ident(ps, "an identifier after '.'"));
+	}
+	return s;
+}
+
+/* ---- constant expressions ------------------------------------------------ */
+
+static struct aidl_expr *parse_expr(struct parser *ps);
+
+static struct aidl_expr *new_expr(struct parser *ps, char op)
+{
+	struct aidl_expr *e = aidl_alloc(ps->ctx, sizeof(*e));
+
+	e->loc = ps->t.loc;
+	e->op = op;
+	return e;
+}
+
+static struct aidl_expr *parse_primary(struct parser *ps)
+{
+	struct aidl_expr *e;
+
+	if (++ps->expr_depth > 64)
+		aidl_fail(ps->ctx, &ps->t.loc, "expression nested too deeply");
+	switch (ps->t.kind) {
+	case TK_INT:
+		e = new_expr(ps, 0);
+		e->lit.kind = V_INT;
+		e->lit.i = (int64_t)ps->t.ival;
+		e->lit_hex = ps->t.len > 1 && (ps->t.text[1] == 'x' || ps->t.text[1] == 'X');
+		e->lit_long = ps->t.is_long;
+		if (!e->lit_hex && ps->t.ival > (uint64_t)INT64_MAX + 1)
+			aidl_fail(ps->ctx, &ps->t.loc, "integer literal too large");
+		next(ps);
+		break;
+	case TK_FLOAT:
+		e = new_expr(ps, 0);
+		e->lit.kind = V_FLOAT;
+		e->lit.d = ps->t.dval;
+		next(ps);
+		break;
+	case TK_STRING:
+		e = new_expr(ps, 0);
+		e->lit.kind = V_STRING;
+		e->lit.s = ps->t.text;
+		e->lit.slen = ps->t.len;
+		next(ps);
+		break;
+	case TK_CHAR:
+		e = new_expr(ps, 0);
+		e->lit.kind = V_INT;
+		e->lit.i = (int64_t)ps->t.ival;
+		e->lit.is_char = true;
+		next(ps);
+		break;
+	case TK_IDENT:
+		if (is_word(ps, "true") || is_word(ps, "false")) {
+			e = new_expr(ps, 0);
+			e->lit.kind = V_BOOL;
+			e->lit.i = is_word(ps, "true");
+			next(ps);
+			break;
+		}
+		e = new_expr(ps, 'n');
+		e->name = parse_qname(ps, "a name");
+		break;
+	default:
+		if (is_punct(ps, "(")) {
+			next(ps);
+			e = parse_expr(ps);
+			expect_punct(ps, ")");
+			break;
+		}
+		if (is_punct(ps, "{"))
+			aidl_unsupported(ps->ctx, &ps->t.loc, "an array constant");
+		if (is_punct(ps, "-") || is_punct(ps, "+") || is_punct(ps, "~") || is_punct(ps, "!")) {
+			e = new_expr(ps, 'u');
+			e->oper = ps->t.text;
+			next(ps);
+			e->a = parse_primary(ps);
+			break;
+		}
+		expected(ps, "a constant expression");
+	}
+	ps->expr_depth--;
+	return e;
+}
+
+/* Binary operators by precedence (C's, which AIDL follows). */
+static int prec(const struct parser *ps)
+{
+	static const char *const levels[][4] = {
+		{ "||" }, { "&&" }, { "|" }, { "^" }, { "&" }, { "==", "!=" },
+		{ "<", ">", "<=", ">=" }, { "<<", ">>" }, { "+", "-" }, { "*", "/", "%" },
+	};
+
+	if (ps->t.kind != TK_PUNCT)
+		return -1;
+	for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); l++)
+		for (size_t i = 0; i < 4 && levels[l][i]; i++)
+			if (strcmp(ps->t.text, levels[l][i]) == 0)
+				return (int)l;
+	return -1;
+}
+
+static struct aidl_expr *parse_binary(struct parser *ps, int min)
+{
+	struct aidl_expr *lhs = parse_primary(ps);
+	int p;
+
+	while ((p = prec(ps)) >= min) {
+		struct aidl_expr *e = new_expr(ps, 'b');
+		e->oper = ps->t.text;
+		next(ps);
+		e->a = lhs;
+		if (++ps->expr_depth > 64)
+			aidl_fail(ps->ctx, &e->loc, "expression nested too deeply");
+		e->b = parse_binary(ps, p + 1);
+		ps->expr_depth--;
+		lhs = e;
+	}
+	return lhs;
+}
+
+static struct aidl_expr *parse_expr(struct parser *ps)
+{
+	struct aidl_expr *c = parse_binary(ps, 0);
+
+	if (is_punct(ps, "?")) {
+		struct aidl_expr *e = new_expr(ps, '?');
+		next(ps);
+		if (++ps->expr_depth > 64)
+			aidl_fail(ps->ctx, &e->loc, "expression nested too deeply");
+		e->a = c;
+		e->b = parse_expr(ps);
+		expect_punct(ps, ":");
+		e->c = parse_expr(ps);
+		ps->expr_depth--;
+		return e;
+	}
+	return c;
+}
+
+/* ---- annotations and types ------------------------------------------------ */
+
+/* Annotations before a declaration, member, parameter or type.  Only the
+ * ones the generator honours are accepted. */
+static void parse_annots(struct parser *ps, struct aidl_annot **ret, size_t *n)
+{
+	while (is_punct(ps, "@")) {
+		struct aidl_annot *a = PUSH(ps->ctx, *ret, *n);
+
+		a->loc = ps->t.loc;
+		next(ps);
+		if (is_word(ps, "interface"))
+			aidl_unsupported(ps->ctx, &a->loc, "declaring an annotation (@interface)");
+		a->name = expect_ident(ps, "an annotation name");
+		if (strcmp(a->name, "utf8InCpp") && strcmp(a->name, "Backing") && strcmp(a->name, "nullable"))
+			aidl_unsupported(ps->ctx, &a->loc, aidl_printf(ps->ctx, "annotation @%s", a->name));
+		if (!is_punct(ps, "(")) {
+			if (strcmp(a->name, "Backing") == 0)
+				aidl_fail(ps->ctx, &a->loc, "@Backing needs a type: @Backing(type=\"int\")");
+			continue;
+		}
+		next(ps);
+		while (!is_punct(ps, ")")) {
+			struct aidl_loc at = ps->t.loc;
+			const char *key = expect_ident(ps, "an annotation parameter name");
+			struct aidl_expr *v;
+
+			expect_punct(ps, "=");
+			v = parse_expr(ps);
+			if (strcmp(a->name, "Backing") != 0 || strcmp(key, "type") != 0)
+				aidl_fail(ps->ctx, &at, "unknown parameter '%s' of @%s", key, a->name);
+			if (v->op != 0 || v->lit.kind != V_STRING)
+				aidl_fail(ps->ctx, &v->loc, "@Backing(type=...) takes a string");
+			a->backing = v->lit.s;
+			if (!is_punct(ps, ","))
+				break;
+			next(ps);
+		}
+		expect_punct(ps, ")");
+		if (strcmp(a->name, "Backing") == 0 && !a->backing)
+			aidl_fail(ps->ctx, &a->loc, "@Backing needs a type: @Backing(type=\"int\")");
+	}
+}
+
+static const struct {
+	const char *name;
+	enum aidl_basic basic;
+} basics[] = {
+	{ "void", B_VOID }, { "boolean", B_BOOLEAN }, { "byte", B_BYTE }, { "char", B_CHAR },
+	{ "int", B_INT }, { "long", B_LONG }, { "float", B_FLOAT }, { "double", B_DOUBLE },
+	{ "String", B_STRING }, { "IBinder", B_IBINDER }, { "FileDescriptor", B_FD },
+	{ "ParcelFileDescriptor", B_PFD }, { "android.os.ParcelFileDescriptor", B_PFD },
+};
+
+static const char *const refused_types[][2] = {
+	{ "CharSequence", "CharSequence" },
+	{ "List", "List<>" },
+	{ "Map", "Map<>" },
+	{ "ParcelableHolder", "ParcelableHolder" },
+};
+
+/* A type, with the annotations already read before it in @a. */
+static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_annot *a, size_t n)
+{
+	memset(ty, 0, sizeof(*ty));
+	parse_annots(ps, &a, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(a[i].name, "utf8InCpp") == 0)
+			ty->utf8 = true;
+		else if (strcmp(a[i].name, "nullable") == 0)
+			ty->nullable = true;
+		else
+			aidl_fail(ps->ctx, &a[i].loc, "@%s cannot be used on a type", a[i].name);
+	}
+	ty->loc = ps->t.loc;
+	ty->name = parse_qname(ps, "a type");
+	if ((strcmp(ty->name, "List") == 0 || strcmp(ty->name, "java.util.List") == 0) && is_punct(ps, "<")) {
+		/* List<String> is String[] on the wire (writeString16Vector) */
+		struct aidl_loc at = ps->t.loc;
+		const char *inner;
+
+		next(ps);
+		inner = parse_qname(ps, "a type");
+		if (strcmp(inner, "String") != 0 || !is_punct(ps, ">"))
+			aidl_unsupported(ps->ctx, &at,
+					 aidl_printf(ps->ctx, is_punct(ps, ">") ? "List<%s>" : "List<%s...>", inner));
+		next(ps);
+		ty->name = "List<String>";
+		ty->basic = B_STRING;
+		ty->array = true;
+		if (is_punct(ps, "["))
+			aidl_unsupported(ps->ctx, &ps->t.loc, "an array of List<>");
+		goto check;
+	}
+	ty->basic = B_USER;
+	for (size_t i = 0; i < sizeof(basics) / sizeof(basics[0]); i++)
+		if (strcmp(ty->name, basics[i].name) == 0)
+			ty->basic = basics[i].basic;
+	for (size_t i = 0; i < sizeof(refused_types) / sizeof(refused_types[0]); i++)
+		if (strcmp(ty->name, refused_types[i][0]) == 0 ||
+		    (strncmp(ty->name, "java.util.", 10) == 0 && strcmp(ty->name + 10, refused_types[i][0]) == 0))
+			aidl_unsupported(ps->ctx, &ty->loc, refused_types[i][1]);
+	if (is_punct(ps, "<"))
+		aidl_unsupported(ps->ctx, &ps->t.loc, "a generic type (<...>)");
+	if (is_punct(ps, "[")) {
+		struct aidl_loc at = ps->t.loc;
+		next(ps);
+		if (!is_punct(ps, "]"))
+			aidl_unsupported(ps->ctx, &at, "a fixed-size array");
+		next(ps);
+		ty->array = true;
+		if (is_punct(ps, "["))
+			aidl_unsupported(ps->ctx, &ps->t.loc, "a multi-dimensional array");
+	}
+check:
+	if (ty->utf8 && ty->basic != B_STRING)
+		aidl_fail(ps->ctx, &ty->loc, "@utf8InCpp can only be used on String and String[]");
+	if (ty->nullable && !ty->array && ty->basic != B_STRING && ty->basic != B_IBINDER && ty->basic != B_USER &&
+	    ty->basic != B_PFD)
+		aidl_fail(ps->ctx, &ty->loc,
+			  "@nullable cannot be used on %s (only on String, IBinder, ParcelFileDescriptor, interfaces and arrays)",
+			  ty->name);
+}
+
+/* ---- members ------------------------------------------------------------ */
+
+static void refuse_nested(struct parser *ps)
+{
+	if (is_word(ps, "parcelable") || is_word(ps, "enum") || is_word(ps, "union") || is_word(ps, "interface"))
+		aidl_unsupported(ps->ctx, &ps->t.loc, "a nested type");
+}
+
+static void parse_const(struct parser *ps, struct aidl_decl *d, struct aidl_annot *a, size_t na)
+{
+	struct aidl_const *c = PUSH(ps->ctx, d->consts, d->n_consts);
+
+	c->loc = ps->t.loc;
+	next(ps); /* const */
+	parse_type(ps, &c->type, a, na);
+	c->name = expect_ident(ps, "a constant name");
+	expect_punct(ps, "=");
+	c->expr = parse_expr(ps);
+	expect_punct(ps, ";");
+}
+
+static void parse_method(struct parser *ps, struct aidl_decl *d, struct aidl_annot *a, size_t na)
+{
+	struct aidl_method *m = PUSH(ps->ctx, d->methods, d->n_methods);
+
+	m->loc = ps->t.loc;
+	if (is_word(ps, "oneway")) {
+		m->oneway = true;
+		next(ps);
+	}
+	parse_type(ps, &m->ret, a, na);
+	m->name = expect_ident(ps, "a method name");
+	expect_punct(ps, "(");
+	while (!is_punct(ps, ")")) {
+		struct aidl_param *p = PUSH(ps->ctx, m->params, m->n_params);
+		struct aidl_annot *pa = NULL;
+		size_t npa = 0;
+
+		p->loc = ps->t.loc;
+		parse_annots(ps, &pa, &npa);
+		if (is_word(ps, "in"))
+			p->dir = D_IN;
+		else if (is_word(ps, "out"))
+			p->dir = D_OUT;
+		else if (is_word(ps, "inout"))
+			p->dir = D_INOUT;
+		if (p->dir != D_NONE)
+			next(ps);
+		parse_type(ps, &p->type, pa, npa);
+		p->name = expect_ident(ps, "a parameter name");
+		if (!is_punct(ps, ","))
+			break;
+		next(ps);
+	}
+	expect_punct(ps, ")");
+	if (is_punct(ps, "=")) {
+		next(ps);
+		if (ps->t.kind != TK_INT)
+			expected(ps, "a transaction id (an integer)");
+		m->has_id = true;
+		m->id = ps->t.ival > INT32_MAX ? INT32_MAX : (int64_t)ps->t.ival;
+		next(ps);
+	}
+	expect_punct(ps, ";");
+}
+
+static void parse_interface(struct parser *ps, struct aidl_decl *d)
+{
+	expect_punct(ps, "{");
+	while (!is_punct(ps, "}")) {
+		struct aidl_annot *a = NULL;
+		size_t na = 0;
+
+		if (ps->t.kind == TK_EOF)
+			expected(ps, "'}' to close the interface");
+		parse_annots(ps, &a, &na);
+		refuse_nested(ps);
+		if (is_word(ps, "const"))
+			parse_const(ps, d, a, na);
+		else
+			parse_method(ps, d, a, na);
+	}
+	next(ps);
+}
+
+static void parse_parcelable(struct parser *ps, struct aidl_decl *d)
+{
+	if (is_punct(ps, "<"))
+		aidl_unsupported(ps->ctx, &ps->t.loc, "a generic parcelable");
+	if (!is_punct(ps, "{"))
+		aidl_unsupported(ps->ctx, &d->loc, d->is_union ? "a union without a body"
+							       : "an unstructured parcelable (a parcelable without a body)");
+	next(ps);
+	while (!is_punct(ps, "}")) {
+		struct aidl_annot *a = NULL;
+		size_t na = 0;
+		struct aidl_field *f;
+
+		if (ps->t.kind == TK_EOF)
+			expected(ps, "'}' to close the parcelable");
+		parse_annots(ps, &a, &na);
+		refuse_nested(ps);
+		if (is_word(ps, "const")) {
+			parse_const(ps, d, a, na);
+			continue;
+		}
+		f = PUSH(ps->ctx, d->fields, d->n_fields);
+		f->loc = ps->t.loc;
+		parse_type(ps, &f->type, a, na);
+		f->name = expect_ident(ps, "a field name");
+		if (is_punct(ps, "=")) {
+			next(ps);
+			f->def = parse_expr(ps);
+		}
+		expect_punct(ps, ";");
+	}
+	next(ps);
+}
+
+static void parse_enum(struct parser *ps, struct aidl_decl *d)
+{
+	expect_punct(ps, "{");
+	while (!is_punct(ps, "}")) {
+		struct aidl_const *c = PUSH(ps->ctx, d->consts, d->n_consts);
+
+		c->loc = ps->t.loc;
+		c->name = expect_ident(ps, "an enumerator");
+		if (is_punct(ps, "=")) {
+			next(ps);
+			c->expr = parse_expr(ps);
+		}
+		if (!is_punct(ps, ","))
+			break;
+		next(ps);
+	}
+	expect_punct(ps, "}");
+	if (d->n_consts == 0)
+		aidl_fail(ps->ctx, &d->loc, "enum %s has no enumerators", d->name);
+}
+
+static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc)
+{
+	struct aidl_decl *d = aidl_alloc(ps->ctx, sizeof(*d));
+	struct aidl_annot *a = NULL;
+	size_t na = 0;
+
+	parse_annots(ps, &a, &na);
+	d->doc = doc;
+	d->loc = ps->t.loc;
+	if (is_word(ps, "oneway")) {
+		d->oneway = true;
+		next(ps);
+		if (!is_word(ps, "interface"))
+			expected(ps, "'interface' after 'oneway'");
+	}
+	if (is_word(ps, "interface")) {
+		d->kind = K_INTERFACE;
+	} else if (is_word(ps, "parcelable")) {
+		d->kind = K_PARCELABLE;
+	} else if (is_word(ps, "enum")) {
+		d->kind = K_ENUM;
+	} else if (is_word(ps, "union")) {
+		d->kind = K_PARCELABLE;
+		d->is_union = true;
+	} else {
+		expected(ps, "'interface', 'parcelable', 'union' or 'enum'");
+	}
+	next(ps);
+	d->name = expect_ident(ps, "a type name");
+	d->qname = doc->package[0] ? aidl_printf(ps->ctx, "%s.%s", doc->package, d->name) : d->name;
+	d->backing = B_BYTE; /* AIDL's default backing type of an enum */
+	for (size_t i = 0; i < na; i++) {
+		if (strcmp(a[i].name, "Backing") != 0 || d->kind != K_ENUM)
+			aidl_fail(ps->ctx, &a[i].loc, "@%s cannot be used on %s", a[i].name,
+				  d->kind == K_ENUM ? "an enum" : "this declaration");
+		if (strcmp(a[i].backing, "byte") == 0)
+			d->backing = B_BYTE;
+		else if (strcmp(a[i].backing, "int") == 0)
+			d->backing = B_INT;
+		else if (strcmp(a[i].backing, "long") == 0)
+			d->backing = B_LONG;
+		else
+			aidl_fail(ps->ctx, &a[i].loc, "invalid backing type \"%s\" (byte, int or long)", a[i].backing);
+	}
+	switch (d->kind) {
+	case K_INTERFACE:
+		parse_interface(ps, d);
+		break;
+	case K_PARCELABLE:
+		parse_parcelable(ps, d);
+		break;
+	case K_ENUM:
+		parse_enum(ps, d);
+		break;
+	}
+	return d;
+}
+
+struct aidl_doc *aidl_parse(struct aidl_ctx *ctx, const char *path, const char *src, size_t len)
+{
+	struct parser ps = { .ctx = ctx };
+	struct aidl_doc *doc = aidl_alloc(ctx, sizeof(*doc));
+
+	doc->path = aidl_strdup(ctx, path);
+	doc->package = "";
+	aidl_lexer_init(&ps.lx, ctx, doc->path, src, len);
+	next(&ps);
+	if (is_word(&ps, "package")) {
+		next(&ps);
+		doc->package = parse_qname(&ps, "a package name");
+		expect_punct(&ps, ";");
+	}
+	while (is_word(&ps, "import")) {
+		struct aidl_import *im = PUSH(ctx, doc->imports, doc->n_imports);
+		im->loc = ps.t.loc;
+		next(&ps);
+		im->qname = parse_qname(&ps, "a qualified type name");
+		expect_punct(&ps, ";");
+	}
+	if (ps.t.kind == TK_EOF)
+		aidl_fail(ctx, &ps.t.loc, "no type declared in this file");
+	doc->decl = parse_decl(&ps, doc);
+	if (ps.t.kind != TK_EOF) {
+		if (is_word(&ps, "interface") || is_word(&ps, "parcelable") || is_word(&ps, "enum") ||
+		    is_word(&ps, "union") || is_punct(&ps, "@") || is_word(&ps, "oneway"))
+			aidl_fail(ctx, &ps.t.loc, "only one type may be declared per file");
+		expected(&ps, "end of file");
+	}
+	return doc;
+}
+
+struct aidl_doc *aidl_parse_file(struct aidl_ctx *ctx, const char *path, const struct aidl_loc *from)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 4096, n = 0, got;
+	char *buf;
+
+	if (!f)
+		aidl_fail(ctx, from, "cannot open %s: %s", path, strerror(errno));
+	buf = aidl_alloc(ctx, cap);
+	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			char *nb;
+			if (cap >= (64u << 20)) {
+				fclose(f);
+				aidl_fail(ctx, from, "%s is too large", path);
+			}
+			nb = aidl_alloc(ctx, cap * 2);
+			memcpy(nb, buf, n);
+			buf = nb, cap *= 2;
+		}
+	}
+	if (ferror(f)) {
+		fclose(f);
+		aidl_fail(ctx, from, "cannot read %s", path);
+	}
+	fclose(f);
+	return aidl_parse(ctx, path, buf, n);
+}

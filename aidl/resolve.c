@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Type resolution and semantic checks.  Imports and same-package types are
+ * found through the -I search path (a.b.C in DIR/a/b/C.aidl), each file
+ * parsed once.  The checks are Android's aidl rules that the generated
+ * code relies on (directions, oneway, transaction ids, unique names) plus
+ * the refusal of every type combination the generator cannot encode yet.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "aidl.h"
+
+static void set_cname(struct aidl_ctx *ctx, struct aidl_decl *d)
+{
+	char *c = aidl_strdup(ctx, d->qname);
+
+	for (char *p = c; *p; p++)
+		if (*p == '.')
+			*p = '_';
+	d->cname = c;
+}
+
+static struct aidl_decl *load(struct aidl_ctx *ctx, const char *qname, const struct aidl_loc *loc)
+{
+	struct aidl_doc *doc = NULL;
+
+	for (size_t i = 0; i < ctx->n_docs; i++)
+		if (strcmp(ctx->docs[i]->decl->qname, qname) == 0)
+			return ctx->docs[i]->decl;
+	for (size_t i = 0; i < ctx->opts->n_incdirs && !doc; i++) {
+		char *path = aidl_printf(ctx, "%s/%s.aidl", ctx->opts->incdirs[i], qname);
+
+		for (char *p = path + strlen(ctx->opts->incdirs[i]) + 1; *p; p++)
+			if (*p == '.' && strcmp(p, ".aidl") != 0)
+				*p = '/';
+		if (access(path, R_OK) != 0)
+			continue;
+		if (++ctx->depth > 64)
+			aidl_fail(ctx, loc, "imports nested too deeply");
+		doc = aidl_parse_file(ctx, path, loc);
+		ctx->depth--;
+		if (strcmp(doc->decl->qname, qname) != 0)
+			aidl_fail(ctx, &doc->decl->loc, "%s declares %s, but was found as %s", path, doc->decl->qname,
+				  qname);
+	}
+	if (!doc)
+		return NULL;
+	if (ctx->n_docs == ctx->cap_docs) {
+		size_t cap = ctx->cap_docs ? ctx->cap_docs * 2 : 8;
+		struct aidl_doc **nd = aidl_alloc(ctx, cap * sizeof(*nd));
+		if (ctx->n_docs)
+			memcpy(nd, ctx->docs, ctx->n_docs * sizeof(*nd));
+		ctx->docs = nd, ctx->cap_docs = cap;
+	}
+	ctx->docs[ctx->n_docs++] = doc;
+	set_cname(ctx, doc->decl);
+	return doc->decl;
+}
+
+static const char *last_part(const char *q)
+{
+	const char *s = strrchr(q, '.');
+	return s ? s + 1 : q;
+}
+
+struct aidl_decl *aidl_lookup(struct aidl_ctx *ctx, struct aidl_doc *doc, const char *name,
+			      const struct aidl_loc *loc)
+{
+	bool qualified = strchr(name, '.') != NULL;
+
+	if (strcmp(name, qualified ? doc->decl->qname : doc->decl->name) == 0)
+		return doc->decl;
+	for (size_t i = 0; i < doc->n_imports; i++) {
+		struct aidl_import *im = &doc->imports[i];
+		if (strcmp(qualified ? im->qname : last_part(im->qname), name) != 0)
+			continue;
+		if (!im->decl)
+			im->decl = load(ctx, im->qname, &im->loc);
+		if (!im->decl)
+			aidl_fail(ctx, &im->loc, "couldn't find import for class %s (search path: -I)", im->qname);
+		return im->decl;
+	}
+	if (qualified)
+		return load(ctx, name, loc);
+	if (doc->package[0])
+		return load(ctx, aidl_printf(ctx, "%s.%s", doc->package, name), loc);
+	return load(ctx, name, loc);
+}
+
+/* Names become C identifiers as they are: refuse the ones C reserves. */
+static void check_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const char *name)
+{
+	static const char *const kw[] = {
+		"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+		"extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+		"short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+		"volatile", "while", "bool", "true", "false", "self", "binder", "NULL",
+	};
+
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+		if (strcmp(name, kw[i]) == 0)
+			aidl_fail(ctx, loc, "'%s' cannot be used as a name: it is reserved in the generated C", name);
+	if (name[0] == '_')
+		aidl_fail(ctx, loc, "'%s': names starting with '_' are reserved in the generated C", name);
+}
+
+/* A member whose C name (TYPE_name) is also one the generator emits. */
+static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *d)
+{
+	static const char *const iface[] = { "DESCRIPTOR", "VERSION", "HASH", "ops", "stub_new", "dispatch" };
+	static const char *const parc[] = { "zero",	  "init",	   "clear",	    "write_array",
+					    "read_array", "new_array",	   "free_array",    "write_nullable",
+					    "read_nullable", "free", "write", "read" };
+	const char *const *names = d->kind == K_INTERFACE ? iface : parc;
+	size_t n = d->kind == K_INTERFACE ? sizeof(iface) / sizeof(iface[0])
+		   : d->kind == K_PARCELABLE ? 12
+					     : 2; /* an enum has write and read */
+
+	for (size_t i = 0; i < d->n_consts + d->n_methods; i++) {
+		const char *name = i < d->n_consts ? d->consts[i].name : d->methods[i - d->n_consts].name;
+		const struct aidl_loc *loc = i < d->n_consts ? &d->consts[i].loc : &d->methods[i - d->n_consts].loc;
+		bool clash = d->kind == K_INTERFACE && i < d->n_consts && strncmp(name, "CODE_", 5) == 0;
+
+		for (size_t j = 0; j < n && !clash; j++)
+			clash = strcmp(name, names[j + (d->kind == K_ENUM ? 10 : 0)]) == 0;
+		if (clash)
+			aidl_fail(ctx, loc, "'%s' would clash with the generated %s_%s", name, d->cname, name);
+	}
+}
+
+static const char *type_str(struct aidl_ctx *ctx, const struct aidl_type *t)
+{
+	return t->array ? aidl_printf(ctx, "%s[]", t->name) : t->name;
+}
+
+static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
+{
+	if (t->basic == B_USER) {
+		t->decl = aidl_lookup(ctx, d->doc, t->name, &t->loc);
+		if (!t->decl)
+			aidl_fail(ctx, &t->loc, "unknown type %s (not declared, imported or found with -I)", t->name);
+	}
+	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
+		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");
+	if (t->array) {
+		if (t->basic == B_VOID)
+			aidl_fail(ctx, &t->loc, "void[] is not a valid type");
+		if ((t->basic == B_IBINDER || (t->basic == B_USER && t->decl->kind == K_INTERFACE)) && t->nullable)
+			aidl_unsupported(ctx, &t->loc, "a @nullable array of binders");
+		if (t->basic == B_FD || t->basic == B_PFD)
+			aidl_unsupported(ctx, &t->loc, aidl_printf(ctx, "%s[]", t->name));
+		if (t->basic == B_USER && t->decl->kind == K_PARCELABLE && t->nullable)
+			aidl_unsupported(ctx, &t->loc, "@nullable on an array of parcelables");
+	}
+}
+
+static bool only_in(const struct aidl_type *t)
+{
+	if (t->array || t->basic == B_PFD) /* ParcelFileDescriptor is a parcelable */
+		return false;
+	return t->basic != B_USER || t->decl->kind != K_PARCELABLE;
+}
+
+static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_method *m)
+{
+	check_name(ctx, &m->loc, m->name);
+	resolve_type(ctx, d, &m->ret);
+	if ((m->oneway || d->oneway) && (m->ret.basic != B_VOID || m->ret.array))
+		aidl_fail(ctx, &m->ret.loc, "oneway method '%s' cannot return a value", m->name);
+	for (size_t i = 0; i < m->n_params; i++) {
+		struct aidl_param *p = &m->params[i];
+
+		check_name(ctx, &p->loc, p->name);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(m->params[j].name, p->name) == 0)
+				aidl_fail(ctx, &p->loc, "parameter '%s' is declared twice", p->name);
+		if (p->type.basic == B_VOID && !p->type.array)
+			aidl_fail(ctx, &p->type.loc, "void is not a valid parameter type");
+		resolve_type(ctx, d, &p->type);
+		if (only_in(&p->type) && (p->dir == D_OUT || p->dir == D_INOUT))
+			aidl_fail(ctx, &p->loc, "'%s %s' can only be an in parameter", type_str(ctx, &p->type),
+				  p->name);
+		if (!only_in(&p->type) && p->dir == D_NONE)
+			aidl_fail(ctx, &p->loc, "'%s %s' can be an out type, so you must declare it as in, out or inout",
+				  type_str(ctx, &p->type), p->name);
+		if ((p->type.basic == B_PFD || p->type.basic == B_FD) && (p->dir == D_OUT || p->dir == D_INOUT))
+			aidl_unsupported(ctx, &p->loc, "an out or inout file descriptor");
+		if (p->type.nullable && (p->dir == D_OUT || p->dir == D_INOUT))
+			aidl_unsupported(ctx, &p->loc, "@nullable on an out or inout parameter");
+		if ((m->oneway || d->oneway) && (p->dir == D_OUT || p->dir == D_INOUT))
+			aidl_fail(ctx, &p->loc, "oneway method '%s' cannot have out parameters", m->name);
+		if (p->dir == D_NONE)
+			p->dir = D_IN;
+	}
+}
+
+static void resolve_interface(struct aidl_ctx *ctx, struct aidl_decl *d)
+{
+	size_t with_id = 0;
+
+	for (size_t i = 0; i < d->n_methods; i++) {
+		struct aidl_method *m = &d->methods[i];
+
+		resolve_method(ctx, d, m);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(d->methods[j].name, m->name) == 0)
+				aidl_fail(ctx, &m->loc, "method '%s' is declared twice (AIDL has no overloading)",
+					  m->name);
+		if ((ctx->opts->version > 0 && strcmp(m->name, "getInterfaceVersion") == 0) ||
+		    (ctx->opts->hash && strcmp(m->name, "getInterfaceHash") == 0))
+			aidl_fail(ctx, &m->loc, "'%s' is generated by --version/--hash and cannot be declared", m->name);
+		with_id += m->has_id;
+	}
+	if (with_id && with_id != d->n_methods)
+		aidl_fail(ctx, &d->loc, "either all methods must have explicitly assigned transaction IDs or none of them");
+	for (size_t i = 0; i < d->n_methods; i++) {
+		struct aidl_method *m = &d->methods[i];
+
+		if (!m->has_id)
+			m->id = (int64_t)i;
+		if (m->id < 0 || m->id > 16777114)
+			aidl_fail(ctx, &m->loc, "transaction id %lld of method '%s' is out of range (0..16777114)",
+				  (long long)m->id, m->name);
+		for (size_t j = 0; j < i; j++)
+			if (d->methods[j].id == m->id)
+				aidl_fail(ctx, &m->loc, "method '%s' has the same transaction id (%lld) as '%s'", m->name,
+					  (long long)m->id, d->methods[j].name);
+		m->code = (uint32_t)(1 + m->id);
+	}
+}
+
+static void resolve_consts(struct aidl_ctx *ctx, struct aidl_decl *d)
+{
+	for (size_t i = 0; i < d->n_consts; i++) {
+		struct aidl_const *c = &d->consts[i];
+
+		check_name(ctx, &c->loc, c->name);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(d->consts[j].name, c->name) == 0)
+				aidl_fail(ctx, &c->loc, "'%s' is declared twice", c->name);
+		if (d->kind == K_ENUM)
+			continue;
+		if (c->type.array || c->type.basic == B_USER || c->type.basic == B_IBINDER || c->type.basic == B_VOID ||
+		    c->type.basic == B_FD || c->type.basic == B_PFD)
+			aidl_unsupported(ctx, &c->type.loc,
+					 aidl_printf(ctx, "a constant of type %s", type_str(ctx, &c->type)));
+		for (size_t j = 0; j < d->n_methods; j++)
+			if (strcmp(d->methods[j].name, c->name) == 0)
+				aidl_fail(ctx, &c->loc, "'%s' is both a constant and a method", c->name);
+	}
+}
+
+static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
+{
+	if (d->is_union && d->n_fields == 0)
+		aidl_fail(ctx, &d->loc, "union %s has no fields", d->name);
+	for (size_t i = 1; d->is_union && i < d->n_fields; i++)
+		if (d->fields[i].def)
+			aidl_fail(ctx, &d->fields[i].def->loc,
+				  "only the first field of a union may have a default (it is the initial value)");
+	for (size_t i = 0; d->is_union && i < d->n_consts; i++)
+		if (strncmp(d->consts[i].name, "TAG_", 4) == 0)
+			aidl_fail(ctx, &d->consts[i].loc, "'%s' would clash with the generated %s_%s", d->consts[i].name,
+				  d->cname, d->consts[i].name);
+	for (size_t i = 0; i < d->n_fields; i++) {
+		struct aidl_field *f = &d->fields[i];
+
+		check_name(ctx, &f->loc, f->name);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(d->fields[j].name, f->name) == 0)
+				aidl_fail(ctx, &f->loc, "field '%s' is declared twice", f->name);
+		for (size_t j = 0; j < d->n_consts; j++)
+			if (strcmp(d->consts[j].name, f->name) == 0)
+				aidl_fail(ctx, &f->loc, "'%s' is both a field and a constant", f->name);
+		if (f->type.basic == B_VOID)
+			aidl_fail(ctx, &f->type.loc, "a field cannot be void");
+		resolve_type(ctx, d, &f->type);
+		if (f->type.decl == d && !f->type.array && !f->type.nullable) /* arrays, nullables: pointers */
+			aidl_fail(ctx, &f->type.loc, "parcelable %s cannot contain itself", d->name);
+		if (f->def && (f->type.array || f->type.basic == B_IBINDER || f->type.basic == B_FD || f->type.basic == B_PFD ||
+			       (f->type.basic == B_USER && f->type.decl->kind != K_ENUM)))
+			aidl_unsupported(ctx, &f->def->loc,
+					 aidl_printf(ctx, "a default value for a field of type %s",
+						     type_str(ctx, &f->type)));
+	}
+}
+
+void aidl_resolve(struct aidl_ctx *ctx, struct aidl_decl *d)
+{
+	if (d->resolved)
+		return;
+	d->resolved = 1;
+	check_name(ctx, &d->loc, d->name);
+	set_cname(ctx, d);
+	for (size_t i = 0; i < d->doc->n_imports; i++) {
+		struct aidl_import *im = &d->doc->imports[i];
+		if (strcmp(im->qname, "android.os.ParcelFileDescriptor") == 0)
+			continue; /* built in */
+		if (!im->decl)
+			im->decl = load(ctx, im->qname, &im->loc);
+		if (!im->decl)
+			aidl_fail(ctx, &im->loc, "couldn't find import for class %s (search path: -I)", im->qname);
+	}
+	resolve_consts(ctx, d);
+	check_generated_names(ctx, d);
+	if (d->kind == K_INTERFACE)
+		resolve_interface(ctx, d);
+	else if (d->kind == K_PARCELABLE)
+		resolve_parcelable(ctx, d);
+	aidl_eval_decl(ctx, d);
+	d->resolved = 2;
+}

@@ -1,0 +1,5 @@
+// SPDX-License-Identifier: MIT
+// expect: 4:12: error: 'ParcelFileDescriptor fd' can be an out type, so you must declare it as in, out or inout
+interface I {
+    void f(ParcelFileDescriptor fd);
+}

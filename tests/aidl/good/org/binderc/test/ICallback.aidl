@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: MIT
+package org.binderc.test;
+
+oneway interface ICallback {
+    void done(int code, String what);
+}

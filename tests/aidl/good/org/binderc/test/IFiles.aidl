@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: MIT
+package org.binderc.test;
+
+import android.os.ParcelFileDescriptor;
+import org.binderc.test.Fds;
+
+interface IFiles {
+    ParcelFileDescriptor openFile(String path);
+    long sizes(in ParcelFileDescriptor pfd, in FileDescriptor fd, @nullable in ParcelFileDescriptor maybe);
+    FileDescriptor dupOf(in FileDescriptor fd);
+    Fds swap(in Fds f);
+}
