@@ -40,12 +40,12 @@ static struct {
 	bc_binder *slot[SLOTS];
 } sh = { .mu = PTHREAD_MUTEX_INITIALIZER };
 
-#define FAIL(...)                                                                            \
-	do {                                                                                 \
-		fprintf(stderr, "[%d] %s:%d: ", (int)getpid(), __FILE__, __LINE__);          \
-		fprintf(stderr, __VA_ARGS__);                                                \
-		fputc('\n', stderr);                                                         \
-		atomic_fetch_add(&sh.errors, 1);                                             \
+#define FAIL(...)                                                                   \
+	do {                                                                        \
+		fprintf(stderr, "[%d] %s:%d: ", (int)getpid(), __FILE__, __LINE__); \
+		fprintf(stderr, __VA_ARGS__);                                       \
+		fputc('\n', stderr);                                                \
+		atomic_fetch_add(&sh.errors, 1);                                    \
 	} while (0)
 
 static void on_death(void *cookie)
