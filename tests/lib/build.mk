@@ -19,8 +19,9 @@ $(LBCGT_BIN)/libbinder-c-test: $(LBCGT_OBJ)/test_lib.o $(LBCGT_OBJ)/lt.o $(LBCGT
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -o $@ $(filter %.o,$^) $(LBC_A) $(CRITERION_LIBS) -lpthread
 
-# Proxies under contention while the service dies and restarts.
-$(LBCGT_BIN)/libbinder-c-stress-test: $(LBCGT_OBJ)/test_lib_stress.o $(LBCGT_OBJ)/lt.o $(LBCGT_OBJ)/serial_main.o $(LBC_A)
+# Proxies under contention while the service dies and restarts; the
+# steady call path's allocations (none), counted with malloc interposed.
+$(LBCGT_BIN)/libbinder-c-stress-test: $(LBCGT_OBJ)/test_lib_stress.o $(LBCGT_OBJ)/test_lib_noalloc.o $(LBCGT_OBJ)/lt.o $(LBCGT_OBJ)/serial_main.o $(LBC_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -o $@ $(filter %.o,$^) $(LBC_A) $(CRITERION_LIBS) -lpthread
 
