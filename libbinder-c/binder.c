@@ -4,9 +4,10 @@
  * one proxy per handle, weak references, death recipients, frozen-state
  * watches.
  *
- * All counts live under one mutex (bc__lock).  Commands that change the
- * kernel's counts (BC_ACQUIRE, ...) are written while it is held so that
- * their order matches the order of the count changes.
+ * Counts are atomics; the handle table, bound local objects and
+ * notification state are under their process's obj_mu; commands to the
+ * driver are sent after unlocking (LOCKING in internal.h says how their
+ * order is kept).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,8 +15,6 @@
 #include <unistd.h>
 
 #include "internal.h"
-
-pthread_mutex_t bc__lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- classes ---------------------------------------------------------- */
 
@@ -57,46 +56,61 @@ const char *bc_class_get_descriptor(const bc_class *c)
 
 /* ---- counting --------------------------------------------------------- */
 
-static void kcmd_handle(struct bc_proxy *x, uint32_t cmd)
+static void kcmd_handle(struct bc_proxy *x, uint32_t cmd, bool may_defer)
 {
 	uint32_t h = x->handle;
-	int r = bc__cmd(x->base.proc, cmd, &h, sizeof(h));
 
-	if (r < 0)
-		bc__log("refcount command %#x on handle %u failed: %d", cmd, h, r);
+	bc__ref_cmd(x->base.proc, cmd, &h, sizeof(h), may_defer);
 }
 
-static int death_cmd(struct bc_proxy *x, uint32_t cmd)
+/* Append a notification command for @x to its process's ordered queue
+ * (obj_mu held, room reserved). */
+static uint64_t notify_cmd_locked(struct bc_proxy *x, uint32_t cmd)
 {
 	struct binder_handle_cookie hc = { .handle = x->handle, .cookie = (uintptr_t)&x->base };
 
-	return bc__cmd(x->base.proc, cmd, &hc, sizeof(hc));
+	return bc__oq_append_locked(x->base.proc, cmd, &hc, sizeof(hc));
 }
 
 /* End the proxy's freeze notification (its BR_CLEAR_FREEZE_NOTIFICATION_DONE
- * drops the memory count it holds).  Same cookie as death_cmd(): the
- * driver keeps the two kinds apart. */
-static void frozen_clear_locked(struct bc_proxy *x)
+ * drops the memory count it holds).  Same cookie as the death commands:
+ * the driver keeps the two kinds apart.  Appends at most one command. */
+static bool frozen_clear_locked(struct bc_proxy *x)
 {
 	if (!x->frozen_requested)
-		return;
-	death_cmd(x, BC__BC_CLEAR_FREEZE_NOTIFICATION);
+		return false;
+	notify_cmd_locked(x, BC__BC_CLEAR_FREEZE_NOTIFICATION);
 	x->frozen_requested = false;
 	x->frozen_known = false;
+	return true;
 }
 
-static void weak_inc_locked(bc_binder *b)
+/* Increment from non-zero only: false if the count is zero (its object is
+ * on its way out and must not be revived). */
+static bool inc_not_zero(atomic_uint *c)
 {
-	if (b->weak++ == 0 && b->remote)
-		kcmd_handle(bc__proxy(b), BC_INCREFS);
+	unsigned v = atomic_load(c);
+
+	while (v != 0)
+		if (atomic_compare_exchange_weak(c, &v, v + 1))
+			return true;
+	return false;
 }
 
-static void strong_inc_locked(bc_binder *b)
+/* Add a weak count; the caller holds one already, or the object is new
+ * (then the proxy's BC_INCREFS goes out here, before the caller returns). */
+static void weak_inc(bc_binder *b)
 {
-	if (b->strong++ == 0) {
-		weak_inc_locked(b);
+	if (atomic_fetch_add(&b->weak, 1) == 0 && b->remote)
+		kcmd_handle(bc__proxy(b), BC_INCREFS, false);
+}
+
+static void strong_inc(bc_binder *b)
+{
+	if (atomic_fetch_add(&b->strong, 1) == 0) {
+		weak_inc(b);
 		if (b->remote)
-			kcmd_handle(bc__proxy(b), BC_ACQUIRE);
+			kcmd_handle(bc__proxy(b), BC_ACQUIRE, false);
 	}
 }
 
@@ -149,86 +163,97 @@ static void free_binder(bc_binder *b)
 	}
 }
 
-/* The last weak count of a proxy: leave the handle table and the kernel.
- * Returns whether the proxy may be freed (no death notification is still
- * to be cleared). */
-static bool proxy_weak_zero_locked(struct bc_proxy *x)
+/* The last weak count of a proxy is gone: leave the handle table (a
+ * lookup racing with us found the count zero and made a new proxy) and
+ * the kernel. */
+static void proxy_weak_zero(struct bc_proxy *x)
 {
+	bc_process *proc = x->base.proc;
+	bool ordered, free_it;
+
+	pthread_mutex_lock(&proc->obj_mu);
+	bc__oq_reserve_locked(proc, 3);
 	x->in_table = false;
+	ordered = x->death_requested;
 	if (x->death_requested) {
-		death_cmd(x, BC_CLEAR_DEATH_NOTIFICATION);
+		notify_cmd_locked(x, BC_CLEAR_DEATH_NOTIFICATION);
 		x->death_requested = false;
 	}
-	frozen_clear_locked(x);
-	kcmd_handle(x, BC_DECREFS);
-	if (--x->mem != 0)
-		return false;
-	unlink_proxy_locked(x);
-	return true;
+	ordered |= frozen_clear_locked(x);
+	/* After any clear, ours or one still queued (it needs the handle to
+	 * exist): in their queue then. */
+	ordered |= proc->oq_done != proc->oq_seq;
+	if (ordered) {
+		uint32_t h = x->handle;
+
+		bc__oq_append_locked(proc, BC_DECREFS, &h, sizeof(h));
+	}
+	free_it = --x->mem == 0;
+	if (free_it)
+		unlink_proxy_locked(x);
+	pthread_mutex_unlock(&proc->obj_mu);
+	if (ordered)
+		bc__oq_flush(proc, 0);
+	else
+		kcmd_handle(x, BC_DECREFS, true);
+	if (free_it)
+		free_binder(&x->base);
+	/* the proxy's own reference on its process, last */
+	bc_process_unref(proc);
 }
 
 /* Drop one weak count. */
 void bc__binder_weak_dec(bc_binder *b)
 {
-	bc_process *unref_proc = NULL;
-	bool free_it = false;
+	struct bc_local *l;
+	bc_process *proc;
 
-	pthread_mutex_lock(&bc__lock);
-	if (--b->weak == 0) {
-		if (!b->remote) {
-			unlink_local_locked(bc__local(b));
-			free_it = true;
-		} else {
-			/* the proxy's own reference on its process goes too */
-			unref_proc = b->proc;
-			free_it = proxy_weak_zero_locked(bc__proxy(b));
-		}
+	if (atomic_fetch_sub(&b->weak, 1) != 1)
+		return;
+	if (b->remote) {
+		proxy_weak_zero(bc__proxy(b));
+		return;
 	}
-	pthread_mutex_unlock(&bc__lock);
-	if (free_it)
-		free_binder(b);
-	bc_process_unref(unref_proc);
+	l = bc__local(b);
+	proc = b->proc;
+	if (proc) {
+		pthread_mutex_lock(&proc->obj_mu);
+		unlink_local_locked(l);
+		pthread_mutex_unlock(&proc->obj_mu);
+	}
+	free_binder(b);
 }
 
 static void strong_dec(bc_binder *b)
 {
-	struct bc_local *destroy = NULL;
-	bool zero = false;
+	if (atomic_fetch_sub(&b->strong, 1) != 1)
+		return;
+	if (b->remote) {
+		/* with the thread's next write: a late release is harmless */
+		kcmd_handle(bc__proxy(b), BC_RELEASE, true);
+	} else {
+		struct bc_local *l = bc__local(b);
 
-	pthread_mutex_lock(&bc__lock);
-	if (--b->strong == 0) {
-		zero = true;
-		if (b->remote) {
-			kcmd_handle(bc__proxy(b), BC_RELEASE);
-		} else if (!bc__local(b)->destroyed) {
-			destroy = bc__local(b);
-			destroy->destroyed = true;
-		}
+		if (!atomic_exchange(&l->destroyed, true) && l->cls->on_destroy)
+			l->cls->on_destroy(l->userdata);
 	}
-	pthread_mutex_unlock(&bc__lock);
-	if (destroy && destroy->cls->on_destroy)
-		destroy->cls->on_destroy(destroy->userdata);
-	if (zero)
-		bc__binder_weak_dec(b);
+	bc__binder_weak_dec(b);
 }
 
-/* Whether @b can take a strong reference again: a local object until it
- * is destroyed, a proxy while it is in the handle table. */
-static bool revivable_locked(const bc_binder *b)
-{
-	return b->remote ? b->weak != 0 : !bc__local(b)->destroyed;
-}
-
+/* A strong count for a caller that holds only a weak one (or none that
+ * counts: a kernel cookie).  A local object is revived only while it has
+ * strong counts (so never after on_destroy); a proxy may take one again
+ * while it is in the handle table, i.e. while its weak count holds. */
 bool bc__binder_strong_inc(bc_binder *b)
 {
-	bool ok;
-
-	pthread_mutex_lock(&bc__lock);
-	ok = revivable_locked(b);
-	if (ok)
-		strong_inc_locked(b);
-	pthread_mutex_unlock(&bc__lock);
-	return ok;
+	if (b->remote) {
+		if (!inc_not_zero(&b->weak))
+			return false;
+		strong_inc(b);
+		bc__binder_weak_dec(b);
+		return true;
+	}
+	return inc_not_zero(&b->strong);
 }
 
 /* ---- binders ---------------------------------------------------------- */
@@ -244,19 +269,18 @@ int bc_binder_new(bc_class *cls, void *userdata, bc_binder **ret)
 		return -ENOMEM;
 	l->cls = bc_class_ref(cls);
 	l->userdata = userdata;
-	l->base.strong = 1;
-	l->base.weak = 1;
+	atomic_init(&l->base.strong, 1);
+	atomic_init(&l->base.weak, 1);
+	atomic_init(&l->base.proc, NULL);
+	atomic_init(&l->destroyed, false);
 	*ret = &l->base;
 	return 0;
 }
 
 bc_binder *bc_binder_ref(bc_binder *b)
 {
-	if (b) {
-		pthread_mutex_lock(&bc__lock);
-		strong_inc_locked(b);
-		pthread_mutex_unlock(&bc__lock);
-	}
+	if (b)
+		strong_inc(b);
 	return b;
 }
 
@@ -318,14 +342,9 @@ void bc__binder_set_stability_raw(bc_binder *b, int level)
 
 bool bc_binder_is_alive(const bc_binder *b)
 {
-	bool alive;
-
 	if (!b)
 		return false;
-	pthread_mutex_lock(&bc__lock);
-	alive = b->remote ? !bc__proxy(b)->dead : !bc__local(b)->destroyed;
-	pthread_mutex_unlock(&bc__lock);
-	return alive;
+	return b->remote ? !atomic_load(&bc__proxy(b)->dead) : !atomic_load(&bc__local(b)->destroyed);
 }
 
 void bc__binder_flatten(bc_binder *b, bool weak, struct flat_binder_object *obj)
@@ -354,21 +373,20 @@ int bc__binder_wire_stability(const bc_binder *b, int partition)
 
 int bc__parcel_bind(bc_parcel *p, bc_process *proc)
 {
-	int r = 0;
-
-	if (p->n_binders == 0)
-		return 0;
-	pthread_mutex_lock(&bc__lock);
-	for (size_t i = 0; i < p->n_binders && r == 0; i++) {
+	for (size_t i = 0; i < p->n_binders; i++) {
 		bc_binder *b = p->binders[i];
+		bc_process *was = NULL;
 
-		if (!b->remote && !b->proc)
-			b->proc = proc;
-		else if (b->proc != proc)
-			r = -EXDEV;
+		if (b->remote) {
+			if (b->proc != proc)
+				return -EXDEV;
+			continue;
+		}
+		/* A local object belongs to the first process it goes through. */
+		if (!atomic_compare_exchange_strong(&b->proc, &was, proc) && was != proc)
+			return -EXDEV;
 	}
-	pthread_mutex_unlock(&bc__lock);
-	return r;
+	return 0;
 }
 
 int bc_binder_new_parcel(bc_binder *b, bc_parcel **ret)
@@ -500,43 +518,69 @@ int bc__local_from_cookie(bc_process *proc, uintptr_t ptr, uintptr_t cookie, boo
 		if (!bc__binder_strong_inc(&l->base))
 			return -ESRCH;
 	} else {
-		pthread_mutex_lock(&bc__lock);
-		weak_inc_locked(&l->base);
-		pthread_mutex_unlock(&bc__lock);
+		/* the kernel's weak reference keeps it */
+		weak_inc(&l->base);
 	}
 	*ret = &l->base;
 	return 0;
 }
 
+/* A weak count on the proxy of @handle in @proc's table (obj_mu held),
+ * or NULL.  A proxy whose count is zero is being destroyed by the thread
+ * that dropped it (it leaves the table as soon as that thread gets the
+ * lock): it is passed over, and the caller makes a new one. */
+static struct bc_proxy *lookup_locked(bc_process *proc, uint32_t handle)
+{
+	for (struct bc_proxy *x = proc->proxies; x; x = x->proxy_next)
+		if (x->in_table && x->handle == handle && inc_not_zero(&x->base.weak))
+			return x;
+	return NULL;
+}
+
 int bc__proxy_get(bc_process *proc, uint32_t handle, bool strong, bc_binder **ret)
 {
-	struct bc_proxy *x;
+	struct bc_proxy *x, *fresh = NULL;
 
 	if (!proc)
 		return -ENODEV;
-	pthread_mutex_lock(&bc__lock);
-	for (x = proc->proxies; x; x = x->proxy_next)
-		if (x->in_table && x->handle == handle)
-			break;
+	pthread_mutex_lock(&proc->obj_mu);
+	x = lookup_locked(proc, handle);
+	pthread_mutex_unlock(&proc->obj_mu);
 	if (!x) {
-		x = calloc(1, sizeof(*x));
-		if (!x) {
-			pthread_mutex_unlock(&bc__lock);
+		/* Allocated unlocked; another thread may insert one meanwhile. */
+		fresh = calloc(1, sizeof(*fresh));
+		if (!fresh)
 			return -ENOMEM;
+		fresh->base.remote = true;
+		atomic_init(&fresh->base.strong, 0);
+		atomic_init(&fresh->base.weak, 1);
+		atomic_init(&fresh->base.proc, proc);
+		atomic_init(&fresh->dead, false);
+		fresh->handle = handle;
+		fresh->in_table = true;
+		fresh->mem = 1;
+		pthread_mutex_lock(&proc->obj_mu);
+		x = lookup_locked(proc, handle);
+		if (!x) {
+			bc_process_ref(proc); /* the proxy's */
+			fresh->proxy_next = proc->proxies;
+			proc->proxies = fresh;
 		}
-		x->base.remote = true;
-		x->base.proc = bc_process_ref(proc);
-		x->handle = handle;
-		x->in_table = true;
-		x->mem = 1;
-		x->proxy_next = proc->proxies;
-		proc->proxies = x;
+		pthread_mutex_unlock(&proc->obj_mu);
+		if (!x) {
+			/* Ours: its weak count is new to the kernel. */
+			x = fresh;
+			fresh = NULL;
+			kcmd_handle(x, BC_INCREFS, false);
+		}
+		free(fresh);
 	}
-	if (strong)
-		strong_inc_locked(&x->base);
-	else
-		weak_inc_locked(&x->base);
-	pthread_mutex_unlock(&bc__lock);
+	/* We hold a weak count now: it keeps the proxy while a strong one is
+	 * taken (the strong era holds its own). */
+	if (strong) {
+		strong_inc(&x->base);
+		bc__binder_weak_dec(&x->base);
+	}
 	*ret = &x->base;
 	return 0;
 }
@@ -544,7 +588,7 @@ int bc__proxy_get(bc_process *proc, uint32_t handle, bool strong, bc_binder **re
 static void bind_locked(bc_process *proc, struct bc_local *l)
 {
 	if (!l->bound) {
-		l->base.proc = proc;
+		atomic_store(&l->base.proc, proc);
 		l->bound = true;
 		l->bound_next = proc->locals;
 		proc->locals = l;
@@ -557,13 +601,13 @@ void bc__local_increfs(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
 
 	if (!l)
 		return;
-	pthread_mutex_lock(&bc__lock);
+	pthread_mutex_lock(&proc->obj_mu);
 	if (!l->k_weak) {
 		l->k_weak = true;
-		weak_inc_locked(&l->base);
+		weak_inc(&l->base); /* a local object's: no command */
 		bind_locked(proc, l);
 	}
-	pthread_mutex_unlock(&bc__lock);
+	pthread_mutex_unlock(&proc->obj_mu);
 }
 
 void bc__local_acquire(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
@@ -572,16 +616,14 @@ void bc__local_acquire(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
 
 	if (!l)
 		return;
-	pthread_mutex_lock(&bc__lock);
+	pthread_mutex_lock(&proc->obj_mu);
 	if (!l->k_strong) {
 		l->k_strong = true;
 		bind_locked(proc, l);
-		if (!l->destroyed) {
-			strong_inc_locked(&l->base);
-			l->k_strong_counted = true;
-		}
+		/* not once it is destroyed */
+		l->k_strong_counted = inc_not_zero(&l->base.strong);
 	}
-	pthread_mutex_unlock(&bc__lock);
+	pthread_mutex_unlock(&proc->obj_mu);
 }
 
 void bc__local_release(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
@@ -589,10 +631,9 @@ void bc__local_release(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
 	struct bc_local *l = local_of(ptr, cookie);
 	bool counted = false;
 
-	(void)proc;
 	if (!l)
 		return;
-	pthread_mutex_lock(&bc__lock);
+	pthread_mutex_lock(&proc->obj_mu);
 	if (l->k_strong) {
 		l->k_strong = false;
 		counted = l->k_strong_counted;
@@ -600,7 +641,7 @@ void bc__local_release(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
 		if (!l->k_weak)
 			unlink_local_locked(l);
 	}
-	pthread_mutex_unlock(&bc__lock);
+	pthread_mutex_unlock(&proc->obj_mu);
 	if (counted)
 		strong_dec(&l->base);
 }
@@ -610,31 +651,32 @@ void bc__local_decrefs(bc_process *proc, uintptr_t ptr, uintptr_t cookie)
 	struct bc_local *l = local_of(ptr, cookie);
 	bool had = false;
 
-	(void)proc;
 	if (!l)
 		return;
-	pthread_mutex_lock(&bc__lock);
+	pthread_mutex_lock(&proc->obj_mu);
 	if (l->k_weak) {
 		l->k_weak = false;
 		had = true;
 		if (!l->k_strong)
 			unlink_local_locked(l);
 	}
-	pthread_mutex_unlock(&bc__lock);
+	pthread_mutex_unlock(&proc->obj_mu);
 	if (had)
 		bc__binder_weak_dec(&l->base);
 }
 
 void bc__process_release_objects(bc_process *proc)
 {
+	struct bc_proxy *left;
+
 	for (;;) {
 		struct bc_local *l;
 		bool s, w;
 
-		pthread_mutex_lock(&bc__lock);
+		pthread_mutex_lock(&proc->obj_mu);
 		l = proc->locals;
 		if (!l) {
-			pthread_mutex_unlock(&bc__lock);
+			pthread_mutex_unlock(&proc->obj_mu);
 			break;
 		}
 		proc->locals = l->bound_next;
@@ -642,22 +684,24 @@ void bc__process_release_objects(bc_process *proc)
 		s = l->k_strong && l->k_strong_counted;
 		w = l->k_weak;
 		l->k_strong = l->k_strong_counted = l->k_weak = false;
-		pthread_mutex_unlock(&bc__lock);
+		pthread_mutex_unlock(&proc->obj_mu);
 		if (s)
 			strong_dec(&l->base);
 		if (w)
 			bc__binder_weak_dec(&l->base);
 	}
 	/* What is left are proxies waiting for BR_CLEAR_DEATH_NOTIFICATION_DONE
-	 * or BR_CLEAR_FREEZE_NOTIFICATION_DONE. */
-	pthread_mutex_lock(&bc__lock);
-	while (proc->proxies) {
-		struct bc_proxy *x = proc->proxies;
+	 * or BR_CLEAR_FREEZE_NOTIFICATION_DONE (nothing else runs now). */
+	pthread_mutex_lock(&proc->obj_mu);
+	left = proc->proxies;
+	proc->proxies = NULL;
+	pthread_mutex_unlock(&proc->obj_mu);
+	while (left) {
+		struct bc_proxy *x = left;
 
-		proc->proxies = x->proxy_next;
+		left = x->proxy_next;
 		free_binder(&x->base);
 	}
-	pthread_mutex_unlock(&bc__lock);
 }
 
 /* ---- death recipients ------------------------------------------------- */
@@ -666,20 +710,23 @@ int bc_binder_link_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
 {
 	struct bc_death_reg *d;
 	struct bc_proxy *x;
+	bc_process *proc;
 
 	if (!b || !fn)
 		return -EINVAL;
 	if (!b->remote)
 		return -ENOSYS;
 	x = bc__proxy(b);
+	proc = b->proc;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
 	d->fn = fn;
 	d->cookie = cookie;
-	pthread_mutex_lock(&bc__lock);
-	if (x->dead) {
-		pthread_mutex_unlock(&bc__lock);
+	pthread_mutex_lock(&proc->obj_mu);
+	bc__oq_reserve_locked(proc, 1);
+	if (atomic_load(&x->dead)) {
+		pthread_mutex_unlock(&proc->obj_mu);
 		free(d);
 		return -EPIPE;
 	}
@@ -688,9 +735,10 @@ int bc_binder_link_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
 	if (!x->death_requested) {
 		x->death_requested = true;
 		x->mem++;
-		death_cmd(x, BC_REQUEST_DEATH_NOTIFICATION);
+		notify_cmd_locked(x, BC_REQUEST_DEATH_NOTIFICATION);
 	}
-	pthread_mutex_unlock(&bc__lock);
+	pthread_mutex_unlock(&proc->obj_mu);
+	bc__oq_flush(proc, 0);
 	return 0;
 }
 
@@ -698,13 +746,16 @@ int bc_binder_unlink_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
 {
 	struct bc_death_reg *found = NULL;
 	struct bc_proxy *x;
+	bc_process *proc;
 
 	if (!b || !fn)
 		return -EINVAL;
 	if (!b->remote)
 		return -ENOSYS;
 	x = bc__proxy(b);
-	pthread_mutex_lock(&bc__lock);
+	proc = b->proc;
+	pthread_mutex_lock(&proc->obj_mu);
+	bc__oq_reserve_locked(proc, 1);
 	for (struct bc_death_reg **pp = &x->deaths; *pp; pp = &(*pp)->next) {
 		if ((*pp)->fn == fn && (*pp)->cookie == cookie) {
 			found = *pp;
@@ -713,21 +764,25 @@ int bc_binder_unlink_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
 		}
 	}
 	if (found && !x->deaths && x->death_requested) {
-		death_cmd(x, BC_CLEAR_DEATH_NOTIFICATION);
+		notify_cmd_locked(x, BC_CLEAR_DEATH_NOTIFICATION);
 		x->death_requested = false;
 	}
-	pthread_mutex_unlock(&bc__lock);
+	pthread_mutex_unlock(&proc->obj_mu);
+	bc__oq_flush(proc, 0);
 	free(found);
 	return found ? 0 : -ENOENT;
 }
 
 /* The proxy a death notification's cookie names (its base's address, see
- * death_cmd()). */
+ * notify_cmd_locked()). */
 static struct bc_proxy *proxy_of(uintptr_t cookie)
 {
 	return cookie ? bc__proxy((bc_binder *)cookie) : NULL;
 }
 
+/* Its memory is safe: the death registration holds a memory count until
+ * BR_CLEAR_DEATH_NOTIFICATION_DONE, which the driver sends only after
+ * this notice's BC_DEAD_BINDER_DONE. */
 void bc__proxy_dead(bc_process *proc, uintptr_t cookie)
 {
 	struct bc_proxy *x = proxy_of(cookie);
@@ -737,26 +792,29 @@ void bc__proxy_dead(bc_process *proc, uintptr_t cookie)
 
 	if (!x)
 		return;
-	pthread_mutex_lock(&bc__lock);
-	x->dead = true;
+	pthread_mutex_lock(&proc->obj_mu);
+	bc__oq_reserve_locked(proc, 3);
+	atomic_store(&x->dead, true);
 	list = x->deaths;
 	x->deaths = NULL;
 	if (x->death_requested) {
-		death_cmd(x, BC_CLEAR_DEATH_NOTIFICATION);
+		notify_cmd_locked(x, BC_CLEAR_DEATH_NOTIFICATION);
 		x->death_requested = false;
 	}
 	/* Its watches end silently: the death recipients say why. */
 	frozen_clear_locked(x);
 	frozen = x->frozen_watches;
 	x->frozen_watches = NULL;
-	pthread_mutex_unlock(&bc__lock);
+	/* After the clear, as before the queue existed. */
+	bc__oq_append_locked(proc, BC_DEAD_BINDER_DONE, &c, sizeof(c));
+	pthread_mutex_unlock(&proc->obj_mu);
+	bc__oq_flush(proc, 0);
 	while (frozen) {
 		struct bc_frozen_reg *f = frozen;
 
 		frozen = f->next;
 		free(f);
 	}
-	bc__cmd(proc, BC_DEAD_BINDER_DONE, &c, sizeof(c));
 	while (list) {
 		struct bc_death_reg *d = list;
 
@@ -766,30 +824,44 @@ void bc__proxy_dead(bc_process *proc, uintptr_t cookie)
 	}
 }
 
-void bc__proxy_clear_done(bc_process *proc, uintptr_t cookie)
+/* Drop a memory count of a proxy whose notification ended. */
+static void proxy_mem_dec(bc_process *proc, struct bc_proxy *x)
 {
-	struct bc_proxy *x = proxy_of(cookie);
 	bool free_it = false;
 
-	(void)proc;
-	if (!x)
-		return;
-	pthread_mutex_lock(&bc__lock);
+	pthread_mutex_lock(&proc->obj_mu);
 	if (--x->mem == 0) {
 		unlink_proxy_locked(x);
 		free_it = true;
 	}
-	pthread_mutex_unlock(&bc__lock);
+	pthread_mutex_unlock(&proc->obj_mu);
 	if (free_it)
 		free_binder(&x->base);
 }
 
+void bc__proxy_clear_done(bc_process *proc, uintptr_t cookie)
+{
+	struct bc_proxy *x = proxy_of(cookie);
+
+	if (x)
+		proxy_mem_dec(proc, x);
+}
+
 /* ---- frozen-state watches ---------------------------------------------- */
 
+/*
+ * The first watch on a proxy queues the driver's request and waits until
+ * it was written: a driver before Linux 6.12 refuses it (EINVAL, an
+ * unknown command; the proxy holds a live reference, so nothing else),
+ * and the caller is told -EOPNOTSUPP.  Watches added while the request is
+ * on its way wait for it too and share its outcome.
+ */
 int bc_binder_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie)
 {
 	struct bc_frozen_reg *f;
 	struct bc_proxy *x;
+	bc_process *proc;
+	uint64_t seq = 0;
 	int r = 0;
 
 	if (!b || !fn)
@@ -797,46 +869,83 @@ int bc_binder_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie)
 	if (!b->remote)
 		return -ENOSYS;
 	x = bc__proxy(b);
+	proc = b->proc;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
 	f->fn = fn;
 	f->cookie = cookie;
-	pthread_mutex_lock(&bc__lock);
-	if (x->dead) {
+	pthread_mutex_lock(&proc->obj_mu);
+	bc__oq_reserve_locked(proc, 1);
+	if (atomic_load(&x->dead)) {
 		r = -EPIPE;
-	} else if (!x->frozen_requested) {
-		/* One driver watch per proxy; the first state comes with it. */
-		r = death_cmd(x, BC__BC_REQUEST_FREEZE_NOTIFICATION);
-		/* The proxy holds a live ref, so EINVAL is an unknown command. */
-		if (r == -EINVAL)
-			r = -EOPNOTSUPP;
-		if (r == 0) {
+	} else {
+		if (!x->frozen_requested) {
+			/* One driver watch per proxy; the first state comes
+			 * with it. */
 			x->frozen_requested = true;
 			x->mem++;
+			x->freeze_req_seq = notify_cmd_locked(x, BC__BC_REQUEST_FREEZE_NOTIFICATION);
 		}
-	}
-	if (r == 0) {
+		seq = x->freeze_req_seq;
 		f->next = x->frozen_watches;
 		x->frozen_watches = f;
 		f = NULL;
 	}
-	pthread_mutex_unlock(&bc__lock);
+	pthread_mutex_unlock(&proc->obj_mu);
 	free(f);
+	if (r < 0)
+		return r;
+	bc__oq_flush(proc, seq);
+	pthread_mutex_lock(&proc->obj_mu);
+	if (x->freeze_fail_seq == seq)
+		r = -EOPNOTSUPP; /* its watches are gone with it */
+	pthread_mutex_unlock(&proc->obj_mu);
 	return r;
+}
+
+void bc__proxy_freeze_refused(bc_process *proc, uintptr_t cookie, uint64_t seq, int err)
+{
+	struct bc_proxy *x = proxy_of(cookie);
+	struct bc_frozen_reg *watches = NULL;
+
+	if (!x)
+		return;
+	bc__log("freeze notification refused: %d", err);
+	pthread_mutex_lock(&proc->obj_mu);
+	x->freeze_fail_seq = seq;
+	/* Unless a clear already ended it (that clear fails too). */
+	if (x->frozen_requested && x->freeze_req_seq == seq) {
+		x->frozen_requested = false;
+		x->frozen_known = false;
+		watches = x->frozen_watches;
+		x->frozen_watches = NULL;
+	}
+	pthread_mutex_unlock(&proc->obj_mu);
+	while (watches) {
+		struct bc_frozen_reg *f = watches;
+
+		watches = f->next;
+		free(f);
+	}
+	/* the request's memory count: no clear will ever be done */
+	proxy_mem_dec(proc, x);
 }
 
 int bc_binder_unwatch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie)
 {
 	struct bc_frozen_reg *found = NULL;
 	struct bc_proxy *x;
+	bc_process *proc;
 
 	if (!b || !fn)
 		return -EINVAL;
 	if (!b->remote)
 		return -ENOSYS;
 	x = bc__proxy(b);
-	pthread_mutex_lock(&bc__lock);
+	proc = b->proc;
+	pthread_mutex_lock(&proc->obj_mu);
+	bc__oq_reserve_locked(proc, 1);
 	for (struct bc_frozen_reg **pp = &x->frozen_watches; *pp; pp = &(*pp)->next) {
 		if ((*pp)->fn == fn && (*pp)->cookie == cookie) {
 			found = *pp;
@@ -846,7 +955,8 @@ int bc_binder_unwatch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie)
 	}
 	if (found && !x->frozen_watches)
 		frozen_clear_locked(x);
-	pthread_mutex_unlock(&bc__lock);
+	pthread_mutex_unlock(&proc->obj_mu);
+	bc__oq_flush(proc, 0);
 	free(found);
 	return found ? 0 : -ENOENT;
 }
@@ -854,6 +964,7 @@ int bc_binder_unwatch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie)
 int bc_binder_get_frozen(const bc_binder *b, bool *ret)
 {
 	struct bc_proxy *x;
+	bc_process *proc;
 	int r = -ENODATA;
 
 	if (!b || !ret)
@@ -861,54 +972,62 @@ int bc_binder_get_frozen(const bc_binder *b, bool *ret)
 	if (!b->remote)
 		return -ENOSYS;
 	x = bc__proxy(b);
-	pthread_mutex_lock(&bc__lock);
+	proc = b->proc;
+	pthread_mutex_lock(&proc->obj_mu);
 	if (x->frozen_known) {
 		*ret = x->is_frozen;
 		r = 0;
 	}
-	pthread_mutex_unlock(&bc__lock);
+	pthread_mutex_unlock(&proc->obj_mu);
 	return r;
+}
+
+/* Copy up to @n watches of @x into @out (obj_mu held); returns how many. */
+static size_t copy_watches_locked(const struct bc_proxy *x, struct bc_frozen_reg *out, size_t n)
+{
+	size_t i = 0;
+
+	for (const struct bc_frozen_reg *f = x->frozen_watches; f && i < n; f = f->next)
+		out[i++] = *f;
+	return i;
 }
 
 /*
  * BR_FROZEN_BINDER for the proxy named by @cookie.  Its memory is safe: the
  * driver's watch holds a count on it until BR_CLEAR_FREEZE_NOTIFICATION_DONE,
  * which never comes before this notice's BC_FREEZE_NOTIFICATION_DONE.  The
- * watchers run without the lock, from a copy; the ack goes after them, so
+ * watchers run without the lock, from a copy (allocated unlocked: counted
+ * first, then filled with at most that many); the ack goes after them, so
  * changes meanwhile are merged by the driver rather than queued.
  */
 void bc__proxy_frozen(bc_process *proc, uintptr_t cookie, bool is_frozen)
 {
 	struct bc_proxy *x = proxy_of(cookie);
-	struct bc_frozen_reg *copy = NULL, **tail = &copy;
+	struct bc_frozen_reg *copy = NULL;
 	uint64_t c = cookie;
+	size_t n = 0;
 
 	if (!x)
 		return;
-	pthread_mutex_lock(&bc__lock);
+	pthread_mutex_lock(&proc->obj_mu);
+	for (const struct bc_frozen_reg *f = x->frozen_watches; f; f = f->next)
+		n++;
+	pthread_mutex_unlock(&proc->obj_mu);
+	if (n)
+		copy = calloc(n, sizeof(*copy));
+	pthread_mutex_lock(&proc->obj_mu);
 	if (x->frozen_requested) {
 		x->frozen_known = true;
 		x->is_frozen = is_frozen;
-		for (struct bc_frozen_reg *f = x->frozen_watches; f; f = f->next) {
-			struct bc_frozen_reg *n = malloc(sizeof(*n));
-
-			if (!n)
-				break;
-			*n = *f;
-			n->next = NULL;
-			*tail = n;
-			tail = &n->next;
-		}
+		n = copy ? copy_watches_locked(x, copy, n) : 0;
+	} else {
+		n = 0;
 	}
-	pthread_mutex_unlock(&bc__lock);
-	while (copy) {
-		struct bc_frozen_reg *f = copy;
-
-		copy = f->next;
-		f->fn(is_frozen, f->cookie);
-		free(f);
-	}
-	bc__cmd(proc, BC__BC_FREEZE_NOTIFICATION_DONE, &c, sizeof(c));
+	pthread_mutex_unlock(&proc->obj_mu);
+	for (size_t i = 0; i < n; i++)
+		copy[i].fn(is_frozen, copy[i].cookie);
+	free(copy);
+	bc__ref_cmd(proc, BC__BC_FREEZE_NOTIFICATION_DONE, &c, sizeof(c), true);
 }
 
 /* ---- weak references -------------------------------------------------- */
@@ -932,11 +1051,8 @@ int bc_weak_new(bc_binder *b, bc_weak **ret)
 	if (!b || !ret)
 		return -EINVAL;
 	r = bc__binder_weak_take(b, ret);
-	if (r == 0) {
-		pthread_mutex_lock(&bc__lock);
-		weak_inc_locked(b);
-		pthread_mutex_unlock(&bc__lock);
-	}
+	if (r == 0)
+		weak_inc(b); /* the caller holds a count: no kernel command */
 	return r;
 }
 
@@ -956,12 +1072,15 @@ int bc_weak_promote(bc_weak *w, bc_binder **ret)
 	if (!w || !ret)
 		return -EINVAL;
 	b = w->b;
-	pthread_mutex_lock(&bc__lock);
-	if (b->remote ? bc__proxy(b)->dead : bc__local(b)->destroyed)
-		r = -ESRCH;
-	else
-		strong_inc_locked(b);
-	pthread_mutex_unlock(&bc__lock);
+	if (b->remote) {
+		/* the weak reference's count keeps the proxy revivable */
+		if (atomic_load(&bc__proxy(b)->dead))
+			r = -ESRCH;
+		else
+			strong_inc(b);
+	} else if (!inc_not_zero(&b->strong)) {
+		r = -ESRCH; /* destroyed */
+	}
 	if (r == 0)
 		*ret = b;
 	return r;

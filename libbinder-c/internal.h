@@ -1,5 +1,49 @@
 /* SPDX-License-Identifier: MIT */
-/* libbinder-c internal declarations shared between the library's files. */
+/*
+ * libbinder-c internal declarations shared between the library's files.
+ *
+ * LOCKING
+ *
+ * There is no process-global lock.  What is shared is protected so:
+ *
+ *  - Reference counts of every object are C11 atomics.  A bc_binder's
+ *    strong and weak counts change without a lock; a thread that needs to
+ *    revive a count it does not hold (a lookup in the handle table, a
+ *    weak reference promoted to a local object) increments only from
+ *    non-zero (compare-exchange), so an object whose last reference is
+ *    being dropped is never brought back.
+ *  - bc_process.obj_mu (one per opened device) protects that process's
+ *    handle -> proxy table (proxies, bc_proxy.in_table, .mem), its list of
+ *    bound local objects (locals, bc_local.bound/k_weak/k_strong...),
+ *    every proxy's death and frozen-state registrations and flags, and
+ *    the process's ordered command queue (oq_*).  bc_process.mu protects
+ *    the thread list and the pool, as before; the two are never nested.
+ *  - bc_txn.mu protects a deferred reply's completion.
+ *
+ * No system call (ioctl, write, close) is made while any of these mutexes
+ * is held, and no allocation either.  Commands that result from changes
+ * made under obj_mu are recorded there and sent after unlocking:
+ *
+ *  - Increments of the kernel's counts (BC_INCREFS, BC_ACQUIRE) are
+ *    written by the thread whose count went from zero, before the API
+ *    call that made it returns, so the matching decrement, which needs
+ *    every holder of the count to drop it first, always comes after.
+ *  - Decrements and acknowledgements (BC_RELEASE, BC_DECREFS,
+ *    BC_INCREFS_DONE, BC_ACQUIRE_DONE, BC_FREEZE_NOTIFICATION_DONE) are
+ *    queued into the calling thread's pending write when it is inside the
+ *    command loop (they go with its next BINDER_WRITE_READ, the reply or
+ *    the next read, as libbinder's IPCThreadState does) and written at
+ *    once otherwise.  Delaying a decrement is always safe.
+ *  - Death and frozen-state (un)registrations, whose order matters across
+ *    threads (a clear must not overtake its request), are appended to the
+ *    process's ordered queue under obj_mu, in the order of the state
+ *    changes, and written by one thread at a time without the lock (see
+ *    orderq.c).
+ *
+ * A call on a proxy the caller holds takes no lock and allocates nothing:
+ * bc_binder_transact() -> bc__transact() touch only the calling thread's
+ * state, and the served side's target lookup is an atomic increment.
+ */
 #ifndef BINDERC_INTERNAL_H
 #define BINDERC_INTERNAL_H
 
@@ -91,18 +135,22 @@ struct bc_frozen_reg {
  * Kernel cookies are the base's address.
  */
 struct bc_binder {
-	bool remote;	 /* a struct bc_proxy, else a struct bc_local */
-	unsigned strong; /* under bc__lock */
-	unsigned weak;
+	bool remote; /* a struct bc_proxy, else a struct bc_local */
+	/* A strong count above zero holds one weak count. */
+	atomic_uint strong;
+	atomic_uint weak;
 	int stability;
-	bc_process *proc; /* a proxy's, or the one a local object was sent through */
+	/* a proxy's (fixed), or the one a local object was first sent
+	 * through (set once, by compare-exchange) */
+	_Atomic(bc_process *) proc;
 };
 
 struct bc_local {
 	struct bc_binder base;
 	bc_class *cls;
 	void *userdata;
-	bool destroyed;
+	atomic_bool destroyed; /* on_destroy ran (or runs): no strong count again */
+	/* under base.proc->obj_mu: */
 	bool k_weak, k_strong; /* kernel holds (BR_INCREFS / BR_ACQUIRE seen) */
 	bool k_strong_counted;
 	struct bc_local *bound_next; /* in proc->locals */
@@ -112,13 +160,17 @@ struct bc_local {
 struct bc_proxy {
 	struct bc_binder base;
 	uint32_t handle;
-	bool dead;
+	atomic_bool dead;
+	/* the rest under base.proc->obj_mu */
 	bool death_requested; /* BC_REQUEST_DEATH_NOTIFICATION outstanding */
 	bool in_table;
 	bool frozen_requested; /* BC_REQUEST_FREEZE_NOTIFICATION outstanding */
 	bool frozen_known, is_frozen; /* the last BR_FROZEN_BINDER */
 	/* table presence + outstanding death and freeze notifications */
 	unsigned mem;
+	/* ordered-queue numbers of the last freeze request and of the last
+	 * one the driver refused (see bc_binder_watch_frozen()) */
+	uint64_t freeze_req_seq, freeze_fail_seq;
 	struct bc_death_reg *deaths;
 	struct bc_frozen_reg *frozen_watches;
 	struct bc_proxy *proxy_next; /* in proc->proxies */
@@ -151,8 +203,6 @@ struct bc_weak {
 	bc_binder *b; /* holds one weak count */
 };
 
-extern pthread_mutex_t bc__lock;
-
 /* Fill @obj for @b (not NULL); binds a local object to @proc when known. */
 void bc__binder_flatten(bc_binder *b, bool weak, struct flat_binder_object *obj);
 /* Stability level to write after @b. */
@@ -175,6 +225,9 @@ void bc__local_decrefs(bc_process *proc, uintptr_t ptr, uintptr_t cookie);
 void bc__proxy_dead(bc_process *proc, uintptr_t cookie);
 void bc__proxy_clear_done(bc_process *proc, uintptr_t cookie);
 void bc__proxy_frozen(bc_process *proc, uintptr_t cookie, bool is_frozen);
+/* The driver refused the freeze request numbered @seq on the proxy whose
+ * cookie is @cookie (from the ordered queue's writer, without obj_mu). */
+void bc__proxy_freeze_refused(bc_process *proc, uintptr_t cookie, uint64_t seq, int err);
 /* Process teardown: drop kernel references on locals, free proxies. */
 void bc__process_release_objects(bc_process *proc);
 /* Run a local object's handler (ping/interface answered here). */
@@ -210,6 +263,7 @@ struct bc_thread {
 	size_t in_len, in_pos;
 	size_t out_len;
 	bc_txn *spare; /* a finished incoming transaction, for reuse */
+	unsigned loop_depth; /* nested run()s: a write is sure to come */
 	uint8_t in[256];
 	/* Commands for this thread's next BINDER_WRITE_READ (BC_FREE_BUFFER of
 	 * a handled transaction, then the reply or call).  Empty whenever the
@@ -236,8 +290,17 @@ struct bc_process {
 	size_t n_pool, cap_pool;
 	unsigned pool_running;
 	bc_binder *ctx_obj;
-	struct bc_proxy *proxies; /* under bc__lock */
-	struct bc_local *locals;  /* under bc__lock */
+	/* Objects (see LOCKING above). */
+	pthread_mutex_t obj_mu;
+	pthread_cond_t obj_cv;	  /* the ordered queue was written */
+	struct bc_proxy *proxies; /* handle table (and proxies waiting for a clear) */
+	struct bc_local *locals;  /* local objects the kernel holds */
+	/* The ordered command queue (orderq.c): commands appended, and the
+	 * number of them appended and written so far. */
+	uint8_t *oq, *oq_spare;
+	size_t oq_len;
+	uint64_t oq_seq, oq_done;
+	bool oq_flushing;
 	/* One small object-less reply buffer whose BC_FREE_BUFFER goes with
 	 * the next BINDER_WRITE_READ of any thread (0: none). */
 	atomic_uintptr_t deferred_free;
@@ -247,6 +310,28 @@ struct bc_process {
 int bc__write(bc_process *proc, const void *buf, size_t len);
 /* Write one command with payload. */
 int bc__cmd(bc_process *proc, uint32_t cmd, const void *payload, size_t len);
+/* A reference-count command: an increment (!@may_defer) is written now;
+ * otherwise it goes with the calling thread's next BINDER_WRITE_READ when
+ * that thread is in @proc's command loop, else now.  Never under a lock. */
+void bc__ref_cmd(bc_process *proc, uint32_t cmd, const void *payload, size_t len, bool may_defer);
+
+/* ---- orderq.c --------------------------------------------------------- */
+/* Bytes of the ordered queue (what one flush writes at most). */
+#define BINDERC_OQ_SIZE 2048
+/* Largest command with payload the queue takes. */
+#define BINDERC_OQ_CMD_MAX (4 + sizeof(struct binder_handle_cookie))
+int bc__oq_init(bc_process *proc);
+void bc__oq_fini(bc_process *proc);
+/* Under obj_mu, before any change whose commands are to be appended:
+ * make room for @n commands (may wait, with obj_mu released, for a
+ * flush: re-check the state after). */
+void bc__oq_reserve_locked(bc_process *proc, unsigned n);
+/* Under obj_mu, after bc__oq_reserve_locked(): append one command;
+ * returns its number in the queue. */
+uint64_t bc__oq_append_locked(bc_process *proc, uint32_t cmd, const void *payload, size_t len);
+/* Without obj_mu: write what is queued unless another thread is writing
+ * it, and (@wait_for > 0) wait until command @wait_for was written. */
+void bc__oq_flush(bc_process *proc, uint64_t wait_for);
 /* Free a kernel buffer: BC_FREE_BUFFER now, or (@may_defer) with the
  * process's next write. */
 void bc__free_buffer(bc_process *proc, uintptr_t buf, bool may_defer);

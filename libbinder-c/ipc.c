@@ -178,6 +178,20 @@ static int queue_cmd(struct bc_thread *t, uint32_t cmd, const void *payload, siz
 	return 0;
 }
 
+void bc__ref_cmd(bc_process *proc, uint32_t cmd, const void *payload, size_t len, bool may_defer)
+{
+	/* Only a thread in the command loop is sure to write again soon;
+	 * another one is not given thread state just for this. */
+	struct bc_thread *t = may_defer ? pthread_getspecific(proc->key) : NULL;
+	int r;
+
+	if (t && t->loop_depth && queue_cmd(t, cmd, payload, len) == 0)
+		return;
+	r = bc__cmd(proc, cmd, payload, len);
+	if (r < 0)
+		bc__log("command %#x failed: %d", cmd, r);
+}
+
 void bc__thread_queue_free(struct bc_thread *t, uintptr_t buf)
 {
 	uint64_t b = buf;
@@ -376,12 +390,13 @@ static int run_loop(struct bc_thread *t, struct waiter *w, int mode)
 			struct binder_ptr_cookie pc;
 
 			memcpy(&pc, payload, sizeof(pc));
+			/* The acknowledgements go with the next write. */
 			if (cmd == BR_INCREFS) {
 				bc__local_increfs(proc, pc.ptr, pc.cookie);
-				bc__cmd(proc, BC_INCREFS_DONE, &pc, sizeof(pc));
+				bc__ref_cmd(proc, BC_INCREFS_DONE, &pc, sizeof(pc), true);
 			} else if (cmd == BR_ACQUIRE) {
 				bc__local_acquire(proc, pc.ptr, pc.cookie);
-				bc__cmd(proc, BC_ACQUIRE_DONE, &pc, sizeof(pc));
+				bc__ref_cmd(proc, BC_ACQUIRE_DONE, &pc, sizeof(pc), true);
 			} else if (cmd == BR_RELEASE) {
 				bc__local_release(proc, pc.ptr, pc.cookie);
 			} else {
@@ -428,8 +443,11 @@ static int run_loop(struct bc_thread *t, struct waiter *w, int mode)
  * not wait for a write that may never come). */
 static int run(struct bc_thread *t, struct waiter *w, int mode)
 {
-	int r = run_loop(t, w, mode);
+	int r;
 
+	t->loop_depth++;
+	r = run_loop(t, w, mode);
+	t->loop_depth--;
 	if (t->out_len)
 		flush_out(t);
 	return r;

@@ -90,6 +90,12 @@ int bc_process_open(const char *device, bc_process **ret)
 	p->partition = BINDERC_PARTITION_SYSTEM;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
+	pthread_mutex_init(&p->obj_mu, NULL);
+	pthread_cond_init(&p->obj_cv, NULL);
+	if (bc__oq_init(p) < 0) {
+		r = -ENOMEM;
+		goto fail_oq;
+	}
 	if (pthread_key_create(&p->key, thread_exit_cb) != 0) {
 		r = -EAGAIN;
 		goto fail_key;
@@ -127,6 +133,8 @@ int bc_process_open(const char *device, bc_process **ret)
 fail:
 	pthread_key_delete(p->key);
 fail_key:
+	bc__oq_fini(p);
+fail_oq:
 	if (p->map != MAP_FAILED)
 		munmap(p->map, p->map_size);
 	if (p->fd >= 0)
@@ -134,6 +142,8 @@ fail_key:
 	free(p->device);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->obj_mu);
+	pthread_cond_destroy(&p->obj_cv);
 	free(p);
 	return r;
 }
@@ -401,13 +411,12 @@ int bc_process_become_context_manager(bc_process *p, bc_binder *obj)
 		return -EINVAL;
 	if (p->ctx_obj)
 		return -EBUSY;
-	pthread_mutex_lock(&bc__lock);
-	if (obj->proc && obj->proc != p) {
-		pthread_mutex_unlock(&bc__lock);
-		return -EXDEV;
+	{
+		bc_process *was = NULL;
+
+		if (!atomic_compare_exchange_strong(&obj->proc, &was, p) && was != p)
+			return -EXDEV;
 	}
-	obj->proc = p;
-	pthread_mutex_unlock(&bc__lock);
 	memset(&fo, 0, sizeof(fo));
 	fo.hdr.type = BINDER_TYPE_BINDER;
 	fo.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS;
@@ -434,6 +443,8 @@ void bc__process_destroy(bc_process *p)
 	}
 	p->ctx_obj = bc_binder_unref(p->ctx_obj);
 	bc__process_release_objects(p);
+	/* Nothing else runs now; write what the ordered queue still holds. */
+	bc__oq_flush(p, 0);
 	pthread_key_delete(p->key);
 	pthread_mutex_lock(&p->mu);
 	while (p->threads) {
@@ -451,7 +462,10 @@ void bc__process_destroy(bc_process *p)
 	munmap(p->map, p->map_size);
 	close(p->fd);
 	free(p->device);
+	bc__oq_fini(p);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->obj_mu);
+	pthread_cond_destroy(&p->obj_cv);
 	free(p);
 }

@@ -8,7 +8,7 @@
  * (so that `p = NAME_unref(p);` clears the caller's pointer); both accept
  * NULL.  Hand-written, the copies differed only in the type and the
  * free function, so they are generated here and cannot drift apart.
- * bc_binder (counts mirrored into the kernel under bc__lock) and
+ * bc_binder (counts mirrored into the kernel, see LOCKING in internal.h) and
  * bc_process_unref (the last reference may fall on a pool thread) keep
  * their own code.
  *

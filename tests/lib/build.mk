@@ -5,7 +5,7 @@
 LBCGT_SRC := $(TOP)/tests/lib
 LBCGT_OBJ := $(B)/obj/tests/lib
 LBCGT_BIN := $(B)/guest/bin
-LBCGT_BINS := $(LBCGT_BIN)/libbinder-c-test
+LBCGT_BINS := $(LBCGT_BIN)/libbinder-c-test $(LBCGT_BIN)/libbinder-c-stress-test
 
 GUEST_TESTS += $(LBCGT_BINS)
 
@@ -16,6 +16,12 @@ $(LBCGT_OBJ)/%.o: $(LBCGT_SRC)/%.c $(LBCGT_SRC)/lt.h
 # serial_main.o is the main() of every library guest suite (tests/sm and
 # tests/iface link it by path: their fragments may be read before this one).
 $(LBCGT_BIN)/libbinder-c-test: $(LBCGT_OBJ)/test_lib.o $(LBCGT_OBJ)/lt.o $(LBCGT_OBJ)/serial_main.o $(LBC_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $(filter %.o,$^) $(LBC_A) $(CRITERION_LIBS) -lpthread
+
+# Proxies under contention while the service dies and restarts; the
+# steady call path's allocations (none), counted with malloc interposed.
+$(LBCGT_BIN)/libbinder-c-stress-test: $(LBCGT_OBJ)/test_lib_stress.o $(LBCGT_OBJ)/test_lib_noalloc.o $(LBCGT_OBJ)/lt.o $(LBCGT_OBJ)/serial_main.o $(LBC_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -o $@ $(filter %.o,$^) $(LBC_A) $(CRITERION_LIBS) -lpthread
 

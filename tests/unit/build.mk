@@ -4,7 +4,7 @@
 
 LBCUT_SRC := $(TOP)/tests/unit
 LBCUT_BIN := $(B)/tests/unit
-LBCUT_NAMES := parcel golden malformed fuzz local
+LBCUT_NAMES := parcel golden malformed fuzz local refs
 LBCUT_BINS := $(patsubst %,$(LBCUT_BIN)/test_%,$(LBCUT_NAMES))
 
 HOST_TESTS += $(LBCUT_BINS)
