@@ -60,6 +60,9 @@
  * mount's binder_logs/proc directory, while a proc's file is created
  * there (as debugfs_create_file() does for /sys/kernel/debug/binderc).
  *
+ * Transaction reports (report.c) are sent with no binderc lock held: the
+ * netlink layer's own locks are never nested with these, either way.
+ *
  * The mm's mmap_lock is outside all of them: vma close (munmap, exit)
  * runs binderc_proc_close_receive() under it, which takes 4 and 6-10;
  * nothing here takes mmap_lock, and no user memory is touched with 4 held.
