@@ -21,8 +21,9 @@
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <grp.h>
 #include <libgen.h>
-#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -466,4 +467,81 @@ Test(report, slow_listener_loses_only_what_does_not_fit)
 	cr_assert_eq(n, 1);
 	cr_assert_eq(lost, 1);
 	bc_report_listener_unref(slow);
+}
+
+/* A listener in a helper process: as another user, or in a network
+ * namespace of its own; it reads one report (or waits for none). */
+struct far_listener {
+	uid_t uid;	/* 0: stay root */
+	bool netns;	/* unshare(CLONE_NEWNET) first */
+	uint32_t code;	/* the report expected */
+};
+
+enum { FAR_OK, FAR_NONE = 10, FAR_WRONG, FAR_SETUP };
+
+static int far_listener_main(void *arg, int rd, int wr)
+{
+	const struct far_listener *f = arg;
+	bc_report_listener *l = NULL;
+	struct bc_report r;
+	int ret;
+
+	(void)rd;
+	if (f->netns && unshare(CLONE_NEWNET))
+		return bt_send_u64(wr, errno), FAR_SETUP;
+	if (f->uid && (setgroups(0, NULL) || setgid(f->uid) || setuid(f->uid)))
+		return bt_send_u64(wr, errno), FAR_SETUP;
+	ret = bc_report_listener_new(NULL, &l);
+	/* another namespace may not even see the family: no reports either */
+	if (ret == -ENOENT && f->netns)
+		return bt_send_u64(wr, 0), FAR_NONE;
+	if (ret)
+		return bt_send_u64(wr, (uint64_t)-ret), FAR_SETUP;
+	bt_send_u64(wr, 0);
+	ret = bc_report_listener_read(l, &r, f->netns ? 1000 : BT_TIMEOUT_MS);
+	bc_report_listener_unref(l);
+	if (ret == -EAGAIN)
+		return FAR_NONE;
+	return ret == 0 && r.code == f->code ? FAR_OK : FAR_WRONG;
+}
+
+/* Run a far listener around one failing call; its exit status. */
+static int far_listener_run(struct far_listener *f)
+{
+	struct bt_child ch;
+	int ret = bt_spawn_ready(&ch, far_listener_main, f, BT_TIMEOUT_MS);
+
+	cr_assert_eq(ret, 0, "listener set-up: %s", strerror(-ret));
+	{
+		struct binder_transaction_data t = bt_tr(98, f->code, 0, NULL, 0, NULL, 0);
+		struct bt_result r;
+
+		cr_assert_eq(bt_call(&c, &t, &r), 0);
+		cr_assert_eq(r.final, BR_FAILED_REPLY);
+	}
+	ret = bt_join(&ch, BT_TIMEOUT_MS + 2000);
+	if (ret == -ETIMEDOUT)
+		bt_kill(&ch);
+	return ret;
+}
+
+/* As in mainline, the group asks for no privilege: any user may listen. */
+Test(report, unprivileged_listener_hears)
+{
+	struct far_listener f = { .uid = 1000, .code = 0x4242 };
+
+	need_reports();
+	cr_assert_eq(far_listener_run(&f), FAR_OK);
+}
+
+/* Reports go to the initial network namespace only. */
+Test(report, other_network_namespace_hears_nothing)
+{
+	struct far_listener f = { .netns = true, .code = 0x4242 };
+
+	need_reports();
+	cr_assert_eq(far_listener_run(&f), FAR_NONE);
+	/* while this namespace's listener heard it */
+	expect_one(&(struct want){ .error = BR_FAILED_REPLY, .from_pid = getpid(), .from_tid = gettid(),
+				   .code = 0x4242 });
 }
