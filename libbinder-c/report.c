@@ -19,6 +19,7 @@
 #include <binderc/report.h>
 
 #include "refcount.h"
+#include "report_internal.h"
 
 /*
  * Linux 6.18's <linux/android/binder_netlink.h>, which older systems lack:
@@ -57,7 +58,7 @@ struct bc_report_listener {
 	uint16_t ids[BC__FAMILIES];	/* their generic netlink ids */
 	const char *names[BC__FAMILIES];
 	/* one datagram, consumed message by message */
-	char buf[16384];
+	_Alignas(struct nlmsghdr) char buf[16384];
 	size_t len, pos;
 };
 
@@ -88,26 +89,24 @@ static int wait_readable(int fd, int timeout_ms)
 	return r ? 0 : -EAGAIN;
 }
 
-/* The attribute after a (validated) one, or NULL past end. */
-static const struct nlattr *attr_next(const struct nlattr *a, const char *end)
+/* The attribute at p if it lies wholly before end, else NULL. */
+static const struct nlattr *attr_first(const char *p, const char *end)
 {
-	const char *next = (const char *)a + NLA_ALIGN(a->nla_len);
+	const struct nlattr *a = (const struct nlattr *)p;
 
-	if (next + NLA_HDRLEN > end)
-		return NULL;
-	a = (const struct nlattr *)next;
-	if (a->nla_len < NLA_HDRLEN || (const char *)a + a->nla_len > end)
+	if (end - p < NLA_HDRLEN || a->nla_len < NLA_HDRLEN || a->nla_len > end - p)
 		return NULL;
 	return a;
 }
 
-static const struct nlattr *attr_first(const char *start, const char *end)
+/* The attribute after a (checked) one, or NULL at the end. */
+static const struct nlattr *attr_next(const struct nlattr *a, const char *end)
 {
-	const struct nlattr *a = (const struct nlattr *)start;
+	size_t step = NLA_ALIGN(a->nla_len);
 
-	if (start + NLA_HDRLEN > end || a->nla_len < NLA_HDRLEN || start + a->nla_len > end)
+	if (step >= (size_t)(end - (const char *)a))
 		return NULL;
-	return a;
+	return attr_first((const char *)a + step, end);
 }
 
 #define attr_data(a) ((const char *)(a) + NLA_HDRLEN)
@@ -151,7 +150,7 @@ static int resolve(int fd, const char *name, uint16_t *id, uint32_t *group)
 	struct nlattr *na = (struct nlattr *)req.attrs;
 	size_t nlen = strlen(name) + 1;
 	static uint32_t seq;
-	char buf[8192];
+	_Alignas(struct nlmsghdr) char buf[8192];
 
 	if (nlen > GENL_NAMSIZ)
 		return -EINVAL;
@@ -291,8 +290,7 @@ static uint32_t get_u32(const struct nlattr *a)
 	return v;
 }
 
-/* Fill *r from one message of family i: 0, or -EPROTO if not a report. */
-static int parse_report(const bc_report_listener *l, size_t i, const struct nlmsghdr *h, struct bc_report *r)
+int bc__report_parse(const struct nlmsghdr *h, const char *family, struct bc_report *r)
 {
 	const struct genlmsghdr *g = NLMSG_DATA(h);
 	const char *end = (const char *)h + h->nlmsg_len;
@@ -301,7 +299,7 @@ static int parse_report(const bc_report_listener *l, size_t i, const struct nlms
 	if (h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN) || g->cmd != BC__CMD_REPORT)
 		return -EPROTO;
 	memset(r, 0, sizeof(*r));
-	strncpy(r->family, l->names[i], sizeof(r->family) - 1);
+	strncpy(r->family, family, sizeof(r->family) - 1);
 	for (const struct nlattr *a = attr_first((const char *)g + GENL_HDRLEN, end); a; a = attr_next(a, end)) {
 		unsigned t = attr_type(a);
 
@@ -350,7 +348,7 @@ int bc_report_listener_read(bc_report_listener *l, struct bc_report *r, int time
 			}
 			l->pos += NLMSG_ALIGN(h->nlmsg_len);
 			for (size_t i = 0; i < l->n; i++)
-				if (h->nlmsg_type == l->ids[i] && !parse_report(l, i, h, r))
+				if (h->nlmsg_type == l->ids[i] && !bc__report_parse(h, l->names[i], r))
 					return 0;
 		}
 		ssize_t got = recv(l->fd, l->buf, sizeof(l->buf), 0);
