@@ -60,6 +60,9 @@
  * mount's binder_logs/proc directory, while a proc's file is created
  * there (as debugfs_create_file() does for /sys/kernel/debug/binderc).
  *
+ * Transaction reports (report.c) are sent with no binderc lock held: the
+ * netlink layer's own locks are never nested with these, either way.
+ *
  * The mm's mmap_lock is outside all of them: vma close (munmap, exit)
  * runs binderc_proc_close_receive() under it, which takes 4 and 6-10;
  * nothing here takes mmap_lock, and no user memory is touched with 4 held.
@@ -743,6 +746,25 @@ void binderc_release_entire_buffer(struct binderc_proc *proc,
 				   struct binderc_thread *thread,
 				   struct binderc_buffer *buffer,
 				   bool is_failure);
+
+/* report.c: transaction reports over generic netlink */
+struct binderc_report {
+	u32 error;		/* BR_* code the sender got */
+	const char *context;	/* the device's context name */
+	int from_pid;
+	int from_tid;
+	int to_pid;		/* 0: target not known, left out */
+	int to_tid;		/* 0: no target thread, left out */
+	bool is_reply;
+	u32 flags;
+	u32 code;
+	u32 data_size;
+};
+
+int binderc_report_init(void);
+void binderc_report_exit(void);
+/* Process context, no lock held (it allocates with GFP_KERNEL). */
+void binderc_report_send(const struct binderc_report *r);
 
 /* fds.c */
 int binderc_apply_fd_fixups(struct binderc_proc *proc,

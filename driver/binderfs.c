@@ -67,6 +67,7 @@ static const char * const binderc_fs_features[] = {
 	"oneway_spam_detection",
 	"extended_error",
 	"freeze_notification",
+	"transaction_report",
 };
 
 enum { BINDERC_OPT_MAX, BINDERC_OPT_STATS };

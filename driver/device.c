@@ -394,6 +394,10 @@ static int __init binderc_init(void)
 {
 	int ret;
 
+	/* Before any device exists: a transaction may report at once. */
+	ret = binderc_report_init();
+	if (ret)
+		return ret;
 	binderc_debugfs_init();
 	ret = binderc_chardev_init(devices);
 	if (ret)
@@ -407,6 +411,7 @@ out_chardev:
 	binderc_chardev_exit();
 out_debugfs:
 	binderc_debugfs_exit();
+	binderc_report_exit();
 	return ret;
 }
 
@@ -415,6 +420,7 @@ static void __exit binderc_exit(void)
 	binderc_binderfs_exit();
 	binderc_chardev_exit();
 	binderc_debugfs_exit();
+	binderc_report_exit();
 }
 
 module_init(binderc_init);

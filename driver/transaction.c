@@ -146,6 +146,37 @@ static void binderc_set_txn_from_error(struct binderc_transaction *t, int id,
 	binderc_thread_dec_tmpref(from);
 }
 
+/*
+ * The netlink report of one transaction (report.c): sent for a failure, a
+ * oneway queued to a frozen proc and a oneway spam suspect, as in Linux
+ * 6.18.  The target is named only once it was settled (@targeted: every
+ * check of the lookup passed), as mainline names it only then; a sync
+ * call has a target thread only when it goes back down a nested chain.
+ * Built from the request and the build state, never from b->t, which the
+ * receiver may already own.
+ */
+static void binderc_txn_report(struct binderc_txn_build *b, u32 error,
+			       bool reply, bool targeted)
+{
+	struct binderc_report r = {
+		.error = error,
+		.context = b->proc->context->name,
+		.from_pid = b->proc->pid,
+		.from_tid = b->thread->pid,
+		.is_reply = reply,
+		.flags = b->tr->flags,
+		.code = b->tr->code,
+		.data_size = b->tr->data_size,
+	};
+
+	if (targeted && b->target_proc) {
+		r.to_pid = b->target_proc->pid;
+		if (b->target_thread)
+			r.to_tid = b->target_thread->pid;
+	}
+	binderc_report_send(&r);
+}
+
 /* ---- finding the target ---------------------------------------------- */
 
 static int binderc_txn_fail(struct binderc_txn_build *b, u32 cmd, s32 param)
@@ -575,6 +606,7 @@ static u32 binderc_send_oneway(struct binderc_txn_build *b,
 
 	if (err == BR_TRANSACTION_PENDING_FROZEN) {
 		tcomplete->type = BINDERC_WORK_TRANSACTION_PENDING_FROZEN;
+		binderc_txn_report(b, err, false, true);
 		err = 0;
 	}
 	if (!err)
@@ -673,6 +705,7 @@ void binderc_transaction(struct binderc_proc *proc,
 	int debug_id = binderc_new_debug_id();
 	struct binderc_work *tcomplete = NULL;
 	struct binderc_log_entry *e = binderc_log_add(false);
+	bool targeted = false;
 	u32 err;
 
 	binderc_txn_log_start(&b, e, debug_id, reply);
@@ -682,6 +715,7 @@ void binderc_transaction(struct binderc_proc *proc,
 
 	if (reply ? binderc_reply_target(&b) : binderc_call_target(&b))
 		goto err_no_txn;
+	targeted = true;
 	if (b.target_node)
 		e->to_node = b.target_node->debug_id;
 
@@ -700,8 +734,10 @@ void binderc_transaction(struct binderc_proc *proc,
 		goto err_unwind;
 	}
 
-	if (b.t->buffer->oneway_spam_suspect)
+	if (b.t->buffer->oneway_spam_suspect) {
 		tcomplete->type = BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT;
+		binderc_txn_report(&b, BR_ONEWAY_SPAM_SUSPECT, reply, true);
+	}
 	b.t->work.type = BINDERC_WORK_TRANSACTION;
 	if (reply)
 		err = binderc_send_reply(&b, tcomplete);
@@ -732,6 +768,8 @@ err_no_txn:
 		binderc_dec_node(b.target_node, 1, 0);
 		binderc_put_node(b.target_node);
 	}
+	/* While the targets are pinned, before anyone hears of the failure. */
+	binderc_txn_report(&b, b.return_error, reply, targeted);
 	binderc_txn_log_end(&b, e, debug_id);
 	binderc_txn_drop_targets(&b);
 	binderc_txn_report_error(&b, debug_id);

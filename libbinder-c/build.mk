@@ -9,6 +9,8 @@ LBC_SOVERSION := 1
 LBC_SRC := $(TOP)/libbinder-c
 LBC_OBJ := $(B)/obj/libbinder-c
 LBC_NAMES := utf status parcel parcel_write parcel_read parcel_objects binder orderq txn ipc process servicemanager
+# The transaction-report listener (<binderc/report.h>).
+LBC_NAMES += report
 LBC_HEADERS := $(wildcard $(TOP)/include/binderc/*.h)
 LBC_PIC := $(patsubst %,$(LBC_OBJ)/pic/%.o,$(LBC_NAMES))
 LBC_STATIC := $(patsubst %,$(LBC_OBJ)/static/%.o,$(LBC_NAMES))

@@ -20,6 +20,8 @@
 #include <binderc/binderc.h>
 #include <binderc/servicemanager.h>
 
+#include "monitor.h"
+
 enum { EXIT_NOTFOUND = 1, EXIT_USAGE = 2, EXIT_UNREACHABLE = 3 };
 
 static const char *prog = "binder";
@@ -46,6 +48,10 @@ static void usage(FILE *f)
 		"                                  PATH - is this process's stdout)\n"
 		"  mkdev MOUNT NAME...  create binder devices MOUNT/NAME on a binderfs mount\n"
 		"                       (through MOUNT/binder-control; no service manager needed)\n"
+		"  monitor [--json] [--family binder|binderc] [--count N] [--timeout SECONDS]\n"
+		"                       print every failed transaction as it happens (who called\n"
+		"                       whom, code, size, the reason), from the kernel's transaction\n"
+		"                       reports; --json: one JSON object per line\n"
 		"\n"
 		"Options:\n"
 		"  -d, --device PATH    binder device (default: $BINDER_DEVICE, else /dev/binderc,\n"
@@ -585,7 +591,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("%s", "no command (list, check, ping, wait, call, mkdev)");
+		return usage_error("%s", "no command (list, check, ping, wait, call, mkdev, monitor)");
 	cmd = argv[optind++];
 	argc -= optind;
 	argv += optind;
@@ -595,18 +601,21 @@ int main(int argc, char **argv)
 			const char *name;
 			int min, max;
 		} cmds[] = { { "list", 0, 0 }, { "check", 1, 1 }, { "ping", 1, 1 }, { "wait", 1, 2 }, { "call", 2, 1 << 20 },
-			     { "mkdev", 2, 1 << 20 } };
+			     { "mkdev", 2, 1 << 20 }, { "monitor", 0, 8 } };
 		size_t k = 0;
 
 		while (k < sizeof(cmds) / sizeof(cmds[0]) && strcmp(cmds[k].name, cmd) != 0)
 			k++;
 		if (k == sizeof(cmds) / sizeof(cmds[0]))
-			return usage_error("unknown command '%s' (list, check, ping, wait, call, mkdev)", cmd);
+			return usage_error("unknown command '%s' (list, check, ping, wait, call, mkdev, monitor)", cmd);
 		if (argc < cmds[k].min || argc > cmds[k].max)
 			return usage_error("wrong number of arguments for '%s'", cmd);
 	}
 	if (strcmp(cmd, "mkdev") == 0)
 		return cmd_mkdev(argv[0], argc - 1, argv + 1);
+	/* Netlink only: no device, no service manager. */
+	if (strcmp(cmd, "monitor") == 0)
+		return binder_monitor(prog, argc, argv);
 	r = connect_sm(&c);
 	if (r == 0) {
 		if (strcmp(cmd, "list") == 0)

@@ -11,9 +11,14 @@ $(B)/obj/tools/binder.o: $(TOP)/tools/binder.c $(TOP)/include/binderc/serviceman
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
 
-$(BINDER_TOOL): $(B)/obj/tools/binder.o $(SMC_OBJ) $(SM_LIBBC_A)
+# `binder monitor` (the transaction-report listener of libbinder-c).
+$(B)/obj/tools/monitor.o: $(TOP)/tools/monitor.c $(TOP)/include/binderc/report.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(SM_LINK)
+	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+
+$(BINDER_TOOL): $(B)/obj/tools/binder.o $(B)/obj/tools/monitor.o $(SMC_OBJ) $(SM_LIBBC_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $(B)/obj/tools/binder.o $(B)/obj/tools/monitor.o $(SM_LINK)
 
 .PHONY: install-binder-tool
 install-binder-tool: $(BINDER_TOOL)

@@ -9,6 +9,7 @@
 #include <binderc/binder.h>
 #include <binderc/process.h>
 #include <binderc/servicemanager.h>
+#include <binderc/report.h>
 
 /*
  * Signature interfaces (<binderc/iface.h>) live in a library of their own,

@@ -13,6 +13,8 @@ DRVT_BIN := $(B)/guest/bin
 DRVT_NAMES := interface multiproc badinput cve access counters freeze
 DRVT_LIBOBJS := $(DRVT_OBJ)/bt.o $(DRVT_OBJ)/srv.o $(DRVT_OBJ)/bt_main.o
 DRVT_NAMES += binderfs
+# Transaction reports over generic netlink, read with libbinder-c's listener.
+DRVT_NAMES += report
 DRVT_BINS := $(foreach n,$(DRVT_NAMES),$(DRVT_BIN)/driver-$(n)-test)
 
 GUEST_TESTS += $(DRVT_BINS)
@@ -27,5 +29,8 @@ $(DRVT_OBJ)/%.o: $(DRVT_SRC)/%.c
 $(DRVT_BINS): $(DRVT_BIN)/driver-%-test: $(DRVT_OBJ)/test_%.o $(DRVT_LIBOBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -o $@ $^ -lcriterion -lpthread
+
+# An extra prerequisite joins $^ of the rule above: linked in.
+$(DRVT_BIN)/driver-report-test: $(B)/lib/libbinder-c.a
 
 -include $(wildcard $(DRVT_OBJ)/*.d)

@@ -110,6 +110,12 @@ static const struct bt_difference bt_differences[] = {
 	  "EINVAL; reported by container users as freezes of the wrong process); binderc "
 	  "reads it in the caller's pid namespace, as kill(2) does, and cannot name a "
 	  "process the caller does not see" },
+	{ "report/family_names", "reports on the family binderc", 0, 1,
+	  "a generic netlink family name is one per kernel: where the mainline driver has "
+	  "registered \"binder\" (6.18 on), binderc reports on a family of its own, "
+	  "\"binderc\", with the same group, attributes and numbers (report_family= and "
+	  "/sys/module/binderc/parameters/report_family say which; 'binder monitor' joins "
+	  "both); on older kernels binderc's family is \"binder\"" },
 	{ 0, 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
 #pragma GCC diagnostic pop

@@ -495,6 +495,12 @@ Test(binderfs, features_read_one)
 		cr_expect(read_file(path, buf, sizeof(buf)) && !strcmp(buf, "1\n"),
 			  "freeze_notification advertised");
 	}
+	/* transaction reports over netlink: mainline from 6.18, ours always */
+	if (bt_driver() == BT_BINDERC || !bt_kernel_before(6, 18)) {
+		snprintf(path, sizeof(path), "%s/features/transaction_report", m.dir);
+		cr_expect(read_file(path, buf, sizeof(buf)) && !strcmp(buf, "1\n"),
+			  "transaction_report advertised");
+	}
 	unmount(&m);
 }
 

@@ -256,3 +256,29 @@ Test(module, bad_mode_or_group_refused)
 	}
 }
 
+
+/*
+ * report_family= names the generic netlink family of the transaction
+ * reports: binder or binderc, nothing else; it reads back as the family
+ * registered.  Auto (the guest's load) takes "binder" when free, and
+ * "binderc" beside a mainline driver that holds it (6.18 on).
+ */
+Test(module, report_family_param)
+{
+	char fam[32];
+
+	param("report_family", fam, sizeof(fam));
+	cr_assert(!strcmp(fam, "binder") || !strcmp(fam, "binderc"), "report_family %s", fam);
+	cr_assert_eq(unload(), 0, "%s", strerror(errno));
+	cr_assert_eq(try_load("devices=binderc-x report_family=nonsense"), -EINVAL);
+	cr_assert_eq(loaded(), 0);
+	cr_assert_eq(access("/dev/binderc-x", F_OK), -1, "node left");
+	/* its own name is always free while it is not loaded */
+	load("devices=binderc-x report_family=binderc");
+	param("report_family", fam, sizeof(fam));
+	cr_assert_str_eq(fam, "binderc");
+	cr_assert_eq(unload(), 0, "%s", strerror(errno));
+	/* and released at unload: the next load can take it again */
+	load("devices=binderc-x report_family=binderc");
+	cr_assert_eq(unload(), 0, "%s", strerror(errno));
+}

@@ -5,6 +5,8 @@
 LBCUT_SRC := $(TOP)/tests/unit
 LBCUT_BIN := $(B)/tests/unit
 LBCUT_NAMES := parcel golden malformed fuzz local refs
+# The transaction-report parser (libbinder-c/report.c).
+LBCUT_NAMES += report
 LBCUT_BINS := $(patsubst %,$(LBCUT_BIN)/test_%,$(LBCUT_NAMES))
 
 HOST_TESTS += $(LBCUT_BINS)
