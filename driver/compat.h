@@ -28,6 +28,13 @@
 #define BINDERC_KERNEL_AT_LEAST(major, minor) \
 	(BINDERC_KERNEL >= (major) * 100 + (minor))
 
+/*
+ * From 6.18 the kernel's own binder registers the generic netlink family
+ * "binder" for its transaction reports, and fails to load if it is taken:
+ * there binderc uses its own family name unless told otherwise.
+ */
+#define BINDERC_KERNEL_BINDER_HAS_REPORTS BINDERC_KERNEL_AT_LEAST(6, 18)
+
 #include <linux/cred.h>
 #include <linux/device.h>
 #include <linux/freezer.h>

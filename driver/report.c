@@ -6,9 +6,11 @@
  * One message per failed transaction or reply, and per oneway call that
  * was queued to a frozen proc or looks like spam, goes to the multicast
  * group "report" of the family.  The family is mainline's name, "binder",
- * unless another module (the mainline driver of 6.18 and later) holds it;
- * then binderc's own, "binderc".  report_family= picks one; after loading
- * it reads as the family registered, for listeners to find.
+ * on kernels whose binder has no reports (before 6.18), unless another
+ * module holds it; then, and on 6.18 and later (where the mainline driver
+ * would fail to load beside a "binder" family of ours), binderc's own,
+ * "binderc".  report_family= picks one; after loading it reads as the
+ * family registered, for listeners to find.
  *
  * As in mainline the group has no permission flags, so any listener in
  * the initial network namespace may join, and reports go to that
@@ -35,7 +37,7 @@ static char report_family[GENL_NAMSIZ];
 module_param_string(report_family, report_family, sizeof(report_family),
 		    0444);
 MODULE_PARM_DESC(report_family,
-		 "generic netlink family of the transaction reports: binder or binderc (default: binder if free, else binderc); reads as the one registered");
+		 "generic netlink family of the transaction reports: binder or binderc (default: binderc on 6.18 and later, else binder if free); reads as the one registered");
 
 /* Index of the one multicast group in the family's mcgrps. */
 enum { BINDERC_NLGRP_REPORT };
@@ -82,7 +84,9 @@ int binderc_report_init(void)
 	struct genl_family *own = &binderc_nl_families[1];
 	int ret;
 
-	if (!report_family[0] || !strcmp(report_family, mainline->name)) {
+	if (!report_family[0] && BINDERC_KERNEL_BINDER_HAS_REPORTS) {
+		ret = binderc_report_register(own);
+	} else if (!report_family[0] || !strcmp(report_family, mainline->name)) {
 		ret = binderc_report_register(mainline);
 		/* Taken (by the mainline driver): fall back, unless named. */
 		if (ret == -EEXIST && !report_family[0])

@@ -260,8 +260,8 @@ Test(module, bad_mode_or_group_refused)
 /*
  * report_family= names the generic netlink family of the transaction
  * reports: binder or binderc, nothing else; it reads back as the family
- * registered.  Auto (the guest's load) takes "binder" when free, and
- * "binderc" beside a mainline driver that holds it (6.18 on).
+ * registered.  Auto (the guest's load) takes "binder" when free before
+ * 6.18, and "binderc" from 6.18 on (that kernel's binder needs "binder").
  */
 Test(module, report_family_param)
 {
