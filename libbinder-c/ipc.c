@@ -281,160 +281,187 @@ static void finish(struct waiter *w, int status)
 	w->status = status;
 }
 
+/* The outcome of a call this thread waits for: a reply parcel, or the
+ * status the caller's bc_binder_transact() returns. */
+static void take_reply(bc_process *proc, struct waiter *w, const struct binder_transaction_data *tr)
+{
+	int32_t st = -EBADMSG;
+
+	if (!w || w->kind != W_SYNC) {
+		bc__log("unexpected reply");
+		free_kernel_buffer(proc, tr);
+		return;
+	}
+	if (tr->flags & TF_STATUS_CODE) {
+		if (tr->data_size >= 4)
+			memcpy(&st, (const void *)(uintptr_t)tr->data.ptr.buffer, 4);
+		free_kernel_buffer(proc, tr);
+		finish(w, st > 0 ? -EBADMSG : st);
+		return;
+	}
+	finish(w, bc__parcel_from_kernel(proc, tr, &w->reply));
+	if (w->reply)
+		w->reply->flags |= BINDERC_PARCEL_REPLY;
+}
+
+/* The driver's reference-count requests on our local objects; the
+ * acknowledgements go with the next write. */
+static void take_refcount(bc_process *proc, uint32_t cmd, const struct binder_ptr_cookie *pc)
+{
+	switch (cmd) {
+	case BR_INCREFS:
+		bc__local_increfs(proc, pc->ptr, pc->cookie);
+		bc__ref_cmd(proc, BC_INCREFS_DONE, pc, sizeof(*pc), true);
+		break;
+	case BR_ACQUIRE:
+		bc__local_acquire(proc, pc->ptr, pc->cookie);
+		bc__ref_cmd(proc, BC_ACQUIRE_DONE, pc, sizeof(*pc), true);
+		break;
+	case BR_RELEASE:
+		bc__local_release(proc, pc->ptr, pc->cookie);
+		break;
+	default:
+		bc__local_decrefs(proc, pc->ptr, pc->cookie);
+		break;
+	}
+}
+
+/* What a failed call returns to its caller. */
+static int failed_call_status(uint32_t cmd)
+{
+	switch (cmd) {
+	case BR_DEAD_REPLY:
+		return -EPIPE;
+	case BR_FROZEN_REPLY:
+		return -EAGAIN;
+	default:
+		return -ECOMM;
+	}
+}
+
+/* Act on one return command and its payload (copied out, aligned). */
+static void dispatch(struct bc_thread *t, struct waiter *w, uint32_t cmd, const void *payload)
+{
+	bc_process *proc = t->proc;
+	union {
+		struct binder_transaction_data tr;
+		struct binder_ptr_cookie pc;
+		struct bc__frozen_state_info frozen;
+		binder_uintptr_t cookie;
+	} u;
+
+	switch (cmd) {
+	case BR_NOOP:
+	case BR_OK:
+	case BR_FINISHED:
+		break;
+	case BR_SPAWN_LOOPER:
+		if (proc->pool_started && !atomic_load(&proc->stopping))
+			bc__spawn(proc, true);
+		break;
+	case BR_TRANSACTION_COMPLETE:
+	case BR_ONEWAY_SPAM_SUSPECT:
+	case BR_TRANSACTION_PENDING_FROZEN:
+		if (w && (w->kind == W_ONEWAY || w->kind == W_REPLY_SENT))
+			finish(w, 0);
+		break;
+	case BR_REPLY:
+		memcpy(&u.tr, payload, sizeof(u.tr));
+		take_reply(proc, w, &u.tr);
+		break;
+	case BR_DEAD_REPLY:
+	case BR_FAILED_REPLY:
+	case BR_FROZEN_REPLY:
+		if (w)
+			finish(w, failed_call_status(cmd));
+		break;
+	case BR_TRANSACTION_SEC_CTX:
+	case BR_TRANSACTION:
+		memcpy(&u.tr, payload, sizeof(u.tr));
+		handle_transaction(t, &u.tr);
+		break;
+	case BR_INCREFS:
+	case BR_ACQUIRE:
+	case BR_RELEASE:
+	case BR_DECREFS:
+		memcpy(&u.pc, payload, sizeof(u.pc));
+		take_refcount(proc, cmd, &u.pc);
+		break;
+	case BR_DEAD_BINDER:
+		memcpy(&u.cookie, payload, sizeof(u.cookie));
+		bc__proxy_dead(proc, u.cookie);
+		break;
+	case BC__BR_FROZEN_BINDER:
+		memcpy(&u.frozen, payload, sizeof(u.frozen));
+		bc__proxy_frozen(proc, u.frozen.cookie, u.frozen.is_frozen != 0);
+		break;
+	case BC__BR_CLEAR_FREEZE_NOTIFICATION_DONE:
+	case BR_CLEAR_DEATH_NOTIFICATION_DONE:
+		memcpy(&u.cookie, payload, sizeof(u.cookie));
+		bc__proxy_clear_done(proc, u.cookie);
+		break;
+	case BR_ERROR:
+		/* An allocation failed in the driver; for a death
+		 * notification (the one source in 6.1) no notice
+		 * will come. */
+		bc__log("BR_ERROR: the driver failed an allocation");
+		break;
+	default:
+		bc__log("unhandled return command %#x", cmd);
+		break;
+	}
+}
+
+/* Take the next return command out of the thread's read buffer; false when
+ * the buffer holds no complete one (a torn or unknown tail is dropped). */
+static bool next_return(struct bc_thread *t, uint32_t *cmd, void *payload, size_t room)
+{
+	size_t size;
+
+	if (t->in_len - t->in_pos < 4) {
+		t->in_pos = t->in_len;
+		return false;
+	}
+	memcpy(cmd, t->in + t->in_pos, 4);
+	/* BR_ERROR is declared with an int, but drivers write the bare
+	 * word (mainline 6.1 and binderc alike). */
+	size = *cmd == BR_ERROR ? 0 : _IOC_SIZE(*cmd);
+	if (size > room || t->in_len - t->in_pos - 4 < size) {
+		bc__log("bad return command %#x", *cmd);
+		t->in_pos = t->in_len;
+		return false;
+	}
+	memcpy(payload, t->in + t->in_pos + 4, size);
+	t->in_pos += 4 + size;
+	return true;
+}
+
 /* Run the command loop until @w is done (RUN_WAIT), the process stops
  * (RUN_LOOPER), or the driver has nothing more (RUN_POLLED). */
 static int run_loop(struct bc_thread *t, struct waiter *w, int mode)
 {
 	bc_process *proc = t->proc;
 	uint8_t payload[sizeof(struct binder_transaction_data_secctx)];
+	uint32_t cmd;
+	int r;
 
 	for (;;) {
-		uint32_t cmd;
-		size_t size;
-		int r;
-
 		if (w && w->done)
 			return 0;
-		if (t->in_pos >= t->in_len) {
-			if (mode == RUN_POLLED && !readable_now(t))
-				return 0;
-			if (mode == RUN_LOOPER && atomic_load(&proc->stopping))
-				return 0;
-			r = fill(t);
-			if (r < 0) {
-				if (w)
-					finish(w, r);
-				return r;
-			}
+		if (t->in_pos < t->in_len) {
+			if (next_return(t, &cmd, payload, sizeof(payload)))
+				dispatch(t, w, cmd, payload);
 			continue;
 		}
-		if (t->in_len - t->in_pos < 4) {
-			t->in_pos = t->in_len;
-			continue;
-		}
-		memcpy(&cmd, t->in + t->in_pos, 4);
-		/* BR_ERROR is declared with an int, but drivers write the bare
-		 * word (mainline 6.1 and binderc alike). */
-		size = cmd == BR_ERROR ? 0 : _IOC_SIZE(cmd);
-		if (size > sizeof(payload) || t->in_len - t->in_pos - 4 < size) {
-			bc__log("bad return command %#x", cmd);
-			t->in_pos = t->in_len;
-			continue;
-		}
-		memcpy(payload, t->in + t->in_pos + 4, size);
-		t->in_pos += 4 + size;
-
-		switch (cmd) {
-		case BR_NOOP:
-		case BR_OK:
-		case BR_FINISHED:
-			break;
-		case BR_SPAWN_LOOPER:
-			if (proc->pool_started && !atomic_load(&proc->stopping))
-				bc__spawn(proc, true);
-			break;
-		case BR_TRANSACTION_COMPLETE:
-		case BR_ONEWAY_SPAM_SUSPECT:
-		case BR_TRANSACTION_PENDING_FROZEN:
-			if (w && (w->kind == W_ONEWAY || w->kind == W_REPLY_SENT))
-				finish(w, 0);
-			break;
-		case BR_REPLY: {
-			struct binder_transaction_data tr;
-
-			memcpy(&tr, payload, sizeof(tr));
-			if (!w || w->kind != W_SYNC) {
-				bc__log("unexpected reply");
-				free_kernel_buffer(proc, &tr);
-				break;
-			}
-			if (tr.flags & TF_STATUS_CODE) {
-				int32_t st = -EBADMSG;
-
-				if (tr.data_size >= 4)
-					memcpy(&st, (const void *)(uintptr_t)tr.data.ptr.buffer, 4);
-				free_kernel_buffer(proc, &tr);
-				finish(w, st > 0 ? -EBADMSG : st);
-			} else {
-				r = bc__parcel_from_kernel(proc, &tr, &w->reply);
-				if (w->reply)
-					w->reply->flags |= BINDERC_PARCEL_REPLY;
+		if (mode == RUN_POLLED && !readable_now(t))
+			return 0;
+		if (mode == RUN_LOOPER && atomic_load(&proc->stopping))
+			return 0;
+		r = fill(t);
+		if (r < 0) {
+			if (w)
 				finish(w, r);
-			}
-			break;
-		}
-		case BR_DEAD_REPLY:
-			if (w)
-				finish(w, -EPIPE);
-			break;
-		case BR_FAILED_REPLY:
-			if (w)
-				finish(w, -ECOMM);
-			break;
-		case BR_FROZEN_REPLY:
-			if (w)
-				finish(w, -EAGAIN);
-			break;
-		case BR_TRANSACTION_SEC_CTX:
-		case BR_TRANSACTION: {
-			struct binder_transaction_data tr;
-
-			memcpy(&tr, payload, sizeof(tr));
-			handle_transaction(t, &tr);
-			break;
-		}
-		case BR_INCREFS:
-		case BR_ACQUIRE:
-		case BR_RELEASE:
-		case BR_DECREFS: {
-			struct binder_ptr_cookie pc;
-
-			memcpy(&pc, payload, sizeof(pc));
-			/* The acknowledgements go with the next write. */
-			if (cmd == BR_INCREFS) {
-				bc__local_increfs(proc, pc.ptr, pc.cookie);
-				bc__ref_cmd(proc, BC_INCREFS_DONE, &pc, sizeof(pc), true);
-			} else if (cmd == BR_ACQUIRE) {
-				bc__local_acquire(proc, pc.ptr, pc.cookie);
-				bc__ref_cmd(proc, BC_ACQUIRE_DONE, &pc, sizeof(pc), true);
-			} else if (cmd == BR_RELEASE) {
-				bc__local_release(proc, pc.ptr, pc.cookie);
-			} else {
-				bc__local_decrefs(proc, pc.ptr, pc.cookie);
-			}
-			break;
-		}
-		case BR_DEAD_BINDER: {
-			binder_uintptr_t c;
-
-			memcpy(&c, payload, sizeof(c));
-			bc__proxy_dead(proc, c);
-			break;
-		}
-		case BC__BR_FROZEN_BINDER: {
-			struct bc__frozen_state_info info;
-
-			memcpy(&info, payload, sizeof(info));
-			bc__proxy_frozen(proc, info.cookie, info.is_frozen != 0);
-			break;
-		}
-		case BC__BR_CLEAR_FREEZE_NOTIFICATION_DONE:
-		case BR_CLEAR_DEATH_NOTIFICATION_DONE: {
-			binder_uintptr_t c;
-
-			memcpy(&c, payload, sizeof(c));
-			bc__proxy_clear_done(proc, c);
-			break;
-		}
-		case BR_ERROR:
-			/* An allocation failed in the driver; for a death
-			 * notification (the one source in 6.1) no notice
-			 * will come. */
-			bc__log("BR_ERROR: the driver failed an allocation");
-			break;
-		default:
-			bc__log("unhandled return command %#x", cmd);
-			break;
+			return r;
 		}
 	}
 }
