@@ -457,7 +457,7 @@ static int local_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parce
 
 int bc_binder_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags)
 {
-	if (!b || (flags & ~BINDERC_FLAG_ONEWAY))
+	if (!b || (flags & ~(BINDERC_FLAG_ONEWAY | BINDERC_FLAG_TELL_FROZEN)))
 		return -EINVAL;
 	if (ret_reply)
 		*ret_reply = NULL;

@@ -361,9 +361,14 @@ static void dispatch(struct bc_thread *t, struct waiter *w, uint32_t cmd, const 
 		break;
 	case BR_TRANSACTION_COMPLETE:
 	case BR_ONEWAY_SPAM_SUSPECT:
-	case BR_TRANSACTION_PENDING_FROZEN:
 		if (w && (w->kind == W_ONEWAY || w->kind == W_REPLY_SENT))
 			finish(w, 0);
+		break;
+	case BR_TRANSACTION_PENDING_FROZEN:
+		/* Sent instead of BR_TRANSACTION_COMPLETE; only a oneway
+		 * call gets it. */
+		if (w && (w->kind == W_ONEWAY || w->kind == W_REPLY_SENT))
+			finish(w, w->kind == W_ONEWAY ? BINDERC_QUEUED_FROZEN : 0);
 		break;
 	case BR_REPLY:
 		memcpy(&u.tr, payload, sizeof(u.tr));
@@ -583,6 +588,8 @@ int bc__transact(bc_process *proc, uint32_t handle, uint32_t code, bc_parcel *da
 	if (r < 0)
 		return r;
 	run(t, &w, RUN_WAIT);
+	if (w.status == BINDERC_QUEUED_FROZEN)
+		return flags & BINDERC_FLAG_TELL_FROZEN ? BINDERC_QUEUED_FROZEN : 0;
 	if (w.status == 0 && !oneway) {
 		if (!w.reply)
 			w.status = bc_process_new_parcel(proc, &w.reply);

@@ -100,9 +100,11 @@ int bc_binder_new_parcel(bc_binder *b, bc_parcel **ret);
 /**
  * Send transaction @code with @data (may be NULL: empty) to @b.  For a sync
  * call, *@ret_reply (if not NULL) receives the reply parcel.  @flags may
- * hold BINDERC_FLAG_ONEWAY, in which case there is no reply.  Calls to a local
- * object run its handler on the calling thread.  Returns 0, a transport
- * error (see binderc/status.h) or the status the handler sent.
+ * hold BINDERC_FLAG_ONEWAY, in which case there is no reply, and with it
+ * BINDERC_FLAG_TELL_FROZEN (BINDERC_QUEUED_FROZEN is then returned for a
+ * call queued to a frozen process).  Calls to a local object run its
+ * handler on the calling thread.  Returns 0, a transport error (see
+ * binderc/status.h) or the status the handler sent.
  */
 int bc_binder_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags);
 /** Send a ping ('_PNG').  0 when the object answers. */

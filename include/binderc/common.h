@@ -87,6 +87,16 @@ enum bc_stability {
 
 /** Transaction flag: one-way call, no reply. */
 #define BINDERC_FLAG_ONEWAY 0x01u
+/**
+ * Transaction flag, with BINDERC_FLAG_ONEWAY: return BINDERC_QUEUED_FROZEN
+ * instead of 0 when the target's process is frozen and the driver queued
+ * the call until it thaws (BR_TRANSACTION_PENDING_FROZEN: binderc, and
+ * mainline from Linux 6.3; older drivers queue it silently and 0 comes
+ * back).  Without the flag the return stays 0/-errno.
+ */
+#define BINDERC_FLAG_TELL_FROZEN 0x02u
+/** bc_binder_transact(): a oneway call queued to a frozen process. */
+#define BINDERC_QUEUED_FROZEN 1
 
 #ifdef __cplusplus
 }

@@ -512,6 +512,71 @@ out:
 
 Test(lib, frozen_state_watch) { run_client(frozen_client, (void *)(intptr_t)service); }
 
+/* Mainline has BR_TRANSACTION_PENDING_FROZEN from Linux 6.3 on. */
+static bool pending_frozen_supported(void)
+{
+	const char *drv = getenv("BINDERC_TEST_DRIVER");
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (drv && strcmp(drv, "binderc") == 0)
+		return true;
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return true;
+	return major > 6 || (major == 6 && minor >= 3);
+}
+
+static int send_seq(bc_binder *svc, int i, uint32_t flags)
+{
+	bc_parcel *req;
+	int r;
+
+	CHECK_OK(bc_binder_new_parcel(svc, &req));
+	CHECK_OK(bc_parcel_write_int32(req, i));
+	r = bc_binder_transact(svc, SVC_SEQ, req, NULL, BINDERC_FLAG_ONEWAY | flags);
+	bc_parcel_unref(req);
+	return r;
+}
+
+static int frozen_oneway_client(void *arg)
+{
+	pid_t svc_pid = (pid_t)(intptr_t)arg;
+	bool told = pending_frozen_supported();
+	bc_parcel *rep = NULL;
+	int32_t count = 0, inorder = 0;
+	bc_process *p;
+	bc_binder *svc;
+
+	CHECK_OK(lt_open(&p, false));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	CHECK(bc_binder_transact(svc, SVC_SEQ, NULL, NULL, 0x80) == -EINVAL);
+	/* not frozen: 0 with or without the flag */
+	CHECK(send_seq(svc, 0, BINDERC_FLAG_TELL_FROZEN) == 0);
+	CHECK_OK(freeze_pid(svc_pid, true));
+	/* frozen: queued, said only to a caller that asked */
+	CHECK(send_seq(svc, 1, 0) == 0);
+	CHECK(send_seq(svc, 2, BINDERC_FLAG_TELL_FROZEN) == (told ? BINDERC_QUEUED_FROZEN : 0));
+	CHECK(bc_binder_ping(svc) == -EAGAIN);
+	CHECK_OK(freeze_pid(svc_pid, false));
+	/* thawed: both queued calls delivered, in order */
+	for (int tries = 0; tries < 200 && count < 3; tries++) {
+		CHECK_OK(bc_binder_transact(svc, SVC_GET_SEQ, NULL, &rep, 0));
+		CHECK_OK(bc_parcel_read_int32(rep, &count));
+		CHECK_OK(bc_parcel_read_int32(rep, &inorder));
+		rep = bc_parcel_unref(rep);
+		if (count < 3)
+			usleep(20000);
+	}
+	CHECK(count == 3 && inorder == 3);
+	CHECK(send_seq(svc, 3, BINDERC_FLAG_TELL_FROZEN) == 0);
+	fprintf(stderr, "oneway to frozen: %s\n", told ? "told BINDERC_QUEUED_FROZEN" : "queued silently (driver)");
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, oneway_to_frozen_is_queued_and_told) { run_client(frozen_oneway_client, (void *)(intptr_t)service); }
+
 /* ---- an allocation failing in the driver ------------------------------------- */
 
 /* The driver's count of BR_ERROR sent (global "BR_ERROR: N" of its stats). */
