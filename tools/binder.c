@@ -20,6 +20,7 @@
 #include <binderc/binderc.h>
 #include <binderc/servicemanager.h>
 
+#include "freeze.h"
 #include "monitor.h"
 
 enum { EXIT_NOTFOUND = 1, EXIT_USAGE = 2, EXIT_UNREACHABLE = 3 };
@@ -52,6 +53,12 @@ static void usage(FILE *f)
 		"                       print every failed transaction as it happens (who called\n"
 		"                       whom, code, size, the reason), from the kernel's transaction\n"
 		"                       reports; --json: one JSON object per line\n"
+		"  freeze [--timeout MS] PID...\n"
+		"                       freeze these processes' binder (calls to them fail with\n"
+		"                       BR_FROZEN_REPLY, oneway calls wait); waits up to MS for\n"
+		"                       their calls in progress, else fails and leaves them thawed\n"
+		"  thaw PID...          thaw them; queued oneway calls are delivered\n"
+		"  frozen PID...        what they were sent while frozen (BINDER_GET_FROZEN_INFO)\n"
 		"\n"
 		"Options:\n"
 		"  -d, --device PATH    binder device (default: $BINDER_DEVICE, else /dev/binderc,\n"
@@ -102,6 +109,23 @@ static int connect_sm(struct ctx *c)
 		return EXIT_UNREACHABLE;
 	}
 	return 0;
+}
+
+/* A failed call's status in words (<binderc/status.h>). */
+static const char *call_error(int r)
+{
+	switch (r) {
+	case -EPIPE:
+		return "the service's process has died";
+	case -EAGAIN:
+		return "the service's process is frozen";
+	case -ECOMM:
+		return "the driver failed the call (see 'binder monitor')";
+	case -EBADMSG:
+		return "unknown transaction";
+	default:
+		return strerror(-r);
+	}
 }
 
 /* Look @name up; prints the reason and returns the exit status on failure. */
@@ -466,8 +490,8 @@ static int cmd_call(struct ctx *c, int argc, char **argv)
 
 		r = bc_binder_get_interface(b, &desc);
 		if (r < 0) {
-			fprintf(stderr, "%s: asking '%s' for its interface: %s (try --no-token)\n", prog, name,
-				strerror(-r));
+			fprintf(stderr, "%s: asking '%s' for its interface: %s%s\n", prog, name, call_error(r),
+				r == -EAGAIN || r == -EPIPE ? "" : " (try --no-token)");
 			bc_parcel_unref(req);
 			bc_binder_unref(b);
 			return EXIT_NOTFOUND;
@@ -487,15 +511,17 @@ static int cmd_call(struct ctx *c, int argc, char **argv)
 		bc_binder_unref(b);
 		return r;
 	}
-	r = bc_binder_transact(b, code, req, oneway ? NULL : &reply, oneway ? BINDERC_FLAG_ONEWAY : 0);
+	r = bc_binder_transact(b, code, req, oneway ? NULL : &reply,
+			       oneway ? BINDERC_FLAG_ONEWAY | BINDERC_FLAG_TELL_FROZEN : 0);
 	bc_parcel_unref(req);
 	bc_binder_unref(b);
 	if (r < 0) {
-		printf("Call failed: %s (%d)\n", r == -EBADMSG ? "unknown transaction" : strerror(-r), r);
+		printf("Call failed: %s (%d)\n", call_error(r), r);
 		return EXIT_NOTFOUND;
 	}
 	if (oneway) {
-		printf("Sent (oneway).\n");
+		printf(r == BINDERC_QUEUED_FROZEN ? "Queued (oneway): the service's process is frozen; it gets the call when thawed.\n"
+						  : "Sent (oneway).\n");
 		return 0;
 	}
 	{
@@ -591,7 +617,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("%s", "no command (list, check, ping, wait, call, mkdev, monitor)");
+		return usage_error("%s", "no command (list, check, ping, wait, call, mkdev, monitor, freeze, thaw, frozen)");
 	cmd = argv[optind++];
 	argc -= optind;
 	argv += optind;
@@ -601,13 +627,14 @@ int main(int argc, char **argv)
 			const char *name;
 			int min, max;
 		} cmds[] = { { "list", 0, 0 }, { "check", 1, 1 }, { "ping", 1, 1 }, { "wait", 1, 2 }, { "call", 2, 1 << 20 },
-			     { "mkdev", 2, 1 << 20 }, { "monitor", 0, 8 } };
+			     { "mkdev", 2, 1 << 20 }, { "monitor", 0, 8 }, { "freeze", 1, 1 << 20 },
+			     { "thaw", 1, 1 << 20 }, { "frozen", 1, 1 << 20 } };
 		size_t k = 0;
 
 		while (k < sizeof(cmds) / sizeof(cmds[0]) && strcmp(cmds[k].name, cmd) != 0)
 			k++;
 		if (k == sizeof(cmds) / sizeof(cmds[0]))
-			return usage_error("unknown command '%s' (list, check, ping, wait, call, mkdev, monitor)", cmd);
+			return usage_error("unknown command '%s' (list, check, ping, wait, call, mkdev, monitor, freeze, thaw, frozen)", cmd);
 		if (argc < cmds[k].min || argc > cmds[k].max)
 			return usage_error("wrong number of arguments for '%s'", cmd);
 	}
@@ -616,6 +643,9 @@ int main(int argc, char **argv)
 	/* Netlink only: no device, no service manager. */
 	if (strcmp(cmd, "monitor") == 0)
 		return binder_monitor(prog, argc, argv);
+	/* The device only: freezing needs no service manager. */
+	if (strcmp(cmd, "freeze") == 0 || strcmp(cmd, "thaw") == 0 || strcmp(cmd, "frozen") == 0)
+		return binder_freeze(prog, c.device, cmd, argc, argv);
 	r = connect_sm(&c);
 	if (r == 0) {
 		if (strcmp(cmd, "list") == 0)

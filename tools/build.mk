@@ -16,9 +16,16 @@ $(B)/obj/tools/monitor.o: $(TOP)/tools/monitor.c $(TOP)/include/binderc/report.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
 
-$(BINDER_TOOL): $(B)/obj/tools/binder.o $(B)/obj/tools/monitor.o $(SMC_OBJ) $(SM_LIBBC_A)
+# `binder freeze`, `thaw`, `frozen` (BINDER_FREEZE from the shell).
+$(B)/obj/tools/freeze.o: $(TOP)/tools/freeze.c $(TOP)/include/binderc/process.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $(B)/obj/tools/binder.o $(B)/obj/tools/monitor.o $(SM_LINK)
+	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+
+BINDER_TOOL_OBJ := $(addprefix $(B)/obj/tools/,binder.o monitor.o freeze.o)
+
+$(BINDER_TOOL): $(BINDER_TOOL_OBJ) $(SMC_OBJ) $(SM_LIBBC_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $(BINDER_TOOL_OBJ) $(SM_LINK)
 
 .PHONY: install-binder-tool
 install-binder-tool: $(BINDER_TOOL)
