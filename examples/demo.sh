@@ -16,6 +16,8 @@ status=0
 say() { printf '%s\n' "$@"; }
 step() { printf '\n== %s\n' "$*"; }
 run() { printf '$ %s\n' "$*"; "$@"; rc=$?; [ $rc = 0 ] || { say "(exit status $rc)"; status=1; }; return $rc; }
+# A command that must fail (exit status 1) for the demo to be right.
+refused() { printf '$ %s\n' "$*"; "$@"; rc=$?; say "(exit status $rc)"; [ $rc = 1 ] || status=1; }
 
 step "binder-c demo, inside a QEMU guest running Linux $(uname -r)"
 say "Binder is Android's IPC: a process calls methods on objects that live in" \
@@ -52,7 +54,25 @@ say "'binder call' sends a raw transaction and prints the reply parcel;" \
     "code 1 is sayHello, its argument a UTF-16 string (s16):"
 run binder call hello 1 s16 shell
 
-step "5. When a service dies"
+step "5. Freezing a service, and watching failed calls"
+say "A frozen process (a stopped container or app) cannot answer: the kernel" \
+    "refuses calls to it at once and keeps oneway calls until it is thawed." \
+    "'binder monitor' prints each failed or held call from the driver's" \
+    "transaction reports, with no privilege and no device:"
+printf '$ binder monitor --count 2 --timeout 20 &\n'
+binder monitor --count 2 --timeout 20 >/tmp/demo-monitor.out 2>&1 &
+mon=$!
+sleep 1
+run binder freeze "$svc"
+say "(--no-token: the tool would first ask the frozen service for its interface.)"
+refused binder call --no-token hello 1 s16 frozen
+run binder call --no-token --oneway hello 1 s16 later
+run binder thaw "$svc"
+wait "$mon"
+cat /tmp/demo-monitor.out
+grep -q frozen /tmp/demo-monitor.out || { say "(the monitor saw no frozen call)"; status=1; }
+
+step "6. When a service dies"
 say "The service manager holds a reference to each service and asks the" \
     "kernel to tell it when the service's process dies.  Kill hello-service:"
 printf '$ kill %s\n' "$svc"
@@ -67,7 +87,7 @@ say "(exit status $rc: the name was removed when its process died; a new" \
     " hello-service could now register it again.)"
 [ $rc = 1 ] || status=1
 
-step "6. Stop the service manager"
+step "7. Stop the service manager"
 printf '$ kill -TERM $(cat /tmp/servicemanager.pid)\n'
 pid=$(cat /tmp/servicemanager.pid 2>/dev/null)
 kill -TERM "$pid"
