@@ -12,11 +12,17 @@
  * Unlike mainline, pages are kept until the proc goes (no shrinker, no
  * unmapping of free ranges): at most buffer_size bytes per proc.
  *
- * Buffers sit on one address-ordered list (free and allocated) and the
- * allocated ones also in an rb-tree by address for BC_FREE_BUFFER.  Sizes
- * follow mainline so the same transactions fit: each buffer is the 8-byte
- * aligned sum of data, offsets and extra sizes, at least 8 bytes; oneway
- * buffers also count against free_async_space (half the area).
+ * Buffers sit on one address-ordered list (free and allocated), which
+ * gives each its size (up to the next one) and its neighbours for merging.
+ * Each is also in one of two rb-trees through the same rb_node: allocated
+ * buffers by address (BC_FREE_BUFFER's lookup), free ones by size and then
+ * address, so the best fit (the smallest free buffer that is big enough,
+ * the lowest-addressed of those) is found in O(log n) however many buffers
+ * are outstanding.  A freed buffer is merged with free neighbours at once,
+ * so two free buffers are never adjacent.  Sizes follow mainline so the
+ * same transactions fit: each buffer is the 8-byte aligned sum of data,
+ * offsets and extra sizes, at least 8 bytes; oneway buffers also count
+ * against free_async_space (half the area).
  *
  * alloc->mutex protects all of it; it is never held while user memory is
  * copied (the copies run on buffers the caller owns).
@@ -35,6 +41,7 @@ void binderc_alloc_init(struct binderc_alloc *alloc, int pid)
 	mutex_init(&alloc->mutex);
 	INIT_LIST_HEAD(&alloc->buffers);
 	alloc->allocated = RB_ROOT;
+	alloc->free_buffers = RB_ROOT;
 	alloc->pid = pid;
 }
 
@@ -44,6 +51,32 @@ static size_t binderc_alloc_buffer_size(struct binderc_alloc *alloc,
 	if (list_is_last(&buffer->entry, &alloc->buffers))
 		return alloc->buffer + alloc->buffer_size - buffer->user_data;
 	return list_next_entry(buffer, entry)->user_data - buffer->user_data;
+}
+
+/* Free buffers by size, then by address: the leftmost fit is the best. */
+static void binderc_insert_free_locked(struct binderc_alloc *alloc,
+				       struct binderc_buffer *new)
+{
+	struct rb_node **p = &alloc->free_buffers.rb_node;
+	size_t new_size = binderc_alloc_buffer_size(alloc, new);
+	struct rb_node *parent = NULL;
+
+	lockdep_assert_held(&alloc->mutex);
+	while (*p) {
+		struct binderc_buffer *buffer;
+		size_t size;
+
+		parent = *p;
+		buffer = rb_entry(parent, struct binderc_buffer, rb_node);
+		size = binderc_alloc_buffer_size(alloc, buffer);
+		if (new_size < size ||
+		    (new_size == size && new->user_data < buffer->user_data))
+			p = &parent->rb_left;
+		else
+			p = &parent->rb_right;
+	}
+	rb_link_node(&new->rb_node, parent, p);
+	rb_insert_color(&new->rb_node, &alloc->free_buffers);
 }
 
 int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
@@ -78,6 +111,7 @@ int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
 	buffer->user_data = alloc->buffer;
 	buffer->free = 1;
 	list_add(&buffer->entry, &alloc->buffers);
+	binderc_insert_free_locked(alloc, buffer);
 	mutex_unlock(&alloc->mutex);
 	return 0;
 
@@ -185,24 +219,24 @@ static int binderc_alloc_pages_locked(struct binderc_alloc *alloc,
 	return 0;
 }
 
+/* The smallest free buffer of at least @size bytes, or NULL. */
 static struct binderc_buffer *
 binderc_best_fit_locked(struct binderc_alloc *alloc, size_t size)
 {
-	struct binderc_buffer *buffer, *best = NULL;
-	size_t best_size = 0;
+	struct rb_node *n = alloc->free_buffers.rb_node;
+	struct binderc_buffer *best = NULL;
 
 	lockdep_assert_held(&alloc->mutex);
-	list_for_each_entry(buffer, &alloc->buffers, entry) {
-		size_t bsize;
+	while (n) {
+		struct binderc_buffer *buffer;
 
-		if (!buffer->free)
-			continue;
-		bsize = binderc_alloc_buffer_size(alloc, buffer);
-		if (bsize >= size && (!best || bsize < best_size)) {
+		buffer = rb_entry(n, struct binderc_buffer, rb_node);
+		if (binderc_alloc_buffer_size(alloc, buffer) >= size) {
+			/* A fit; a smaller (or lower) one is to the left. */
 			best = buffer;
-			best_size = bsize;
-			if (bsize == size)
-				break;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
 		}
 	}
 	return best;
@@ -292,11 +326,14 @@ struct binderc_buffer *binderc_alloc_new_buf(struct binderc_alloc *alloc,
 	if (ret)
 		goto out_unlock;
 
+	/* Out of the size tree before its size changes. */
+	rb_erase(&buffer->rb_node, &alloc->free_buffers);
 	bsize = binderc_alloc_buffer_size(alloc, buffer);
 	if (bsize != size) {
 		rest->user_data = buffer->user_data + size;
 		rest->free = 1;
 		list_add(&rest->entry, &buffer->entry);
+		binderc_insert_free_locked(alloc, rest);
 		rest = NULL;
 	}
 	buffer->free = 0;
@@ -410,10 +447,14 @@ void binderc_alloc_free_buf(struct binderc_alloc *alloc,
 	buffer->target_node = NULL;
 	binderc_count_dec(BINDERC_CNT_BUFFER);
 
-	/* Merge with free neighbours so the area does not fragment. */
+	/*
+	 * Merge with free neighbours so the area does not fragment; each
+	 * leaves the size tree before the merge changes its size.
+	 */
 	if (!list_is_last(&buffer->entry, &alloc->buffers)) {
 		next = list_next_entry(buffer, entry);
 		if (next->free) {
+			rb_erase(&next->rb_node, &alloc->free_buffers);
 			list_del(&next->entry);
 			kfree(next);
 		}
@@ -421,10 +462,13 @@ void binderc_alloc_free_buf(struct binderc_alloc *alloc,
 	if (!list_is_first(&buffer->entry, &alloc->buffers)) {
 		prev = list_prev_entry(buffer, entry);
 		if (prev->free) {
+			rb_erase(&prev->rb_node, &alloc->free_buffers);
 			list_del(&buffer->entry);
 			kfree(buffer);
+			buffer = prev;
 		}
 	}
+	binderc_insert_free_locked(alloc, buffer);
 	mutex_unlock(&alloc->mutex);
 }
 

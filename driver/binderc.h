@@ -299,7 +299,8 @@ struct binderc_ref {
 /* One allocation in a proc's receive mapping. */
 struct binderc_buffer {
 	struct list_head entry;		/* every buffer, by address */
-	struct rb_node rb_node;		/* allocated buffers, by address */
+	/* in alloc->allocated (by address) or, if free, free_buffers */
+	struct rb_node rb_node;
 	unsigned int free:1;
 	unsigned int clear_on_free:1;
 	unsigned int allow_user_free:1;
@@ -325,8 +326,9 @@ struct binderc_alloc {
 	bool oneway_spam_detected;	/* flagged once until space recovers */
 	struct page **pages;		/* filled on demand, freed at release */
 	size_t pages_in_use;
-	struct list_head buffers;
-	struct rb_root allocated;
+	struct list_head buffers;	/* every buffer, by address */
+	struct rb_root allocated;	/* allocated buffers, by address */
+	struct rb_root free_buffers;	/* free buffers, by size, address */
 	int pid;
 };
 
