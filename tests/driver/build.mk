@@ -15,6 +15,8 @@ DRVT_LIBOBJS := $(DRVT_OBJ)/bt.o $(DRVT_OBJ)/srv.o $(DRVT_OBJ)/bt_main.o
 DRVT_NAMES += binderfs
 # Transaction reports over generic netlink, read with libbinder-c's listener.
 DRVT_NAMES += report
+# Tracepoints (trace system binderc; mainline's binder events), via tracefs.
+DRVT_NAMES += trace
 DRVT_BINS := $(foreach n,$(DRVT_NAMES),$(DRVT_BIN)/driver-$(n)-test)
 
 GUEST_TESTS += $(DRVT_BINS)
