@@ -36,10 +36,10 @@
 /* x86-64 and arm64 kernel addresses all lie at or above this. */
 #define KERNEL_HALF 0xffff800000000000ull
 
-static char tracefs[64];    /* where tracefs is mounted */
-static char inst[128];      /* this test's instance directory */
-static const char *sys;     /* "binderc" or "binder" */
-static const char *prefix;  /* "binderc_" or "binder_" */
+static char tracefs[64];   /* where tracefs is mounted */
+static char inst[128];     /* this test's instance directory */
+static const char *sys;    /* "binderc" or "binder" */
+static const char *prefix; /* "binderc_" or "binder_" */
 
 /* ---- tracefs ------------------------------------------------------------ */
 
@@ -190,8 +190,7 @@ static void parse_line(char *line)
 	e = &evs[nevs++];
 	memset(e, 0, sizeof(*e));
 	snprintf(e->name, sizeof(e->name), "%s", name);
-	for (tok = strtok_r(end + 2, " ", &save); tok && e->nfields < FIELDS_MAX;
-	     tok = strtok_r(NULL, " ", &save)) {
+	for (tok = strtok_r(end + 2, " ", &save); tok && e->nfields < FIELDS_MAX; tok = strtok_r(NULL, " ", &save)) {
 		char *eq = strchr(tok, '=');
 
 		if (!eq)
@@ -233,8 +232,7 @@ static void clear_trace(void)
 
 static bool is_event(const struct ev *e, const char *event)
 {
-	return strncmp(e->name, prefix, strlen(prefix)) == 0 &&
-	       strcmp(e->name + strlen(prefix), event) == 0;
+	return strncmp(e->name, prefix, strlen(prefix)) == 0 && strcmp(e->name + strlen(prefix), event) == 0;
 }
 
 /* A field as a number (0x... hex, else decimal); asserts it is there. */
@@ -283,8 +281,8 @@ static void assert_no_kernel_pointers(void)
 			if (e->val[f][0] == '-')
 				continue;
 			v = strtoull(e->val[f], NULL, 0);
-			cr_expect_lt(v, KERNEL_HALF, "%s %s=%s looks like a kernel pointer", e->name,
-				     e->key[f], e->val[f]);
+			cr_expect_lt(v, KERNEL_HALF, "%s %s=%s looks like a kernel pointer", e->name, e->key[f],
+				     e->val[f]);
 			checked++;
 		}
 	}
@@ -305,11 +303,12 @@ Test(trace, formats_have_mainline_fields)
 		const char *event;
 		const char *fields[8];
 	} want[] = {
-		{ "transaction", { "int debug_id", "int target_node", "int to_proc", "int to_thread",
-				   "int reply", "unsigned int code", "unsigned int flags" } },
+		{ "transaction",
+		  { "int debug_id", "int target_node", "int to_proc", "int to_thread", "int reply", "unsigned int code",
+		    "unsigned int flags" } },
 		{ "transaction_received", { "int debug_id" } },
-		{ "transaction_alloc_buf", { "int debug_id", "size_t data_size", "size_t offsets_size",
-					     "size_t extra_buffers_size" } },
+		{ "transaction_alloc_buf",
+		  { "int debug_id", "size_t data_size", "size_t offsets_size", "size_t extra_buffers_size" } },
 		{ "transaction_buffer_release", { "int debug_id", "size_t data_size" } },
 		{ "transaction_failed_buffer_release", { "int debug_id", "size_t data_size" } },
 		{ "command", { "uint32_t cmd" } },
@@ -329,13 +328,7 @@ Test(trace, formats_have_mainline_fields)
 		for (size_t f = 0; f < 8 && want[i].fields[f]; f++) {
 			char decl[64];
 
-			/* u32 prints as its typedef on older kernels' binder */
 			snprintf(decl, sizeof(decl), "field:%s;", want[i].fields[f]);
-			if (!strstr(fmt, decl) && !strncmp(want[i].fields[f], "uint32_t ", 9)) {
-				snprintf(decl, sizeof(decl), "field:u32 %s;", want[i].fields[f] + 9);
-				if (!strstr(fmt, decl))
-					snprintf(decl, sizeof(decl), "field:%s;", want[i].fields[f]);
-			}
 			cr_expect(strstr(fmt, decl), "%s%s has no %s", prefix, want[i].event, decl);
 		}
 		free(fmt);
@@ -357,8 +350,7 @@ Test(trace, formats_have_mainline_fields)
 			if (strstr(line, "field:") && !strstr(line, "common_"))
 				cr_expect_null(strchr(line, '*'), "%s: pointer field: %s", de->d_name, line);
 			if (strstr(line, "print fmt:"))
-				cr_expect_null(strstr(line, "%p"), "%s prints a pointer: %s", de->d_name,
-					       line);
+				cr_expect_null(strstr(line, "%p"), "%s prints a pointer: %s", de->d_name, line);
 		}
 		free(fmt);
 		nchecked++;
@@ -375,9 +367,8 @@ Test(trace, formats_have_mainline_fields)
  */
 Test(trace, call_reply_oneway_failure)
 {
-	static const char *const events[] = { "transaction", "transaction_received",
-					      "transaction_alloc_buf", "transaction_buffer_release",
-					      "return" };
+	static const char *const events[] = { "transaction", "transaction_received", "transaction_alloc_buf",
+					      "transaction_buffer_release", "return" };
 	uint64_t payload = 0x1122334455667788ull;
 	uint32_t seq = 0, h, bad_code = 0x4321;
 	bool failed_event = bt_expected("a transaction_failed event", 0);
@@ -424,8 +415,7 @@ Test(trace, call_reply_oneway_failure)
 	cr_expect_eq(field(call, "dest_thread"), 0);
 	cr_expect_neq(field(call, "dest_node"), 0);
 	cr_expect_eq(field(call, "flags") & TF_ONE_WAY, 0);
-	cr_expect_eq(count("transaction_received", "transaction", call_id), 1,
-		     "call %d received %u times", call_id,
+	cr_expect_eq(count("transaction_received", "transaction", call_id), 1, "call %d received %u times", call_id,
 		     count("transaction_received", "transaction", call_id));
 	e = find("transaction_alloc_buf", "transaction", call_id);
 	cr_assert_not_null(e, "no buffer for call %d", call_id);
@@ -473,8 +463,7 @@ Test(trace, call_reply_oneway_failure)
 		cr_expect_eq(field(fail, "reply"), 0);
 		cr_expect_eq(field(fail, "dest_proc"), 0);
 		cr_expect_eq(field(fail, "data_size"), sizeof(payload));
-		cr_expect_eq(count("transaction_failed", "command", BR_FAILED_REPLY), 1,
-			     "one failure, one event");
+		cr_expect_eq(count("transaction_failed", "command", BR_FAILED_REPLY), 1, "one failure, one event");
 	}
 	assert_no_kernel_pointers();
 }
