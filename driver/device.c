@@ -20,6 +20,7 @@
 #include <linux/uidgid.h>
 
 #include "binderc.h"
+#include "trace.h"
 
 static char *devices = "binderc";
 module_param(devices, charp, 0444);
@@ -36,6 +37,7 @@ struct binderc_stats binderc_global_stats;
 
 void binderc_stat_bc(struct binderc_proc *proc, u32 cmd)
 {
+	trace_binderc_command(cmd);
 	if (_IOC_NR(cmd) >= BINDERC_BC_COUNT)
 		return;
 	atomic_inc(&binderc_global_stats.bc[_IOC_NR(cmd)]);
@@ -44,6 +46,7 @@ void binderc_stat_bc(struct binderc_proc *proc, u32 cmd)
 
 void binderc_stat_br(struct binderc_proc *proc, u32 cmd)
 {
+	trace_binderc_return(cmd);
 	if (_IOC_NR(cmd) >= BINDERC_BR_COUNT)
 		return;
 	atomic_inc(&binderc_global_stats.br[_IOC_NR(cmd)]);
@@ -156,6 +159,7 @@ static int binderc_ioctl_write_read(struct file *filp, unsigned int cmd,
 		ret = binderc_thread_write(proc, thread, bwr.write_buffer,
 					   bwr.write_size,
 					   &bwr.write_consumed);
+		trace_binderc_write_done(ret);
 		if (ret < 0) {
 			/* Mainline reports nothing read when the write fails. */
 			bwr.read_consumed = 0;
@@ -168,6 +172,7 @@ static int binderc_ioctl_write_read(struct file *filp, unsigned int cmd,
 		ret = binderc_thread_read(proc, thread, bwr.read_buffer,
 					  bwr.read_size, &bwr.read_consumed,
 					  filp->f_flags & O_NONBLOCK);
+		trace_binderc_read_done(ret);
 		/* Hand leftover proc work to another waiting thread. */
 		spin_lock(&proc->inner_lock);
 		if (!list_empty(&proc->todo))
@@ -325,6 +330,7 @@ static long binderc_ioctl(struct file *filp, unsigned int cmd,
 	struct binderc_thread *thread;
 	long ret;
 
+	trace_binderc_ioctl(cmd, arg);
 	/* Like mainline, every ioctl first makes sure the thread exists. */
 	thread = binderc_get_thread(proc);
 	if (!thread)
@@ -376,6 +382,7 @@ static long binderc_ioctl(struct file *filp, unsigned int cmd,
 	}
 	if (thread)
 		thread->looper_need_return = false;
+	trace_binderc_ioctl_done(ret);
 	return ret;
 }
 

@@ -18,6 +18,7 @@
 #include <linux/uaccess.h>
 
 #include "binderc.h"
+#include "trace.h"
 
 /* ---- waiting for work ------------------------------------------------ */
 
@@ -227,6 +228,7 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 	}
 	*ptrp += sizeof(u32) + trsize;
 	binderc_stat_br(proc, cmd);
+	trace_binderc_transaction_received(t);
 
 	t->buffer->allow_user_free = 1;
 	if (cmd != BR_REPLY && !(t->flags & TF_ONE_WAY)) {
@@ -456,6 +458,8 @@ int binderc_thread_read(struct binderc_proc *proc,
 retry:
 	spin_lock(&proc->inner_lock);
 	wait_for_proc_work = binderc_available_for_proc_work_ilocked(thread);
+	trace_binderc_wait_for_work(wait_for_proc_work, thread->transaction_stack,
+				    !list_empty(&thread->todo));
 	spin_unlock(&proc->inner_lock);
 
 	thread->looper |= BINDERC_LOOPER_WAITING;

@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 
 #include "binderc.h"
+#include "trace.h"
 
 struct binderc_thread *binderc_get_txn_from(struct binderc_transaction *t)
 {
@@ -448,6 +449,7 @@ static int binderc_txn_alloc_buffer(struct binderc_txn_build *b, bool reply)
 	if (secctx.context)
 		binderc_txn_put_secctx(b, &secctx);
 	buffer->debug_id = t->debug_id;
+	trace_binderc_transaction_alloc_buf(buffer);
 	buffer->transaction = t;
 	buffer->target_node = b->target_node;
 	buffer->clear_on_free = !!(t->flags & TF_CLEAR_BUF);
@@ -464,6 +466,7 @@ static void binderc_free_outdated_txn(struct binderc_proc *proc,
 
 	t->buffer = NULL;
 	buffer->transaction = NULL;
+	trace_binderc_transaction_update_buffer_release(buffer);
 	binderc_release_entire_buffer(proc, NULL, buffer, true);
 	binderc_alloc_free_buf(&proc->alloc, buffer);
 	binderc_free_txn_fixups(t);
@@ -683,6 +686,7 @@ static void binderc_txn_unwind_buffer(struct binderc_txn_build *b)
 	struct binderc_transaction *t = b->t;
 
 	binderc_free_txn_fixups(t);
+	trace_binderc_transaction_failed_buffer_release(t->buffer);
 	/* This also drops the target node's local strong ref. */
 	binderc_transaction_buffer_release(b->target_proc, NULL, t->buffer,
 					   b->failed_at, true);
@@ -725,6 +729,7 @@ void binderc_transaction(struct binderc_proc *proc,
 		binderc_txn_fail(&b, BR_FAILED_REPLY, -ENOMEM);
 		goto err_free_txn;
 	}
+	trace_binderc_transaction(reply, b.t, b.target_node);
 
 	if (binderc_txn_alloc_buffer(&b, reply))
 		goto err_free_txn;
@@ -770,6 +775,7 @@ err_no_txn:
 	}
 	/* While the targets are pinned, before anyone hears of the failure. */
 	binderc_txn_report(&b, b.return_error, reply, targeted);
+	trace_binderc_transaction_failed(&b, debug_id, reply, targeted);
 	binderc_txn_log_end(&b, e, debug_id);
 	binderc_txn_drop_targets(&b);
 	binderc_txn_report_error(&b, debug_id);
@@ -807,6 +813,7 @@ void binderc_free_buf(struct binderc_proc *proc,
 		}
 		binderc_node_inner_unlock(node);
 	}
+	binderc_trace_buffer_release(buffer, is_failure);
 	binderc_release_entire_buffer(proc, thread, buffer, is_failure);
 	binderc_alloc_free_buf(&proc->alloc, buffer);
 }

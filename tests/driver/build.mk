@@ -17,6 +17,8 @@ DRVT_NAMES += binderfs
 DRVT_NAMES += report
 # The receive-buffer allocator: placement, exhaustion, 10,000 outstanding.
 DRVT_NAMES += alloc
+# Tracepoints (trace system binderc; mainline's binder events), via tracefs.
+DRVT_NAMES += trace
 DRVT_BINS := $(foreach n,$(DRVT_NAMES),$(DRVT_BIN)/driver-$(n)-test)
 
 GUEST_TESTS += $(DRVT_BINS)

@@ -116,6 +116,13 @@ static const struct bt_difference bt_differences[] = {
 	  "\"binderc\", with the same group, attributes and numbers (report_family= and "
 	  "/sys/module/binderc/parameters/report_family say which; 'binder monitor' joins "
 	  "both); on older kernels binderc's family is \"binder\"" },
+	{ "trace/call_reply_oneway_failure", "a transaction_failed event", 0, 1,
+	  "mainline's binder traces a refused BC_TRANSACTION or BC_REPLY only as the BR_* it "
+	  "returns (and, from 6.18, binder_netlink_report); binderc adds "
+	  "binderc:binderc_transaction_failed with the sender's extended error (debug id, "
+	  "command, param) and the request's target, code, flags and sizes.  binderc's "
+	  "events are trace system binderc, named binderc_*, not binder:binder_*" },
+	{ "trace/failed_reply", "a transaction_failed event", 0, 1, "as above" },
 	{ 0, 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
 #pragma GCC diagnostic pop
