@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# tools/build.mk: the `binder` command-line tool.  SM_LINK and SMC_OBJ
-# come from servicemanager/build.mk.
+# tools/build.mk: the `binder` command-line tool.  LBC_A and LBC_LINK
+# come from libbinder-c/build.mk.
 
 BINDER_TOOL := $(B)/guest/bin/binder
 
@@ -16,9 +16,9 @@ $(B)/obj/tools/monitor.o: $(TOP)/tools/monitor.c $(TOP)/include/binderc/report.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
 
-$(BINDER_TOOL): $(B)/obj/tools/binder.o $(B)/obj/tools/monitor.o $(SMC_OBJ) $(SM_LIBBC_A)
+$(BINDER_TOOL): $(B)/obj/tools/binder.o $(B)/obj/tools/monitor.o $(LBC_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $(B)/obj/tools/binder.o $(B)/obj/tools/monitor.o $(SM_LINK)
+	$(CC) $(CFLAGS_BASE) -o $@ $(B)/obj/tools/binder.o $(B)/obj/tools/monitor.o $(LBC_LINK)
 
 .PHONY: install-binder-tool
 install-binder-tool: $(BINDER_TOOL)

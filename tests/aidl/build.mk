@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# tests/aidl/build.mk: host tests of bc-aidl (Criterion, ASan/UBSan).
+# tests/aidl/build.mk: host tests of bc-aidl (Criterion, ASan/UBSan), and
+# the guest test of its greeter example (aidl-greeter-test).
 #
 #  - test_aidl_golden: the .aidl files under good/ are compiled at build
 #    time by the freshly built bc-aidl into $(AIDLT_GEN), and the
@@ -52,3 +53,11 @@ $(AIDLT_BIN)/test_aidl_fuzz: $(AIDLT_SRC)/fuzz.c $(AIDLT_SRC)/at.h $(AIDL_SAN_A)
 
 .PHONY: aidl-tests
 aidl-tests: $(AIDLT_BIN)/test_aidl_golden $(AIDLT_BIN)/test_aidl_bad $(AIDLT_BIN)/test_aidl_fuzz
+
+# --- guest: the greeter example (aidl/build.mk builds it from examples/aidl)
+AIDLX_TEST := $(B)/guest/bin/aidl-greeter-test
+GUEST_TESTS += $(AIDLX_TEST)
+
+$(AIDLX_TEST): $(AIDLT_SRC)/guest_greeter.c | $(AIDLX_BINS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(CRITERION_LIBS)

@@ -31,6 +31,6 @@ $(DRVT_BINS): $(DRVT_BIN)/driver-%-test: $(DRVT_OBJ)/test_%.o $(DRVT_LIBOBJS)
 	$(CC) $(CFLAGS_BASE) -o $@ $^ -lcriterion -lpthread
 
 # An extra prerequisite joins $^ of the rule above: linked in.
-$(DRVT_BIN)/driver-report-test: $(B)/lib/libbinder-c.a
+$(DRVT_BIN)/driver-report-test: $(LBC_A)
 
 -include $(wildcard $(DRVT_OBJ)/*.d)

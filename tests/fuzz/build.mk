@@ -28,10 +28,14 @@ FUZZ_TESTS := $(FUZZ_BIN)/fuzz-test $(FUZZ_BIN)/fault-test
 FUZZ_HDRS := $(FUZZ_SRC)/fz.h $(FUZZ_SRC)/guest.h
 
 # Every reliability binary the guest suite should run once per device;
-# STRESS_TESTS comes from tests/stress/build.mk (included after this file).
+# STRESS_TESTS comes from tests/stress/build.mk (included before this file).
 RELIABILITY_GUEST_TESTS = $(FUZZ_BIN)/fuzz-test $(STRESS_TESTS) $(FUZZ_BIN)/fault-test
 
-ALL_TARGETS += $(FUZZ_PROGS) $(FUZZ_TESTS)
+ALL_TARGETS += $(FUZZ_PROGS)
+# The fuzzer on both kernels (its budget depends on the kernel, see
+# test_fuzz.c); fault injection on the debug kernel, which has failslab.
+GUEST_TESTS += $(FUZZ_BIN)/fuzz-test
+GUEST_DEBUG_TESTS += $(FUZZ_BIN)/fault-test
 
 $(FUZZ_BIN)/binderc-fuzz: $(FUZZ_SRC)/fuzz.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)

@@ -4,7 +4,7 @@
 #   unit_sm      host (no kernel), sanitizers: policy, dialects, methods
 #   sm-test      guest, once per device: the daemon, both dialects, the
 #                client API, deaths, denials, malformed requests, the tool
-# SMD_*, SMC_*, SM_LIBBC_* come from servicemanager/build.mk.
+# SMD_* come from servicemanager/build.mk, LBC_* from libbinder-c/build.mk.
 
 SMT_SRC := $(TOP)/tests/sm
 SMT_HOST := $(B)/tests/sm/unit_sm
@@ -12,7 +12,7 @@ SMT_GUEST := $(B)/guest/bin/sm-test
 
 HOST_TESTS += $(SMT_HOST)
 
-$(SMT_HOST): $(SMT_SRC)/unit_sm.c $(patsubst %,$(SMD_OBJ)/san/%.o,$(SMD_NAMES)) $(SM_LIBBC_SAN_A)
+$(SMT_HOST): $(SMT_SRC)/unit_sm.c $(patsubst %,$(SMD_OBJ)/san/%.o,$(SMD_NAMES)) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $^ $(CRITERION_LIBS) -lpthread
 
@@ -26,10 +26,9 @@ $(B)/obj/tests/sm/test_sm.o: $(SMT_SRC)/test_sm.c $(TOP)/include/binderc/service
 	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
 
 # The suite runs the daemon, the tool and the examples from its own bin/.
-$(SMT_GUEST): $(B)/obj/tests/sm/test_sm.o $(B)/obj/tests/lib/serial_main.o $(SMC_OBJ) $(SM_LIBBC_A) | $(SMD_BIN) \
-		$(B)/guest/bin/binder $(EX_BINS)
+$(SMT_GUEST): $(B)/obj/tests/sm/test_sm.o $(B)/obj/tests/lib/serial_main.o $(LBC_A) | $(SMD_BIN) $(BINDER_TOOL) $(EX_BINS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(B)/obj/tests/lib/serial_main.o $(SM_LINK) $(CRITERION_LIBS)
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(B)/obj/tests/lib/serial_main.o $(LBC_LINK) $(CRITERION_LIBS)
 
 sm-tests: $(SMT_GUEST)
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # tests/stress/build.mk: the kill-storm stress and its Criterion wrapper.
-# Included by the top-level Makefile (TOP, B, CFLAGS_BASE come from there).
+# Included by the top-level Makefile (TOP, B, CFLAGS_BASE come from there),
+# before tests/fuzz/build.mk.
 #
 #   $(B)/guest/bin/binderc-stress   the stress (plain program, see its header)
 #   $(B)/guest/bin/stress-test      Criterion: one budgeted storm (per device)
@@ -13,7 +14,10 @@ STRESS_BIN := $(B)/guest/bin
 STRESS_PROGS := $(STRESS_BIN)/binderc-stress
 STRESS_TESTS := $(STRESS_BIN)/stress-test
 
-ALL_TARGETS += $(STRESS_PROGS) $(STRESS_TESTS)
+ALL_TARGETS += $(STRESS_PROGS)
+# The kill storm runs where KASAN, lockdep, kmemleak and failslab can see
+# what it provokes: the debug kernel.
+GUEST_DEBUG_TESTS += $(STRESS_TESTS)
 
 $(STRESS_BIN)/binderc-stress: $(STRESS_SRC)/stress.c $(TOP)/tests/fuzz/fz.h
 	@mkdir -p $(dir $@)
