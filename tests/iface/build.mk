@@ -3,7 +3,7 @@
 # host tests (host_*.c, test_* binaries) and guest tests (guest_*.c,
 # iface-*-test).  IFC_*, FFI_* come from libbinder-c/iface.mk, LBC_* from
 # libbinder-c/build.mk, IFCX_BINS (the calc and kv examples the guest
-# tests run) from examples/build.mk.
+# tests run) from examples/build.mk, TH_* from tests/common/build.mk.
 
 # --- host tests: parcel API and in-process objects only, no driver ---------
 IFCT_SRC := $(TOP)/tests/iface
@@ -40,11 +40,12 @@ IFCT_GUEST_BINS := $(patsubst %,$(IFCT_GUEST)/iface-%-test,$(IFCT_GUEST_NAMES))
 
 GUEST_TESTS += $(IFCT_GUEST_BINS)
 
-# main() is tests/lib/serial_main.c, shared by the library's guest suites.
-$(IFCT_GUEST_BINS): $(IFCT_GUEST)/iface-%-test: $(IFCT_SRC)/guest_%.c $(IFCT_SRC)/guest_main.c \
-		$(IFCT_SRC)/guest.h $(IFCT_SRC)/testiface.h $(B)/obj/tests/lib/serial_main.o $(IFC_A) $(LBC_A) | $(IFCX_BINS)
+# main() is the shared one (TH_OBJS, tests/common); guest_server.c starts
+# the server these tests call.
+$(IFCT_GUEST_BINS): $(IFCT_GUEST)/iface-%-test: $(IFCT_SRC)/guest_%.c $(IFCT_SRC)/guest_server.c \
+		$(IFCT_SRC)/guest.h $(IFCT_SRC)/testiface.h $(TH_HDRS) $(TH_OBJS) $(IFC_A) $(LBC_A) | $(IFCX_BINS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -I$(IFCT_SRC) -o $@ $< $(IFCT_SRC)/guest_main.c $(B)/obj/tests/lib/serial_main.o \
+	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -I$(IFCT_SRC) -o $@ $< $(IFCT_SRC)/guest_server.c $(TH_OBJS) \
 		$(IFC_A) $(LBC_LINK) $(FFI_LIBS) $(CRITERION_LIBS)
 
 .PHONY: iface iface-host-tests
