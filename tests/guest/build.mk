@@ -10,6 +10,6 @@ GSMOKE_BIN := $(B)/guest/bin
 GUEST_TESTS += $(GSMOKE_BIN)/test_version
 GUEST_ONCE_TESTS += $(GSMOKE_BIN)/test_module
 
-$(GSMOKE_BIN)/test_version $(GSMOKE_BIN)/test_module: $(GSMOKE_BIN)/%: $(GSMOKE_SRC)/%.c
+$(GSMOKE_BIN)/test_version $(GSMOKE_BIN)/test_module: $(GSMOKE_BIN)/%: $(GSMOKE_SRC)/%.c $(TH_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(CRITERION_LIBS)
+	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -o $@ $< $(TH_OBJS) $(CRITERION_LIBS)
