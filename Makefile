@@ -14,7 +14,8 @@
 #                   MANDIR=$(PREFIX)/share/man
 #   make deps       check (as root: install) the Debian packages needed
 #
-# Components add themselves through build.mk fragments that append to:
+# Components add themselves through build.mk fragments (FRAGMENTS below
+# lists them in the order they are read) that append to:
 #   ALL_TARGETS      files 'make all' builds
 #   HOST_TESTS       Criterion binaries run on the host by 'make check'
 #   GUEST_TESTS      Criterion binaries under $(B)/guest/bin, run in the
