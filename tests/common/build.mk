@@ -8,8 +8,9 @@
 #   TH_LIB     the harness without main(), for a binary with a main of its
 #              own that calls th_criterion_main()
 # Host tests use Criterion's own main (tests may run in parallel there) and
-# only the header.
-
+# only the header.  Fragments that can be used on their own include this
+# file too; the guard makes that a no-op under the top Makefile.
+ifndef TH_SRC
 TH_SRC := $(TOP)/tests/common
 TH_OBJ := $(B)/obj/tests/common
 TH_CFLAGS := -I$(TH_SRC)
@@ -20,3 +21,4 @@ TH_OBJS := $(TH_LIB) $(TH_OBJ)/main.o
 $(TH_OBJ)/%.o: $(TH_SRC)/%.c $(TH_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -c $< -o $@
+endif

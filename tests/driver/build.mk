@@ -7,10 +7,8 @@
 TOP ?= $(CURDIR)
 B ?= $(TOP)/build
 CFLAGS_BASE ?= -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include
-# The shared harness when this file is used on its own.
-ifndef TH_OBJS
+# The shared harness (a no-op when the top Makefile has read it already).
 include $(TOP)/tests/common/build.mk
-endif
 
 DRVT_SRC := $(TOP)/tests/driver
 DRVT_OBJ := $(B)/obj/tests/driver
