@@ -38,7 +38,7 @@ struct bt_frozen_state_info {
 #define BT_BC_CLEAR_FREEZE_NOTIFICATION _IOW('c', 20, struct binder_handle_cookie)
 #define BT_BC_FREEZE_NOTIFICATION_DONE _IOW('c', 21, binder_uintptr_t)
 
-#define BT_TIMEOUT_MS     5000
+#define BT_TIMEOUT_MS     TH_TIMEOUT_MS /* the harness's default bound */
 /* libbinder's mapping: 1 MiB minus two pages. */
 #define BT_VM_SIZE_LIBBINDER ((size_t)(1024 * 1024) - 2 * 4096)
 #define BT_VM_SIZE_DEFAULT   ((size_t)128 * 1024)
