@@ -14,7 +14,8 @@
 #                   MANDIR=$(PREFIX)/share/man
 #   make deps       check (as root: install) the Debian packages needed
 #
-# Components add themselves through build.mk fragments that append to:
+# Components add themselves through build.mk fragments (FRAGMENTS below
+# lists them in the order they are read) that append to:
 #   ALL_TARGETS      files 'make all' builds
 #   HOST_TESTS       Criterion binaries run on the host by 'make check'
 #   GUEST_TESTS      Criterion binaries under $(B)/guest/bin, run in the
@@ -53,13 +54,32 @@ GUEST_DEBUG_TESTS :=
 INSTALL_TARGETS :=
 CHECK_TARGETS :=
 
-include $(sort $(wildcard $(TOP)/*/build.mk $(TOP)/tests/*/build.mk))
+# The fragments, in this order: a fragment may use (even in prerequisites,
+# which make expands at once) the variables of every fragment before it.
+# Libraries first, then the programs built on them, then the tests (their
+# shared harness first) and the benchmark.
+FRAGMENTS := libbinder-c/build.mk libbinder-c/iface.mk servicemanager/build.mk tools/build.mk \
+	examples/build.mk aidl/build.mk man/build.mk \
+	tests/common/build.mk tests/unit/build.mk tests/aidl/build.mk tests/iface/build.mk tests/lib/build.mk \
+	tests/sm/build.mk tests/driver/build.mk tests/guest/build.mk tests/stress/build.mk tests/fuzz/build.mk \
+	bench/build.mk
+# A new fragment must be placed in the list, not silently left out.
+UNLISTED := $(filter-out $(FRAGMENTS),$(patsubst $(TOP)/%,%,$(wildcard $(TOP)/*/build.mk $(TOP)/tests/*/build.mk)))
+$(if $(UNLISTED),$(error build fragments missing from FRAGMENTS in the top Makefile: $(UNLISTED)))
+include $(addprefix $(TOP)/,$(FRAGMENTS))
 
 .PHONY: all deps check demo bench install clean module-stock module-debug \
-	module-matrix check-host check-compile check-dkms dkms-install dkms-uninstall check-guest-stock check-guest-6.12 check-guest-debug \
+	module-matrix no-criterion check-host check-compile check-dkms dkms-install dkms-uninstall check-guest-stock check-guest-6.12 check-guest-debug \
 	check-bench guest-tests
 
-all: module-stock $(ALL_TARGETS) guest-tests $(HOST_TESTS)
+# Tests need Criterion; without it 'make' builds everything else and says
+# so ('make HAVE_CRITERION=' shows what a machine without it does).
+HAVE_CRITERION ?= $(shell printf '\043include <criterion/criterion.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo yes)
+
+all: module-stock $(ALL_TARGETS) $(if $(HAVE_CRITERION),guest-tests $(HOST_TESTS),no-criterion)
+
+no-criterion:
+	@echo "make: Criterion not found (libcriterion-dev): tests not built"
 
 deps:
 	@$(TOP)/scripts/deps
@@ -103,20 +123,6 @@ check-compile:
 	@$(TOP)/scripts/check-compile $(B)/check $(COMPILE_KERNELS)
 
 # --- tests -----------------------------------------------------------------
-$(B)/guest/bin/%: $(TOP)/tests/guest/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(CRITERION_LIBS)
-
-GUEST_TESTS += $(B)/guest/bin/test_version
-GUEST_ONCE_TESTS += $(B)/guest/bin/test_module
-
-# The reliability budget (tests/fuzz, tests/stress): the fuzzer on both
-# kernels (its budget depends on the kernel, see tests/fuzz/test_fuzz.c);
-# the kill storm and fault injection where KASAN, lockdep, kmemleak and
-# failslab can see what they provoke.
-GUEST_TESTS += $(FUZZ_BIN)/fuzz-test
-GUEST_DEBUG_TESTS += $(STRESS_TESTS) $(FUZZ_BIN)/fault-test
-
 guest-tests: $(GUEST_TESTS) $(GUEST_ONCE_TESTS) $(GUEST_DEBUG_TESTS)
 	@mkdir -p $(B)/guest
 	@{ for t in $(notdir $(GUEST_ONCE_TESTS)); do echo "once $$t --jobs 1"; done; \

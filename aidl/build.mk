@@ -49,8 +49,7 @@ install-bc-aidl: $(BC_AIDL) $(AIDL_PC)
 	sed -e 's|^prefix=.*|prefix=$(PREFIX)|' $(AIDL_PC) > $(DESTDIR)$(LIBDIR)/pkgconfig/bc-aidl.pc
 
 # --- the greeter example: C generated from examples/aidl at build time ---
-# (guest programs, linked statically like the other examples; SM_LINK
-# comes from servicemanager/build.mk and is used only in recipes)
+# (guest programs, linked statically like the other examples: LBC_LINK)
 AIDLX_SRC := $(TOP)/examples/aidl
 AIDLX_GEN := $(B)/gen/aidl-examples
 AIDLX_AIDL := $(wildcard $(AIDLX_SRC)/org/binderc/examples/*.aidl)
@@ -58,10 +57,8 @@ AIDLX_NAMES := $(patsubst %.aidl,org_binderc_examples_%,$(notdir $(AIDLX_AIDL)))
 AIDLX_GEN_C := $(patsubst %,$(AIDLX_GEN)/%.c,$(AIDLX_NAMES))
 AIDLX_GEN_O := $(patsubst %,$(AIDLX_GEN)/%.o,$(AIDLX_NAMES))
 AIDLX_BINS := $(B)/guest/bin/greeter-service $(B)/guest/bin/greeter-client
-AIDLX_TEST := $(B)/guest/bin/aidl-greeter-test
 
 ALL_TARGETS += $(AIDLX_BINS)
-GUEST_TESTS += $(AIDLX_TEST)
 
 # Static pattern rules: make never prefers its built-in %.o: %.c to them.
 $(AIDLX_GEN_C): $(AIDLX_GEN)/org_binderc_examples_%.c: $(AIDLX_SRC)/org/binderc/examples/%.aidl $(BC_AIDL)
@@ -71,14 +68,10 @@ $(AIDLX_GEN_C): $(AIDLX_GEN)/org_binderc_examples_%.c: $(AIDLX_SRC)/org/binderc/
 $(AIDLX_GEN_O): $(AIDLX_GEN)/%.o: $(AIDLX_GEN)/%.c $(AIDLX_GEN_C)
 	$(CC) $(CFLAGS_BASE) -I$(AIDLX_GEN) -c $< -o $@
 
-$(B)/guest/bin/greeter-service: $(AIDLX_SRC)/greeter-service.c $(AIDLX_GEN_O) $(B)/lib/libbinder-c.a
+$(B)/guest/bin/greeter-service: $(AIDLX_SRC)/greeter-service.c $(AIDLX_GEN_O) $(LBC_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -I$(AIDLX_GEN) -o $@ $< $(AIDLX_GEN_O) $(SM_LINK)
+	$(CC) $(CFLAGS_BASE) -I$(AIDLX_GEN) -o $@ $< $(AIDLX_GEN_O) $(LBC_LINK)
 
-$(B)/guest/bin/greeter-client: $(AIDLX_SRC)/greeter-client.c $(AIDLX_GEN_O) $(B)/lib/libbinder-c.a
+$(B)/guest/bin/greeter-client: $(AIDLX_SRC)/greeter-client.c $(AIDLX_GEN_O) $(LBC_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -I$(AIDLX_GEN) -o $@ $< $(AIDLX_GEN_O) $(SM_LINK)
-
-$(AIDLX_TEST): $(TOP)/tests/aidl/guest_greeter.c | $(AIDLX_BINS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(CRITERION_LIBS)
+	$(CC) $(CFLAGS_BASE) -I$(AIDLX_GEN) -o $@ $< $(AIDLX_GEN_O) $(LBC_LINK)

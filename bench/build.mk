@@ -15,11 +15,10 @@ BENCH_OBJ := $(B)/obj/bench
 BENCH_BIN := $(B)/guest/bin/binderc-bench
 BENCH_OBJS := $(addprefix $(BENCH_OBJ)/,main.o util.o ipc_simple.o ipc_binder.o)
 
-# The library rows (libbinder-c, libffi proxy).  The libraries' own
-# build.mk files are included after this one, so their paths are spelt out.
+# The library rows (libbinder-c, libffi proxy): IFC_A, FFI_LIBS and LBC_A
+# come from the libraries' fragments, read before this one.
 BENCH_LIB := $(B)/guest/bin/binderc-bench-lib
-BENCH_LIBDEPS := $(B)/lib/libbinder-c-iface.a $(B)/lib/libbinder-c.a
-BENCH_FFI_LIBS := $(or $(shell pkg-config --libs libffi 2>/dev/null),-lffi)
+BENCH_LIBDEPS := $(IFC_A) $(LBC_A)
 
 ALL_TARGETS += $(BENCH_BIN) $(BENCH_LIB)
 
@@ -37,7 +36,7 @@ $(BENCH_BIN): $(BENCH_OBJS)
 $(BENCH_LIB): $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -o $@ $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS) \
-		$(BENCH_FFI_LIBS) -lpthread
+		$(FFI_LIBS) -lpthread
 
 bench-run: bench-bin
 	@$(BENCH_SRC)/run-bench --out $(B)/bench

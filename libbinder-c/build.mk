@@ -2,7 +2,8 @@
 # libbinder-c/build.mk: the pure-C binder library (shared, static, a
 # sanitizer build for host tests, pkg-config file, install rule).
 # Included by the top-level Makefile (TOP, B, CC, CFLAGS_BASE, SAN_FLAGS,
-# PREFIX, LIBDIR, DESTDIR come from there).
+# PREFIX, LIBDIR, DESTDIR come from there), before every other fragment:
+# the others name the archive LBC_A and link with LBC_LINK.
 
 LBC_VERSION := 1.0.0
 LBC_SOVERSION := 1
@@ -24,6 +25,9 @@ LBC_PC := $(B)/lib/pkgconfig/libbinder-c.pc
 LBC_PC_LIBDIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))
 # For host tests: the library built with the sanitizers.
 LBC_SAN_A := $(LBC_OBJ)/libbinder-c-san.a
+# How programs of this tree link the library: statically, so the guest
+# needs no library path (servicemanager, tools, examples, guest tests).
+LBC_LINK := $(LBC_A) -lpthread
 
 ALL_TARGETS += $(LBC_SO) $(LBC_A) $(LBC_PC)
 INSTALL_TARGETS += install-libbinder-c

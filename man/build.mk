@@ -16,11 +16,9 @@ MAN_PAGES := $(sort $(wildcard $(MAN_SRC)/*.[1-8]))
 MAN_SECTIONS := $(sort $(subst .,,$(suffix $(MAN_PAGES))))
 MANDIR ?= $(PREFIX)/share/man
 
-# libbinder-c/build.mk may be read after this file: its library and
-# headers are named by path.
 MAN_EXAMPLE_SRC := $(MAN_OBJ)/hello.c
 MAN_EXAMPLE := $(MAN_OBJ)/hello
-MAN_EXAMPLE_LIB := $(B)/lib/libbinder-c.so
+MAN_EXAMPLE_LIB := $(LBC_SO)
 # Strict C11 without _GNU_SOURCE: what a user's program gets.
 MAN_EXAMPLE_CFLAGS := -std=c11 -pedantic -Wall -Wextra -Werror -O2 -I$(TOP)/include
 

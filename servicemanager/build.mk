@@ -3,23 +3,15 @@
 # systemd unit.  Included by the top-level Makefile (TOP, B, CC,
 # CFLAGS_BASE, SAN_FLAGS, PREFIX, DESTDIR come from there).
 #
-# Programs here, in tools/ and in examples/ link libbinder-c statically
-# (so the guest needs no library path); the service-manager client is part
-# of the library (libbinder-c/servicemanager.c).
+# The daemon links libbinder-c statically (LBC_A, LBC_LINK from
+# libbinder-c/build.mk); the service-manager client is part of the library
+# (libbinder-c/servicemanager.c).
 
 SMD_SRC := $(TOP)/servicemanager
 SMD_OBJ := $(B)/obj/servicemanager
 SMD_NAMES := policy proto registry handler
 SMD_CORE := $(patsubst %,$(SMD_OBJ)/%.o,$(SMD_NAMES))
 SMD_BIN := $(B)/guest/bin/servicemanager
-
-# Shared by tools/ and examples/ (whose build.mk may be read before
-# libbinder-c's, so the archive is named by path, not by LBC_A).
-SM_LIBBC_A := $(B)/lib/libbinder-c.a
-SM_LIBBC_SAN_A := $(B)/obj/libbinder-c/libbinder-c-san.a
-# Kept as a name for the prerequisite lists that use it.
-SMC_OBJ := $(SM_LIBBC_A)
-SM_LINK := $(SM_LIBBC_A) -lpthread
 
 ALL_TARGETS += $(SMD_BIN)
 INSTALL_TARGETS += install-servicemanager
@@ -32,9 +24,9 @@ $(SMD_OBJ)/san/%.o: $(SMD_SRC)/%.c $(SMD_SRC)/sm.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 
-$(SMD_BIN): $(SMD_OBJ)/main.o $(SMD_CORE) $(SM_LIBBC_A)
+$(SMD_BIN): $(SMD_OBJ)/main.o $(SMD_CORE) $(LBC_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $(SMD_OBJ)/main.o $(SMD_CORE) $(SM_LIBBC_A) -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $(SMD_OBJ)/main.o $(SMD_CORE) $(LBC_LINK)
 
 .PHONY: install-servicemanager
 install-servicemanager: $(SMD_BIN)

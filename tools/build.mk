@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# tools/build.mk: the `binder` command-line tool.  SM_LINK and SMC_OBJ
-# come from servicemanager/build.mk.
+# tools/build.mk: the `binder` command-line tool.  LBC_A and LBC_LINK
+# come from libbinder-c/build.mk.
 
 BINDER_TOOL := $(B)/guest/bin/binder
 
@@ -23,9 +23,9 @@ $(B)/obj/tools/freeze.o: $(TOP)/tools/freeze.c $(TOP)/include/binderc/process.h
 
 BINDER_TOOL_OBJ := $(addprefix $(B)/obj/tools/,binder.o monitor.o freeze.o)
 
-$(BINDER_TOOL): $(BINDER_TOOL_OBJ) $(SMC_OBJ) $(SM_LIBBC_A)
+$(BINDER_TOOL): $(BINDER_TOOL_OBJ) $(LBC_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $(BINDER_TOOL_OBJ) $(SM_LINK)
+	$(CC) $(CFLAGS_BASE) -o $@ $(BINDER_TOOL_OBJ) $(LBC_LINK)
 
 .PHONY: install-binder-tool
 install-binder-tool: $(BINDER_TOOL)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# tests/aidl/build.mk: host tests of bc-aidl (Criterion, ASan/UBSan).
+# tests/aidl/build.mk: host tests of bc-aidl (Criterion, ASan/UBSan), and
+# the guest test of its greeter example (aidl-greeter-test).
 #
 #  - test_aidl_golden: the .aidl files under good/ are compiled at build
 #    time by the freshly built bc-aidl into $(AIDLT_GEN), and the
@@ -37,18 +38,26 @@ $(AIDLT_GEN_O): $(AIDLT_GEN)/%.o: $(AIDLT_GEN)/%.c $(AIDLT_GEN_C)
 AIDLT_GOLDEN := $(AIDLT_SRC)/golden_types.c $(AIDLT_SRC)/golden_iface.c $(AIDLT_SRC)/golden_nullable.c \
 	$(AIDLT_SRC)/golden_fds.c $(AIDLT_SRC)/golden_union.c
 
-$(AIDLT_BIN)/test_aidl_golden: $(AIDLT_GOLDEN) $(AIDLT_SRC)/at.h $(AIDLT_GEN_O) $(LBC_SAN_A)
+$(AIDLT_BIN)/test_aidl_golden: $(AIDLT_GOLDEN) $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDLT_GEN_O) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -I$(AIDLT_GEN) -o $@ $(AIDLT_GOLDEN) $(AIDLT_GEN_O) $(LBC_SAN_A) \
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(AIDLT_GEN) -o $@ $(AIDLT_GOLDEN) $(AIDLT_GEN_O) $(LBC_SAN_A) \
 		$(CRITERION_LIBS) -lpthread
 
-$(AIDLT_BIN)/test_aidl_bad: $(AIDLT_SRC)/bad.c $(AIDLT_SRC)/at.h $(AIDL_SAN_A) $(BC_AIDL) $(wildcard $(AIDLT_SRC)/bad/*.aidl)
+$(AIDLT_BIN)/test_aidl_bad: $(AIDLT_SRC)/bad.c $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDL_SAN_A) $(BC_AIDL) $(wildcard $(AIDLT_SRC)/bad/*.aidl)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(AIDLT_FLAGS) -I$(TOP)/aidl -o $@ $< $(AIDL_SAN_A) $(CRITERION_LIBS) -lm
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) $(AIDLT_FLAGS) -I$(TOP)/aidl -o $@ $< $(AIDL_SAN_A) $(CRITERION_LIBS) -lm
 
-$(AIDLT_BIN)/test_aidl_fuzz: $(AIDLT_SRC)/fuzz.c $(AIDLT_SRC)/at.h $(AIDL_SAN_A)
+$(AIDLT_BIN)/test_aidl_fuzz: $(AIDLT_SRC)/fuzz.c $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDL_SAN_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(AIDLT_FLAGS) -I$(TOP)/aidl -o $@ $< $(AIDL_SAN_A) $(CRITERION_LIBS) -lm
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) $(AIDLT_FLAGS) -I$(TOP)/aidl -o $@ $< $(AIDL_SAN_A) $(CRITERION_LIBS) -lm
 
 .PHONY: aidl-tests
 aidl-tests: $(AIDLT_BIN)/test_aidl_golden $(AIDLT_BIN)/test_aidl_bad $(AIDLT_BIN)/test_aidl_fuzz
+
+# --- guest: the greeter example (aidl/build.mk builds it from examples/aidl)
+AIDLX_TEST := $(B)/guest/bin/aidl-greeter-test
+GUEST_TESTS += $(AIDLX_TEST)
+
+$(AIDLX_TEST): $(AIDLT_SRC)/guest_greeter.c $(TH_OBJS) | $(AIDLX_BINS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -o $@ $< $(TH_OBJS) $(CRITERION_LIBS)

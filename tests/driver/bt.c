@@ -24,48 +24,9 @@ int bt_in_helper;
 
 /* ---- environment ---------------------------------------------------------- */
 
-const char *bt_device(void)
-{
-	const char *d = getenv("BINDER_DEVICE");
-
-	return d && *d ? d : "/dev/binder";
-}
-
 enum bt_driver bt_driver(void)
 {
-	const char *d = getenv("BINDERC_TEST_DRIVER");
-
-	if (d && *d)
-		return strcmp(d, "binderc") == 0 ? BT_BINDERC : BT_MAINLINE;
-	return strstr(bt_device(), "binderc") ? BT_BINDERC : BT_MAINLINE;
-}
-
-const char *bt_driver_name(void)
-{
-	return bt_driver() == BT_BINDERC ? "binderc" : "mainline";
-}
-
-int bt_kernel(void)
-{
-	struct utsname u;
-	int major = 0, minor = 0;
-
-	bt_require(uname(&u) == 0 && sscanf(u.release, "%d.%d", &major, &minor) == 2,
-		   "cannot read the kernel version");
-	return major * 100 + minor;
-}
-
-bool bt_kernel_before(int major, int minor)
-{
-	return bt_kernel() < major * 100 + minor;
-}
-
-int64_t bt_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return th_is_binderc() ? BT_BINDERC : BT_MAINLINE;
 }
 
 void bt_fail_at(const char *file, int line, const char *fmt, ...)
@@ -78,7 +39,7 @@ void bt_fail_at(const char *file, int line, const char *fmt, ...)
 	va_end(ap);
 	if (bt_in_helper) {
 		fprintf(stderr, "[helper %d on %s] %s:%d: %s\n", (int)getpid(),
-			bt_device(), file, line, msg);
+			th_device(), file, line, msg);
 		_exit(99);
 	}
 	cr_assert_fail("%s:%d: %s", file, line, msg);
@@ -94,7 +55,7 @@ int bt_ioctl(int fd, unsigned long req, void *arg)
 
 int bt_open_dev(struct bt_conn *c, int oflags)
 {
-	return bt_open_dev_at(c, bt_device(), oflags);
+	return bt_open_dev_at(c, th_device(), oflags);
 }
 
 int bt_open_dev_at(struct bt_conn *c, const char *path, int oflags)
@@ -110,7 +71,7 @@ int bt_open_dev_at(struct bt_conn *c, const char *path, int oflags)
 
 int bt_open(struct bt_conn *c, size_t map_size)
 {
-	return bt_open_at(c, bt_device(), map_size);
+	return bt_open_at(c, th_device(), map_size);
 }
 
 int bt_open_at(struct bt_conn *c, const char *path, size_t map_size)
@@ -186,7 +147,7 @@ int bt_enter_looper(struct bt_conn *c)
 
 int bt_become_ctxmgr(struct bt_conn *c, const struct flat_binder_object *ext, int timeout_ms)
 {
-	int64_t deadline = bt_now_ms() + timeout_ms;
+	int64_t deadline = th_now_ms() + timeout_ms;
 	struct flat_binder_object o;
 	int zero = 0, ret;
 
@@ -194,7 +155,7 @@ int bt_become_ctxmgr(struct bt_conn *c, const struct flat_binder_object *ext, in
 		o = *ext;
 	while ((ret = ext ? bt_ioctl(c->fd, BINDER_SET_CONTEXT_MGR_EXT, &o)
 			  : bt_ioctl(c->fd, BINDER_SET_CONTEXT_MGR, &zero)) == -EBUSY &&
-	       bt_now_ms() < deadline)
+	       th_now_ms() < deadline)
 		usleep(5000);
 	return ret;
 }
@@ -366,7 +327,7 @@ const char *bt_bc_name(uint32_t cmd)
 
 static int wait_readable(int fd, int64_t deadline)
 {
-	int64_t left = deadline - bt_now_ms();
+	int64_t left = deadline - th_now_ms();
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 
 	if (left <= 0)
@@ -382,7 +343,7 @@ static int wait_readable(int fd, int64_t deadline)
 
 int bt_next(struct bt_conn *c, struct bt_br *br, int timeout_ms)
 {
-	int64_t deadline = bt_now_ms() + timeout_ms;
+	int64_t deadline = th_now_ms() + timeout_ms;
 
 	for (;;) {
 		while (c->rpos + 4 <= c->rlen) {
@@ -470,11 +431,11 @@ static void ack_node(struct bt_conn *c, const struct bt_br *br)
 
 int bt_wait_result(struct bt_conn *c, struct bt_result *r, bool sync, int timeout_ms)
 {
-	int64_t deadline = bt_now_ms() + timeout_ms;
+	int64_t deadline = th_now_ms() + timeout_ms;
 	struct bt_br br;
 
 	for (;;) {
-		int64_t left = deadline - bt_now_ms();
+		int64_t left = deadline - th_now_ms();
 		int ret = bt_next(c, &br, left > 0 ? (int)left : 0);
 
 		if (ret)
@@ -616,11 +577,11 @@ int bt_send_reply(struct bt_conn *c, const void *data, size_t size)
 
 int bt_expect(struct bt_conn *c, uint32_t cmd, struct bt_br *out, int timeout_ms)
 {
-	int64_t deadline = bt_now_ms() + timeout_ms;
+	int64_t deadline = th_now_ms() + timeout_ms;
 	struct bt_br br;
 
 	for (;;) {
-		int64_t left = deadline - bt_now_ms();
+		int64_t left = deadline - th_now_ms();
 		int ret = bt_next(c, &br, left > 0 ? (int)left : 0);
 
 		if (ret)
@@ -646,12 +607,12 @@ int bt_expect(struct bt_conn *c, uint32_t cmd, struct bt_br *out, int timeout_ms
 
 int bt_serve(struct bt_conn *c, bt_handler_fn fn, void *arg, int n, int timeout_ms)
 {
-	int64_t deadline = bt_now_ms() + timeout_ms;
+	int64_t deadline = th_now_ms() + timeout_ms;
 	int handled = 0;
 	struct bt_br br;
 
 	while (handled < n) {
-		int64_t left = deadline - bt_now_ms();
+		int64_t left = deadline - th_now_ms();
 
 		if (left <= 0 || bt_next(c, &br, (int)left))
 			break;
@@ -689,21 +650,16 @@ void bt_serve_until(struct bt_conn *c, bt_handler_fn fn, void *arg, int rd, int 
 int bt_spawn(struct bt_child *ch, int (*fn)(void *arg, int rd, int wr), void *arg)
 {
 	int p2c[2], c2p[2];
-	pid_t parent = getpid();
 
 	if (pipe2(p2c, O_CLOEXEC) || pipe2(c2p, O_CLOEXEC))
 		return -errno;
-	fflush(NULL);
-	ch->pid = fork();
+	ch->pid = th_fork();
 	if (ch->pid < 0)
-		return -errno;
+		return ch->pid;
 	if (ch->pid == 0) {
 		int ret;
 
 		bt_in_helper = 1;
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(98);
 		for (int fd = 3; fd < 1024; fd++)
 			if (fd != p2c[0] && fd != c2p[1])
 				close(fd);
@@ -735,28 +691,14 @@ int bt_spawn_ready(struct bt_child *ch, int (*fn)(void *arg, int rd, int wr), vo
 
 int bt_join(struct bt_child *ch, int timeout_ms)
 {
-	int64_t deadline = bt_now_ms() + timeout_ms;
-	int status;
+	int ret = th_wait(ch->pid, timeout_ms);
 
-	if (ch->pid <= 0)
-		return -ECHILD;
-	for (;;) {
-		pid_t p = waitpid(ch->pid, &status, WNOHANG);
-
-		if (p == ch->pid)
-			break;
-		if (p < 0)
-			return -errno;
-		if (bt_now_ms() > deadline)
-			return -ETIMEDOUT;
-		usleep(2000);
-	}
+	if (ret < 0)
+		return ret;
 	ch->pid = 0;
 	close(ch->to_child);
 	close(ch->from_child);
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return ret;
 }
 
 void bt_kill(struct bt_child *ch)
@@ -862,7 +804,7 @@ static void cm_handler(struct bt_conn *c, const struct binder_transaction_data *
 	}
 }
 
-/* arg: the device path, NULL for bt_device() */
+/* arg: the device path, NULL for th_device() */
 static int cm_main(void *arg, int rd, int wr)
 {
 	struct cm_state st;
@@ -870,7 +812,7 @@ static int cm_main(void *arg, int rd, int wr)
 	int ret;
 
 	memset(&st, 0, sizeof(st));
-	if (bt_open_at(&c, arg ? (const char *)arg : bt_device(), BT_VM_SIZE_LIBBINDER))
+	if (bt_open_at(&c, arg ? (const char *)arg : th_device(), BT_VM_SIZE_LIBBINDER))
 		return 10;
 	/* the previous test's manager may still be in deferred release */
 	ret = bt_become_ctxmgr(&c, NULL, 10000);
@@ -989,7 +931,7 @@ long bt_expected(const char *key, long mainline_value)
 			cr_log_info("known difference %s/%s: %s", name, key, d->reason);
 			return d->binderc;
 		}
-		if (d->since && bt_kernel() < d->since)
+		if (d->since && th_kernel() < d->since)
 			return mainline_value;
 		return d->mainline;
 	}

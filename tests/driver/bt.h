@@ -3,7 +3,7 @@
  * bt: a small helper library for raw-ioctl binder driver tests.
  *
  * Everything here talks to the device named by $BINDER_DEVICE (default
- * /dev/binder) with plain ioctl(2): no libbinder, no servicemanager.  The
+ * /dev/binder, th_device()) with plain ioctl(2): no libbinder, no servicemanager.  The
  * same binaries run against the mainline driver (the oracle) and against
  * binderc; $BINDERC_TEST_DRIVER says which one is under test.
  *
@@ -22,6 +22,8 @@
 #include <sys/types.h>
 #include <linux/android/binder.h>
 
+#include "harness.h" /* the device, driver and kernel under test, th_now_ms() */
+
 /* Linux 6.2 on; Debian 12's <linux/android/binder.h> (6.1) lacks it. */
 #define BT_BR_TRANSACTION_PENDING_FROZEN _IO('r', 20)
 /* Frozen-binder notifications, Linux 6.12 on (6.1's header lacks them). */
@@ -36,7 +38,7 @@ struct bt_frozen_state_info {
 #define BT_BC_CLEAR_FREEZE_NOTIFICATION _IOW('c', 20, struct binder_handle_cookie)
 #define BT_BC_FREEZE_NOTIFICATION_DONE _IOW('c', 21, binder_uintptr_t)
 
-#define BT_TIMEOUT_MS     5000
+#define BT_TIMEOUT_MS     TH_TIMEOUT_MS /* the harness's default bound */
 /* libbinder's mapping: 1 MiB minus two pages. */
 #define BT_VM_SIZE_LIBBINDER ((size_t)(1024 * 1024) - 2 * 4096)
 #define BT_VM_SIZE_DEFAULT   ((size_t)128 * 1024)
@@ -53,15 +55,10 @@ struct bt_frozen_state_info {
 /* BR_* codes newer than the 6.1 UAPI header the tests build against. */
 #define BT_BR_TRANSACTION_PENDING_FROZEN _IO('r', 20) /* 6.3 */
 
-/* Which driver is under test. */
+/* Which driver is under test (th_is_binderc() as an enum, for the
+ * differences table). */
 enum bt_driver { BT_MAINLINE, BT_BINDERC };
-const char *bt_device(void);
 enum bt_driver bt_driver(void);
-const char *bt_driver_name(void);
-/* The running kernel as VERSION * 100 + PATCHLEVEL (7.3 is 703). */
-int bt_kernel(void);
-/* Whether the running kernel is older than major.minor. */
-bool bt_kernel_before(int major, int minor);
 
 /* Failure reporting usable in both the Criterion test and in helpers. */
 void bt_fail_at(const char *file, int line, const char *fmt, ...)
@@ -218,7 +215,7 @@ int bt_recv_u64(int fd, uint64_t *v, int timeout_ms);
  * while a previous manager is still being released), answers PING with an
  * empty reply and implements the BT_SM_* slot registry. */
 int bt_cm_start(struct bt_child *cm);
-/* The same on another device (path; NULL: bt_device()). */
+/* The same on another device (path; NULL: th_device()). */
 int bt_cm_start_on(struct bt_child *cm, const char *path);
 void bt_cm_stop(struct bt_child *cm);
 /* Register/lookup through the test context manager. */
@@ -244,8 +241,5 @@ void bt_serve_until(struct bt_conn *c, bt_handler_fn fn, void *arg, int rd, int 
 /* The differences table (differences.h): the value to expect for `key` in
  * the current test on the driver under test; mainline_value where no row. */
 long bt_expected(const char *key, long mainline_value);
-
-/* monotonic milliseconds */
-int64_t bt_now_ms(void);
 
 #endif

@@ -51,7 +51,7 @@ static const char *device_b(void)
 {
 	static char path[256];
 
-	snprintf(path, sizeof(path), "%s-b", bt_device());
+	snprintf(path, sizeof(path), "%s-b", th_device());
 	return path;
 }
 
@@ -351,12 +351,12 @@ static void assert_shared(const char *path)
 
 Test(access, outsider_cannot_open)
 {
-	assert_shared(bt_device());
+	assert_shared(th_device());
 	assert_shared(device_b());
-	cr_assert_eq(as_user(&mallory, 0, open_fn, bt_device()), -EACCES);
+	cr_assert_eq(as_user(&mallory, 0, open_fn, th_device()), -EACCES);
 	cr_assert_eq(as_user(&mallory, 0, open_fn, device_b()), -EACCES);
 	/* a group member can, on both contexts */
-	cr_assert_eq(as_user(&alice, 0, open_fn, bt_device()), 0);
+	cr_assert_eq(as_user(&alice, 0, open_fn, th_device()), 0);
 	cr_assert_eq(as_user(&alice, 0, open_fn, device_b()), 0);
 }
 
@@ -548,7 +548,7 @@ static int ns_freezer_main(void)
 	if (t < 0)
 		return 200;
 	if (t == 0) {
-		if (open(bt_device(), O_RDWR | O_CLOEXEC) < 0)
+		if (open(th_device(), O_RDWR | O_CLOEXEC) < 0)
 			_exit(1);
 		if (write(ready[1], "r", 1) != 1)
 			_exit(1);
@@ -557,7 +557,7 @@ static int ns_freezer_main(void)
 	}
 	ret = 200;
 	if (t == 2 && read(ready[0], &ch, 1) == 1) {
-		fd = open(bt_device(), O_RDWR | O_CLOEXEC);
+		fd = open(th_device(), O_RDWR | O_CLOEXEC);
 		ret = fd < 0 ? -errno : freeze_pid(fd, 2, true);
 		if (!ret)
 			ret = freeze_pid(fd, 2, false);

@@ -307,7 +307,7 @@ Test(alloc, many_outstanding_oneways_stay_fast)
 	f = median(first, WINDOW);
 	l = median(last, WINDOW);
 	fprintf(stderr, "alloc: oneway median %lld ns with 0-%d outstanding, %lld ns with %d-%d (%s)\n", (long long)f,
-		WINDOW - 1, (long long)l, OUTSTANDING - WINDOW, OUTSTANDING - 1, bt_driver_name());
+		WINDOW - 1, (long long)l, OUTSTANDING - WINDOW, OUTSTANDING - 1, th_driver_name());
 	cr_assert_lt(l, 5 * f, "allocation slowed from %lld to %lld ns with %d buffers outstanding", (long long)f,
 		     (long long)l, OUTSTANDING);
 

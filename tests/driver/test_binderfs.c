@@ -104,7 +104,7 @@ static const char *need_fs(void)
 	if (!t) {
 		if (bt_driver() == BT_BINDERC)
 			cr_assert_fail("binderc registered no binderfs type");
-		cr_skip_test("%s has no binderfs on this kernel", bt_driver_name());
+		cr_skip_test("%s has no binderfs on this kernel", th_driver_name());
 	}
 	return t;
 }
@@ -128,10 +128,10 @@ static int module_refcnt(void)
  */
 static int refcnt_settles(int want)
 {
-	int64_t end = bt_now_ms() + BT_TIMEOUT_MS;
+	int64_t end = th_now_ms() + BT_TIMEOUT_MS;
 	int n;
 
-	while ((n = module_refcnt()) > want && bt_now_ms() < end)
+	while ((n = module_refcnt()) > want && th_now_ms() < end)
 		usleep(10000);
 	return n <= want ? want : n;
 }
@@ -484,19 +484,19 @@ Test(binderfs, features_read_one)
 		cr_expect_eq(st.st_mode & 07777, 0444, "%s mode", e->d_name);
 		cr_expect(read_file(path, buf, sizeof(buf)) && !strcmp(buf, "1\n"), "%s reads 1",
 			  e->d_name);
-		fprintf(stderr, "binderfs %s: feature %s\n", bt_driver_name(), e->d_name);
+		fprintf(stderr, "binderfs %s: feature %s\n", th_driver_name(), e->d_name);
 		n++;
 	}
 	closedir(d);
 	cr_expect_geq(n, 2);
 	/* freeze notifications: mainline from 6.12 (BR_FROZEN_BINDER), ours always */
-	if (bt_driver() == BT_BINDERC || !bt_kernel_before(6, 12)) {
+	if (bt_driver() == BT_BINDERC || !th_kernel_before(6, 12)) {
 		snprintf(path, sizeof(path), "%s/features/freeze_notification", m.dir);
 		cr_expect(read_file(path, buf, sizeof(buf)) && !strcmp(buf, "1\n"),
 			  "freeze_notification advertised");
 	}
 	/* transaction reports over netlink: mainline from 6.18, ours always */
-	if (bt_driver() == BT_BINDERC || !bt_kernel_before(6, 18)) {
+	if (bt_driver() == BT_BINDERC || !th_kernel_before(6, 18)) {
 		snprintf(path, sizeof(path), "%s/features/transaction_report", m.dir);
 		cr_expect(read_file(path, buf, sizeof(buf)) && !strcmp(buf, "1\n"),
 			  "transaction_report advertised");
@@ -724,7 +724,7 @@ Test(binderfs, two_mounts_are_two_contexts)
 	struct bt_child cma, cmb;
 	struct mnt a, b;
 	uint32_t h = 0, hb = 0;
-	int64_t t0 = bt_now_ms();
+	int64_t t0 = th_now_ms();
 
 	need_fs();
 	mount_or_fail(&a, NULL);
@@ -766,7 +766,7 @@ Test(binderfs, two_mounts_are_two_contexts)
 	cr_assert_eq(bt_cm_start_on(&cma, path_in(&a, "ctx")), 0, "a new manager on a");
 	cr_expect_eq(bt_ping(&ca, 0), BR_REPLY);
 	fprintf(stderr, "binderfs %s isolation: 2 mounts, 2 managers, 1 killed, %lld ms\n",
-		bt_driver_name(), (long long)(bt_now_ms() - t0));
+		th_driver_name(), (long long)(th_now_ms() - t0));
 	bt_cm_stop(&cma);
 	bt_cm_stop(&cmb);
 	bt_close(&ca);
@@ -788,19 +788,19 @@ Test(binderfs, stress_a_thousand_devices)
 
 	need_fs();
 	mount_or_fail(&m, NULL);
-	t0 = bt_now_ms();
+	t0 = th_now_ms();
 	for (int i = 0; i < MANY; i++) {
 		snprintf(name, sizeof(name), "dev%d", i);
 		cr_assert_eq(ctl_add(&m, name, NULL), 0, "device %d", i);
 	}
-	t1 = bt_now_ms();
+	t1 = th_now_ms();
 	cr_expect_eq(count_entries(m.dir), MANY + 2 + defaults());
 	for (int i = 0; i < MANY; i++) {
 		snprintf(name, sizeof(name), "dev%d", i);
 		cr_assert_eq(version_of(path_in(&m, name)), BINDER_CURRENT_PROTOCOL_VERSION,
 			     "device %d", i);
 	}
-	t2 = bt_now_ms();
+	t2 = th_now_ms();
 	for (int i = 0; i < MANY; i += 2) {
 		snprintf(name, sizeof(name), "dev%d", i);
 		cr_assert_eq(unlink(path_in(&m, name)), 0);
@@ -809,8 +809,8 @@ Test(binderfs, stress_a_thousand_devices)
 	fprintf(stderr,
 		"binderfs %s stress: %d devices created in %lld ms, each opened in %lld ms, "
 		"%d unlinked in %lld ms, the rest with the mount\n",
-		bt_driver_name(), MANY, (long long)(t1 - t0), (long long)(t2 - t1), MANY / 2,
-		(long long)(bt_now_ms() - t2));
+		th_driver_name(), MANY, (long long)(t1 - t0), (long long)(t2 - t1), MANY / 2,
+		(long long)(th_now_ms() - t2));
 	unmount(&m);
 	cr_expect_eq(refcnt_settles(base), base, "module refcount back after umount");
 }
@@ -878,7 +878,7 @@ Test(binderfs, stress_detach_while_busy)
 	for (int i = 0; i < BUSY_THREADS; i++)
 		cr_assert_eq(pthread_create(&th[i], NULL, busy_main, &busy[i]), 0);
 	usleep(300000);
-	t0 = bt_now_ms();
+	t0 = th_now_ms();
 	cr_assert_eq(umount2(m.dir, MNT_DETACH), 0, "umount2(MNT_DETACH): %s", strerror(errno));
 	cr_expect_eq(access(path_in(&m, "busy1"), F_OK), -1, "the mount is gone from the tree");
 	/* unlinks after the detach are not possible: the files keep working */
@@ -889,7 +889,7 @@ Test(binderfs, stress_detach_while_busy)
 		ops += busy[i].ops;
 		errors += busy[i].errors;
 	}
-	t1 = bt_now_ms();
+	t1 = th_now_ms();
 	cr_expect_gt(module_refcnt(), base, "the detached mount still pins the module");
 	bt_cm_stop(&cm);
 	for (int i = 0; i < BUSY_THREADS; i++)
@@ -899,7 +899,7 @@ Test(binderfs, stress_detach_while_busy)
 	fprintf(stderr,
 		"binderfs %s stress: MNT_DETACH under %d threads on %d devices (1 with a manager): "
 		"%ld ioctls and pings in %lld ms after the detach, %ld errors\n",
-		bt_driver_name(), BUSY_THREADS, BUSY_DEVICES, ops, (long long)(t1 - t0), errors);
+		th_driver_name(), BUSY_THREADS, BUSY_DEVICES, ops, (long long)(t1 - t0), errors);
 	rmdir(m.dir);
 }
 
@@ -952,7 +952,7 @@ Test(binderfs, stress_concurrent_mounts)
 
 	need_fs();
 	defaults(); /* known before the helpers fork */
-	t0 = bt_now_ms();
+	t0 = th_now_ms();
 	for (int i = 0; i < CHURN_PROCS; i++)
 		cr_assert_eq(bt_spawn_ready(&ch[i], churn_main, NULL, BT_TIMEOUT_MS), 0);
 	for (int i = 0; i < CHURN_PROCS; i++) {
@@ -964,8 +964,8 @@ Test(binderfs, stress_concurrent_mounts)
 	fprintf(stderr,
 		"binderfs %s stress: %d processes x %d rounds of mount/add/open/unlink/umount: "
 		"%llu operations in %lld ms\n",
-		bt_driver_name(), CHURN_PROCS, CHURN_ROUNDS, (unsigned long long)ops,
-		(long long)(bt_now_ms() - t0));
+		th_driver_name(), CHURN_PROCS, CHURN_ROUNDS, (unsigned long long)ops,
+		(long long)(th_now_ms() - t0));
 	cr_expect_eq(ops, (uint64_t)CHURN_PROCS * CHURN_ROUNDS * 10);
 	cr_expect_eq(refcnt_settles(base), base, "module refcount back");
 }

@@ -42,7 +42,7 @@
 
 static bool have_notifications(void)
 {
-	return bt_driver() == BT_BINDERC || !bt_kernel_before(6, 12);
+	return bt_driver() == BT_BINDERC || !th_kernel_before(6, 12);
 }
 
 static void need_notifications(void)
@@ -601,7 +601,7 @@ Test(freeze_notify, lockstep_cycles_one_notice_each)
 	cr_assert_eq(request(&c, h, 0xf1), 0);
 	expect_notice(&c, 0xf1, false);
 	cr_assert_eq(done(&c, 0xf1), 0);
-	t0 = bt_now_ms();
+	t0 = th_now_ms();
 	for (int i = 0; i < CYCLES; i++) {
 		for (int frozen = 1; frozen >= 0; frozen--) {
 			struct bt_frozen_state_info info;
@@ -615,8 +615,8 @@ Test(freeze_notify, lockstep_cycles_one_notice_each)
 	}
 	cr_assert(bt_read_empty(&c), "a notice too many");
 	cr_log_info("%s: %d freeze/thaw cycles, %u notices (%u wrong) in %lld ms",
-		    bt_driver_name(), CYCLES, notices, wrong, (long long)(bt_now_ms() - t0));
-	printf("freeze_notify lockstep (%s): %d cycles, %u notices, %u wrong\n", bt_driver_name(),
+		    th_driver_name(), CYCLES, notices, wrong, (long long)(th_now_ms() - t0));
+	printf("freeze_notify lockstep (%s): %d cycles, %u notices, %u wrong\n", th_driver_name(),
 	       CYCLES, notices, wrong);
 	cr_assert_eq(notices, 2 * CYCLES);
 	cr_assert_eq(wrong, 0);
@@ -661,13 +661,13 @@ Test(freeze_notify, storm_merges_and_ends_on_the_last_state)
 	t.fd = c.fd;
 	cr_assert_eq(pthread_create(&th, NULL, toggle_main, &t), 0);
 	/* read and ack as they come; after the toggler ends, wait for quiet */
-	quiet_since = bt_now_ms();
+	quiet_since = th_now_ms();
 	for (;;) {
 		bool got = false;
 
 		if (running && pthread_tryjoin_np(th, NULL) == 0) {
 			running = false;
-			quiet_since = bt_now_ms();
+			quiet_since = th_now_ms();
 		}
 		for (int i = 0; i < WATCHERS; i++) {
 			struct bt_br br;
@@ -685,15 +685,15 @@ Test(freeze_notify, storm_merges_and_ends_on_the_last_state)
 			got = true;
 		}
 		if (got)
-			quiet_since = bt_now_ms();
-		if (!running && bt_now_ms() - quiet_since > 300)
+			quiet_since = th_now_ms();
+		if (!running && th_now_ms() - quiet_since > 300)
 			break;
 	}
 	cr_assert_eq(t.failures, 0);
 	for (int i = 0; i < WATCHERS; i++) {
 		printf("freeze_notify storm (%s): %d toggles, watcher %d: %u notices (%u repeating "
 		       "the state before), last %s\n",
-		       bt_driver_name(), TOGGLES, i, notices[i], repeats[i],
+		       th_driver_name(), TOGGLES, i, notices[i], repeats[i],
 		       last[i] ? "frozen" : "thawed");
 		cr_log_info("watcher %d: %u notices for %d toggles", i, notices[i], TOGGLES);
 		/* the last toggle thaws: every watcher ends on it, and hears no more */
@@ -794,9 +794,9 @@ Test(freeze61, frozen_info_says_calls_in_flight)
 	cr_assert_eq(frozen_info(c.fd, s1.pid), 2, "info 0x%lx", frozen_info(c.fd, s1.pid));
 	cr_assert_eq(frozen_info(c.fd, stuck.pid), 2, "the caller waits too");
 	fi.pid = (uint32_t)s1.pid;
-	t0 = bt_now_ms();
+	t0 = th_now_ms();
 	cr_assert_eq(bt_ioctl(c.fd, BINDER_FREEZE, &fi), -EAGAIN);
-	waited = bt_now_ms() - t0;
+	waited = th_now_ms() - t0;
 	cr_log_info("BINDER_FREEZE waited %lld ms", (long long)waited);
 	cr_assert_geq(waited, 150, "did not wait for the call: %lld ms", (long long)waited);
 	/* undone, so the next attempt is no different */
@@ -837,7 +837,7 @@ Test(freeze61, oneway_spam_suspect_once)
 	}
 	printf("oneway spam (%s): first BR_ONEWAY_SPAM_SUSPECT at oneway %u of 1000 bytes "
 	       "(128 KiB mapping), %u in %u\n",
-	       bt_driver_name(), first, suspects, n);
+	       th_driver_name(), first, suspects, n);
 	cr_assert_eq(suspects, 1, "suspects: %u", suspects);
 	/* mainline 6.1 (and binderc): 1000 bytes per oneway from 64 KiB of
 	 * async space leaves less than 13107 (a tenth of the mapping) at the

@@ -28,8 +28,8 @@ static void env_setup(void)
 	binder_size_t wc = 0;
 
 	cr_assert_eq(bt_cm_start(&cm), 0, "test context manager did not start");
-	bfd = open(bt_device(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	cr_assert_geq(bfd, 0, "open %s: %s", bt_device(), strerror(errno));
+	bfd = open(th_device(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	cr_assert_geq(bfd, 0, "open %s: %s", th_device(), strerror(errno));
 	bmap = mmap(NULL, MAP_SZ, PROT_READ, MAP_SHARED, bfd, 0);
 	cr_assert_neq(bmap, MAP_FAILED, "mmap: %s", strerror(errno));
 	cr_assert_eq(bt_ioctl(bfd, BINDER_SET_MAX_THREADS, &max), 0);
@@ -69,7 +69,7 @@ Test(interface, Version)
 
 Test(interface, OpenNoMmap)
 {
-	int fd = open(bt_device(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	int fd = open(th_device(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
 
 	cr_assert_geq(fd, 0);
 	cr_assert_eq(close(fd), 0);

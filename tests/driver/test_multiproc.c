@@ -839,12 +839,12 @@ Test(misc, poll_wakes_for_the_reply)
 
 	memset(&r, 0, sizeof(r));
 	cr_assert_eq(bt_send(&c, &t), 0);
-	deadline = bt_now_ms() + BT_TIMEOUT_MS;
+	deadline = th_now_ms() + BT_TIMEOUT_MS;
 	/* one poll at a time and no slices: a lost wakeup shows as a timeout.
 	 * BR_TRANSACTION_COMPLETE may wake it first; read what is there and
 	 * poll again until the reply came */
 	while (r.final == 0) {
-		int64_t left = deadline - bt_now_ms();
+		int64_t left = deadline - th_now_ms();
 		int ret;
 
 		cr_assert_gt(left, 0, "no reply within %d ms", BT_TIMEOUT_MS);
@@ -878,7 +878,7 @@ static void *poke_later(void *arg)
 	usleep(300 * 1000);
 	pk->ret = bt_sm_get(&pk->peer, 5, &h);
 	if (pk->ret == 0) {
-		pk->ping_at = bt_now_ms();
+		pk->ping_at = th_now_ms();
 		pk->final = bt_ping(&pk->peer, h);
 	}
 	return NULL;
@@ -900,7 +900,7 @@ Test(misc, poll_wakes_an_idle_looper_for_process_work)
 	cr_assert_eq(pthread_create(&th, NULL, poke_later, &pk), 0);
 	/* no thread waits in a read: only the poll can take the call */
 	cr_assert_eq(poll(&p, 1, 10000), 1, "idle looper not woken by an incoming call");
-	woke_at = bt_now_ms();
+	woke_at = th_now_ms();
 	cr_assert(p.revents & POLLIN, "revents 0x%x", p.revents);
 	cr_assert_eq(bt_serve(&c, serve_ping, NULL, 1, BT_TIMEOUT_MS), 1);
 	cr_assert_eq(pthread_join(th, NULL), 0);

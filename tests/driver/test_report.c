@@ -45,7 +45,7 @@ static const char *expected_family(void)
 	FILE *f;
 
 	if (bt_driver() == BT_MAINLINE)
-		return bt_kernel_before(6, 18) ? NULL : "binder";
+		return th_kernel_before(6, 18) ? NULL : "binder";
 	f = fopen("/sys/module/binderc/parameters/report_family", "r");
 	if (!f)
 		return NULL;
@@ -61,7 +61,7 @@ static const char *context_name(void)
 {
 	static char buf[256];
 
-	snprintf(buf, sizeof(buf), "%s", bt_device());
+	snprintf(buf, sizeof(buf), "%s", th_device());
 	return basename(buf);
 }
 
@@ -137,7 +137,7 @@ static void expect_one(const struct want *w)
 		log_report(&got[i]);
 	if (!fam) {
 		cr_assert_eq(n, 0, "%s on Linux %d.%d has no transaction reports, yet %zu came",
-			     bt_driver_name(), bt_kernel() / 100, bt_kernel() % 100, n);
+			     th_driver_name(), th_kernel() / 100, th_kernel() % 100, n);
 		return;
 	}
 	cr_assert_eq(n, 1, "%zu reports for one failure", n);
@@ -186,7 +186,7 @@ Test(report, family_names)
 		cr_log_info("family %s", bc_report_listener_get_family(lst, i));
 	if (!fam)
 		cr_skip_test("mainline before 6.18 has no transaction reports");
-	if (bt_kernel_before(6, 18)) {
+	if (th_kernel_before(6, 18)) {
 		/* only binderc's, under mainline's name */
 		cr_assert_str_eq(fam, "binder");
 		cr_assert_eq(n, 1);
@@ -278,7 +278,7 @@ Test(report, frozen_target_oneway)
 	cr_assert_eq(freeze_pid(c.fd, s1.pid, true), 0);
 	t = bt_tr(h, C_SEQ, TF_ONE_WAY, &seq, sizeof(seq), NULL, 0);
 	cr_assert_eq(bt_oneway(&c, &t, &r), 0);
-	cr_assert_eq(r.final, bt_kernel_before(6, 3) && bt_driver() == BT_MAINLINE ?
+	cr_assert_eq(r.final, th_kernel_before(6, 3) && bt_driver() == BT_MAINLINE ?
 				      BR_TRANSACTION_COMPLETE : BT_BR_TRANSACTION_PENDING_FROZEN,
 		     "%s", bt_br_name(r.final));
 	expect_one(&(struct want){ .error = BT_BR_TRANSACTION_PENDING_FROZEN, .from_pid = getpid(),
@@ -380,7 +380,7 @@ Test(report, success_is_not_reported)
 /* n failing calls to a bad handle, code i each; their duration in ms. */
 static int64_t fail_calls(uint32_t n)
 {
-	int64_t t0 = bt_now_ms();
+	int64_t t0 = th_now_ms();
 
 	for (uint32_t i = 0; i < n; i++) {
 		struct binder_transaction_data t = bt_tr(99, i, 0, NULL, 0, NULL, 0);
@@ -389,14 +389,14 @@ static int64_t fail_calls(uint32_t n)
 		cr_assert_eq(bt_call(&c, &t, &r), 0);
 		cr_assert_eq(r.final, BR_FAILED_REPLY, "call %u: %s", i, bt_br_name(r.final));
 	}
-	return bt_now_ms() - t0;
+	return th_now_ms() - t0;
 }
 
 static void need_reports(void)
 {
 	if (!expected_family())
-		cr_skip_test("%s on Linux %d.%d has no transaction reports", bt_driver_name(),
-			     bt_kernel() / 100, bt_kernel() % 100);
+		cr_skip_test("%s on Linux %d.%d has no transaction reports", th_driver_name(),
+			     th_kernel() / 100, th_kernel() % 100);
 }
 
 /* A listener hears what happens after it joined, all of it. */

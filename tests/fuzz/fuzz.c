@@ -1394,7 +1394,7 @@ static void *thread_main(void *arg)
 		k = pick_op(t);
 		atomic_store(&ts->op, (uint32_t)k);
 		atomic_store(&ts->opidx, t->opidx);
-		atomic_store(&ts->op_start_ms, fz_now_ms());
+		atomic_store(&ts->op_start_ms, th_now_ms());
 		trace(t, "%s", op_name[k]);
 		switch (k) {
 		case OP_STREAM: op_stream(t); break;
@@ -1557,7 +1557,7 @@ int main(int argc, char **argv)
 	long live;
 	int status = 0;
 
-	o_dev = fz_device();
+	o_dev = th_device();
 	o_ops = fz_env_u64("BINDERC_FUZZ_OPS", 100000);
 	o_seconds = fz_env_u64("BINDERC_FUZZ_SECONDS", 0);
 	o_seed = getenv("BINDERC_FUZZ_SEED") ? fz_env_u64("BINDERC_FUZZ_SEED", 0) : fz_time_seed();
@@ -1605,7 +1605,7 @@ int main(int argc, char **argv)
 	/* grandchildren (fork operations) are reparented to us and reaped */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pr.s = fz_derive(o_seed, 0xfeed, 0, 0, 0, 0);
-	start = last_report = fz_now_ms();
+	start = last_report = th_now_ms();
 	if (o_seconds)
 		end = start + (int64_t)o_seconds * 1000;
 	for (unsigned s = 0; s < o_procs; s++)
@@ -1617,7 +1617,7 @@ int main(int argc, char **argv)
 		int ws;
 
 		usleep(50 * 1000);
-		now = fz_now_ms();
+		now = th_now_ms();
 		while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
 			for (unsigned s = 0; s < o_procs; s++) {
 				if (atomic_load(&sh->proc[s].pid) != pid)
@@ -1682,7 +1682,7 @@ int main(int argc, char **argv)
 
 	/* wind down: workers see the stop flag; stragglers are killed */
 	{
-		int64_t deadline = fz_now_ms() + (hung ? 0 : 20000);
+		int64_t deadline = th_now_ms() + (hung ? 0 : 20000);
 		bool killed_all = false;
 		pid_t pid;
 		int ws;
@@ -1701,7 +1701,7 @@ int main(int argc, char **argv)
 				left |= atomic_load(&sh->proc[s].pid) != 0;
 			if (!left && pid < 0 && errno == ECHILD)
 				break;
-			if (fz_now_ms() > deadline) {
+			if (th_now_ms() > deadline) {
 				if (killed_all) {
 					fprintf(stderr, "binderc-fuzz: HANG seed 0x%" PRIx64 ": workers survive SIGKILL\n", o_seed);
 					for (unsigned s = 0; s < o_procs; s++)
@@ -1714,7 +1714,7 @@ int main(int argc, char **argv)
 					if (atomic_load(&sh->proc[s].pid) > 0)
 						kill(atomic_load(&sh->proc[s].pid), SIGKILL);
 				killed_all = true;
-				deadline = fz_now_ms() + 30000;
+				deadline = th_now_ms() + 30000;
 			}
 			usleep(20 * 1000);
 		}
@@ -1723,7 +1723,7 @@ int main(int argc, char **argv)
 	live = fz_wait_zero(o_dev, 60000, why, sizeof(why));
 	printf("binderc-fuzz: seed 0x%" PRIx64 ": %" PRIu64 " ops in %" PRId64 " s, %" PRIu64
 	       " restarts, %" PRIu64 " kills, %" PRIu64 " violations, %" PRIu64 " crashes\n",
-	       o_seed, atomic_load(&sh->ops), (fz_now_ms() - start) / 1000, restarts, kills,
+	       o_seed, atomic_load(&sh->ops), (th_now_ms() - start) / 1000, restarts, kills,
 	       atomic_load(&sh->violations), crashes);
 	printf("binderc-fuzz: ioctl results: ok %" PRIu64 " EINVAL %" PRIu64 " EFAULT %" PRIu64
 	       " EAGAIN %" PRIu64 " EBUSY %" PRIu64 " EPERM %" PRIu64 " EBADF %" PRIu64 " other %" PRIu64 "\n",

@@ -2,7 +2,7 @@
 /*
  * fz.h: small pieces shared by the fuzzer (tests/fuzz) and the kill-storm
  * stress (tests/stress): a seedable PRNG with deterministic sub-seeds, a
- * monotonic clock, the driver's live-object counters and kernel-stack dumps
+ * the driver's live-object counters and kernel-stack dumps
  * for hang reports.  Header-only (static inline), no dependencies.
  */
 #ifndef BINDERC_TESTS_FUZZ_FZ_H
@@ -19,6 +19,10 @@
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
+
+/* th_device(), th_device_is_binderc(), th_now_ms(): header-only, so the
+ * plain programs need no harness object. */
+#include "harness.h"
 
 /* splitmix64: one 64-bit state, good enough mixing, trivially seedable. */
 struct fz_rng {
@@ -60,14 +64,6 @@ static inline bool fz_pct(struct fz_rng *r, unsigned pct)
 	return fz_below(r, 100) < pct;
 }
 
-static inline int64_t fz_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* A seed from the clock when none is given (printed, so it can be re-run). */
 static inline uint64_t fz_time_seed(void)
 {
@@ -101,18 +97,6 @@ static inline uint64_t fz_env_u64(const char *name, uint64_t dflt)
 	return fz_u64(getenv(name), dflt);
 }
 
-static inline const char *fz_device(void)
-{
-	const char *d = getenv("BINDER_DEVICE");
-
-	return d && *d ? d : "/dev/binder";
-}
-
-static inline bool fz_is_binderc(const char *dev)
-{
-	return strstr(dev, "binderc") != NULL;
-}
-
 /*
  * Live driver objects.  binderc: /sys/kernel/debug/binderc/counters, "NAME N"
  * lines.  Mainline: /sys/kernel/debug/binder/stats, the unindented
@@ -143,7 +127,7 @@ static inline bool fz_kind_allowed(const char *name)
 
 static inline long fz_live_objects(const char *dev, char *why, size_t len)
 {
-	const bool ours = fz_is_binderc(dev);
+	const bool ours = th_device_is_binderc(dev);
 	FILE *f = fopen(ours ? "/sys/kernel/debug/binderc/counters" :
 			       "/sys/kernel/debug/binder/stats", "r");
 	char line[256];
@@ -179,12 +163,12 @@ static inline long fz_live_objects(const char *dev, char *why, size_t len)
  * deferred to a workqueue.  Returns the last sum (0 = clean, -1 = no file). */
 static inline long fz_wait_zero(const char *dev, int timeout_ms, char *why, size_t len)
 {
-	int64_t end = fz_now_ms() + timeout_ms;
+	int64_t end = th_now_ms() + timeout_ms;
 	long n;
 
 	for (;;) {
 		n = fz_live_objects(dev, why, len);
-		if (n <= 0 || fz_now_ms() > end)
+		if (n <= 0 || th_now_ms() > end)
 			return n;
 		usleep(50 * 1000);
 	}
@@ -230,7 +214,7 @@ static inline void fz_dump_stacks(pid_t pid, FILE *out)
  * proc's threads, nodes, refs, buffers and queued work), at most max_lines. */
 static inline void fz_dump_driver_state(const char *dev, FILE *out, int max_lines)
 {
-	FILE *f = fopen(fz_is_binderc(dev) ? "/sys/kernel/debug/binderc/state" :
+	FILE *f = fopen(th_device_is_binderc(dev) ? "/sys/kernel/debug/binderc/state" :
 					     "/sys/kernel/debug/binder/state", "r");
 	char line[512];
 	int n = 0;

@@ -82,9 +82,8 @@ static inline void fzg_sibling(const char *name, char *out, size_t len)
 static inline int fzg_run(char *const argv[], char *const env[], int timeout_s)
 {
 	char prog[PATH_MAX];
-	int64_t end = fz_now_ms() + (int64_t)timeout_s * 1000;
 	pid_t pid;
-	int ws;
+	int ret;
 
 	fzg_sibling(argv[0], prog, sizeof(prog));
 	fflush(NULL);
@@ -103,46 +102,14 @@ static inline int fzg_run(char *const argv[], char *const env[], int timeout_s)
 		fprintf(stderr, "exec %s: %s\n", prog, strerror(errno));
 		_exit(127);
 	}
-	for (;;) {
-		pid_t r = waitpid(pid, &ws, WNOHANG);
-
-		if (r == pid)
-			break;
-		if (fz_now_ms() > end) {
-			fprintf(stderr, "%s: still running after %d s: killed\n", argv[0], timeout_s);
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-			waitpid(pid, &ws, 0);
-			return -1;
-		}
-		usleep(100 * 1000);
+	ret = th_wait(pid, timeout_s * 1000);
+	if (ret == -ETIMEDOUT) {
+		fprintf(stderr, "%s: still running after %d s: killed\n", argv[0], timeout_s);
+		kill(-pid, SIGKILL);
+		th_kill(pid);
+		return -1;
 	}
-	if (WIFSIGNALED(ws))
-		return 128 + WTERMSIG(ws);
-	return WEXITSTATUS(ws);
+	return ret;
 }
-
-#ifdef CRITERION_H_
-/*
- * main() of fuzz-test, stress-test and fault-test: Criterion as usual, but
- * one test at a time whatever --jobs says (Criterion runs the tests of a
- * binary in parallel by default).  The fuzzer's worker 0, the storm's
- * manager and the conformance binaries each want the device's context
- * manager, and a budgeted run must not share the guest's two CPUs with
- * another.
- */
-static inline int fzg_criterion_main(int argc, char *argv[])
-{
-	struct criterion_test_set *tests = criterion_initialize();
-	int result = 0;
-
-	if (criterion_handle_args(argc, argv, true)) {
-		criterion_options.jobs = 1;
-		result = !criterion_run_all_tests(tests);
-	}
-	criterion_finalize(tests);
-	return result;
-}
-#endif
 
 #endif

@@ -40,8 +40,7 @@ static char env_preload[PATH_MAX + 16], env_rate[64], env_seed[64], env_stats[96
 
 static void need_fault_injection(void)
 {
-	if (access("/proc/thread-self/fail-nth", W_OK) || access("/sys/kernel/debug/failslab", F_OK))
-		cr_skip_test("no fault injection in this kernel (debug kernel only)");
+	th_skip_unless(th_have_fault_injection(), "no fault injection in this kernel (debug kernel only)");
 }
 
 static void setup(void)
@@ -89,7 +88,7 @@ static unsigned long long report(const char *what)
 	unlink(path);
 	if (n != (ssize_t)sizeof(s)) {
 		printf("fault-test: %s on %s: no shim counters in %s (shim not loaded?)\n", what,
-		       fz_device(), path);
+		       th_device(), path);
 		fflush(stdout);
 		return 0;
 	}
@@ -99,7 +98,7 @@ static unsigned long long report(const char *what)
 	printf("fault-test: %s on %s: %llu programs, %llu binder syscalls, %llu failures injected, "
 	       "%llu returned an error, %llu returned success with no error BR (absorbed or "
 	       "surfacing later)\n",
-	       what, fz_device(), progs, calls, inj, (unsigned long long)atomic_load(&s.failed),
+	       what, th_device(), progs, calls, inj, (unsigned long long)atomic_load(&s.failed),
 	       (unsigned long long)atomic_load(&s.silent));
 	fflush(stdout);
 	return inj;
@@ -110,9 +109,9 @@ static void expect_no_leak(const char *after)
 	char why[512];
 	long live;
 
-	if (!fz_is_binderc(fz_device()))
+	if (!th_device_is_binderc(th_device()))
 		fz_leak_allowed = "node"; /* mainline's own node leak (README.md) */
-	live = fz_wait_zero(fz_device(), 60000, why, sizeof(why));
+	live = fz_wait_zero(th_device(), 60000, why, sizeof(why));
 
 	cr_assert(live <= 0, "live driver objects after %s under fault injection: %s", after, why);
 }
@@ -144,7 +143,7 @@ Test(fault, kill_storm)
 	char *env[] = { env_preload, env_rate, env_seed, env_stats, "BINDERC_FAULT=1", NULL };
 	char *argv[] = { "binderc-stress", "--seed", "0xfa17", "--procs", "8", "--seconds",
 			 (char *)env_or("BINDERC_FAULT_STRESS_SECONDS", "20"),
-			 fz_is_binderc(fz_device()) ? NULL : "--allow-leak", "node", NULL };
+			 th_device_is_binderc(th_device()) ? NULL : "--allow-leak", "node", NULL };
 	int rc;
 
 	need_fault_injection();
@@ -159,7 +158,7 @@ Test(fault, fuzz)
 	char *argv[] = { "binderc-fuzz", "--seed", "0xfa17", "--ops",
 			 (char *)env_or("BINDERC_FAULT_FUZZ_OPS", "5000"), "--seconds", "300",
 			 "--min-read", (char *)env_or("BINDERC_FUZZ_MIN_READ", "0"),
-			 fz_is_binderc(fz_device()) ? NULL : "--allow-leak", "node", "--no-binder-fds", NULL };
+			 th_device_is_binderc(th_device()) ? NULL : "--allow-leak", "node", "--no-binder-fds", NULL };
 	int rc;
 
 	need_fault_injection();
@@ -199,7 +198,7 @@ static int probe_main(void)
 
 	/* under injection the open itself may fail */
 	for (int i = 0; i < 100 && fd < 0; i++)
-		fd = open(fz_device(), O_RDWR | O_CLOEXEC);
+		fd = open(th_device(), O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return 2;
 	for (int i = 0; i < 300; i++) {
@@ -224,7 +223,7 @@ Test(fault_regress, shim_survives_unread_invalid_read_buffer)
 	need_fault_injection();
 	rc = fzg_run(argv, env, 600);
 	inj = report("probe");
-	cr_assert_eq(rc, 0, "the shim's probe on %s ended with %d (139: SIGSEGV in the shim)", fz_device(), rc);
+	cr_assert_eq(rc, 0, "the shim's probe on %s ended with %d (139: SIGSEGV in the shim)", th_device(), rc);
 	cr_expect_gt(inj, 0, "no failure injected into the probe");
 }
 
@@ -250,7 +249,7 @@ Test(fault_regress, short_write_while_br_error_pending)
 	int fd, nth, n;
 
 	need_fault_injection();
-	fd = open(fz_device(), O_RDWR | O_CLOEXEC);
+	fd = open(th_device(), O_RDWR | O_CLOEXEC);
 	cr_assert_geq(fd, 0);
 	/* the thread exists first: the death's kzalloc is then the 1st */
 	cr_assert_eq(ioctl(fd, BINDER_WRITE_READ, &bwr), 0);
@@ -300,5 +299,5 @@ int main(int argc, char *argv[])
 {
 	if (getenv("BINDERC_FAULT_PROBE"))
 		return probe_main();
-	return fzg_criterion_main(argc, argv);
+	return th_criterion_main(argc, argv);
 }

@@ -35,7 +35,7 @@ static bool long_run(void)
 {
 	const char *k = getenv("BINDERC_GUEST_KERNEL");
 
-	return k && !strcmp(k, "debug") && fz_is_binderc(fz_device());
+	return k && !strcmp(k, "debug") && th_device_is_binderc(th_device());
 }
 
 static const char *env_or(const char *name, const char *dflt)
@@ -55,12 +55,12 @@ Test(fuzz, budgeted_run)
 		"--seconds", (char *)env_or("BINDERC_FUZZ_SECONDS", long_run() ? LONG_SECONDS : SHORT_SECONDS),
 		"--procs", (char *)env_or("BINDERC_FUZZ_PROCS", "4"),
 		"--threads", (char *)env_or("BINDERC_FUZZ_THREADS", "3"),
-		"--device", (char *)fz_device(),
+		"--device", (char *)th_device(),
 		/* small reads included: the spin they found is fixed (the
 		 * regression test below); BINDERC_FUZZ_MIN_READ=80 avoids them */
 		"--min-read", (char *)env_or("BINDERC_FUZZ_MIN_READ", "0"),
 		/* mainline's own leaks (README.md) are reported, not failed */
-		fz_is_binderc(fz_device()) ? NULL : "--allow-leak", "node", "--no-binder-fds", NULL,
+		th_device_is_binderc(th_device()) ? NULL : "--allow-leak", "node", "--no-binder-fds", NULL,
 	};
 	int64_t secs = (int64_t)fz_u64(argv[6], 0); /* --seconds */
 	struct fzg_quiet q;
@@ -70,7 +70,7 @@ Test(fuzz, budgeted_run)
 	rc = fzg_run(argv, NULL, (int)(secs ? secs + 300 : 7200));
 	fzg_loud(&q);
 	cr_assert_eq(rc, 0, "binderc-fuzz --seed %s on %s failed (%d): see its output above",
-		     argv[2], fz_device(), rc);
+		     argv[2], th_device(), rc);
 }
 
 /* ---- regression tests ------------------------------------------------------
@@ -87,14 +87,14 @@ Test(fuzz, budgeted_run)
  * will report the soft lockup). */
 static bool finishes(int (*fn)(void), int timeout_ms, int *status)
 {
-	int64_t end = fz_now_ms() + timeout_ms;
+	int64_t end = th_now_ms() + timeout_ms;
 	pid_t pid = fork();
 	int ws;
 
 	cr_assert_geq(pid, 0);
 	if (pid == 0)
 		_exit(fn());
-	while (fz_now_ms() < end) {
+	while (th_now_ms() < end) {
 		if (waitpid(pid, &ws, WNOHANG) == pid) {
 			*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 			return true;
@@ -118,7 +118,7 @@ static bool finishes(int (*fn)(void), int timeout_ms, int *status)
  */
 static int small_read_child(void)
 {
-	int fd = open(fz_device(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	int fd = open(th_device(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	struct binder_transaction_data tr = { 0 };
 	struct binder_write_read bwr = { 0 };
 	uint8_t w[4 + sizeof(tr)], r[256];
@@ -160,11 +160,6 @@ Test(fuzz_regress, small_read_buffer_with_pending_work, .timeout = 60)
 
 	cr_assert(finishes(small_read_child, 20000, &status),
 		  "a %s read with room for less than one item spins in the kernel (soft lockup)",
-		  fz_device());
+		  th_device());
 	cr_assert_eq(status, 0, "small-read child failed at step %d", status);
-}
-
-int main(int argc, char *argv[])
-{
-	return fzg_criterion_main(argc, argv);
 }

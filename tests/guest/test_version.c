@@ -12,18 +12,13 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-static const char *device(void)
-{
-	const char *dev = getenv("BINDER_DEVICE");
-
-	return dev ? dev : "/dev/binderc";
-}
+#include "harness.h"
 
 static int open_device(void)
 {
-	int fd = open(device(), O_RDWR | O_CLOEXEC);
+	int fd = open(th_device(), O_RDWR | O_CLOEXEC);
 
-	cr_assert(fd >= 0, "open %s: %s", device(), strerror(errno));
+	cr_assert(fd >= 0, "open %s: %s", th_device(), strerror(errno));
 	return fd;
 }
 

@@ -13,6 +13,8 @@
 #include <binderc/binderc.h>
 #include <binderc/iface.h>
 
+#include "harness.h" /* th_kill() ends a server */
+
 /* Inside child processes: report and exit non-zero. */
 #define G_CHECK(cond)                                                                               \
 	do {                                                                                        \
@@ -35,11 +37,9 @@
 /*
  * Fork a server: in the child, @make(@arg, proc) returns the object to
  * serve; it becomes the context manager and a thread pool serves it.
- * Returns once the child serves (or died: then -1).
+ * Returns once the child serves (or died: then -1); th_kill() ends it.
  */
 pid_t g_server_start(bc_binder *(*make)(void *arg, bc_process *proc), void *arg);
-/* Kill and reap the server. */
-void g_server_stop(pid_t pid);
 /* Open the device under test with a thread pool, and get handle 0. */
 int g_client(bc_process **ret_proc, bc_binder **ret_server);
 

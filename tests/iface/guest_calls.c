@@ -209,7 +209,7 @@ static void teardown(void)
 		bc_process_stop(proc);
 		proc = bc_process_unref(proc);
 	}
-	g_server_stop(srv_pid);
+	th_kill(srv_pid);
 	srv_pid = 0;
 }
 

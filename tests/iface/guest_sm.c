@@ -49,7 +49,6 @@ static pid_t sm_pid;
 
 static void start_sm(void)
 {
-	const char *dev = getenv("BINDER_DEVICE");
 	char cmd[256];
 	FILE *f;
 	int st = -1;
@@ -57,7 +56,7 @@ static void start_sm(void)
 	unlink("/tmp/iface-sm-test.pid");
 	snprintf(cmd, sizeof(cmd),
 		 "build/guest/bin/servicemanager --daemon --device %s --pidfile /tmp/iface-sm-test.pid 2>/dev/null",
-		 dev ? dev : "/dev/binderc");
+		 th_device());
 	/* the previous test's context manager may still be going away */
 	for (int i = 0; i < 40 && st != 0; i++) {
 		st = system(cmd);

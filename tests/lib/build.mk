@@ -9,21 +9,21 @@ LBCGT_BINS := $(LBCGT_BIN)/libbinder-c-test $(LBCGT_BIN)/libbinder-c-stress-test
 
 GUEST_TESTS += $(LBCGT_BINS)
 
-$(LBCGT_OBJ)/%.o: $(LBCGT_SRC)/%.c $(LBCGT_SRC)/lt.h
+$(LBCGT_OBJ)/%.o: $(LBCGT_SRC)/%.c $(LBCGT_SRC)/lt.h $(TH_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -MMD -MP -c $< -o $@
 
-# serial_main.o is the main() of every library guest suite (tests/sm and
-# tests/iface link it by path: their fragments may be read before this one).
-$(LBCGT_BIN)/libbinder-c-test: $(LBCGT_OBJ)/test_lib.o $(LBCGT_OBJ)/lt.o $(LBCGT_OBJ)/serial_main.o $(LBC_A)
+# main() is the shared one (TH_OBJS, tests/common).
+$(LBCGT_BIN)/libbinder-c-test: $(LBCGT_OBJ)/test_lib.o $(LBCGT_OBJ)/lt.o $(TH_OBJS) $(LBC_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $(filter %.o,$^) $(LBC_A) $(CRITERION_LIBS) -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $(filter %.o,$^) $(LBC_LINK) $(CRITERION_LIBS)
 
 # Proxies under contention while the service dies and restarts; the
 # steady call path's allocations (none), counted with malloc interposed.
-$(LBCGT_BIN)/libbinder-c-stress-test: $(LBCGT_OBJ)/test_lib_stress.o $(LBCGT_OBJ)/test_lib_noalloc.o $(LBCGT_OBJ)/lt.o $(LBCGT_OBJ)/serial_main.o $(LBC_A)
+$(LBCGT_BIN)/libbinder-c-stress-test: $(LBCGT_OBJ)/test_lib_stress.o $(LBCGT_OBJ)/test_lib_noalloc.o $(LBCGT_OBJ)/lt.o \
+		$(TH_OBJS) $(LBC_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $(filter %.o,$^) $(LBC_A) $(CRITERION_LIBS) -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $(filter %.o,$^) $(LBC_LINK) $(CRITERION_LIBS)
 
 .PHONY: libbinder-c-guest-tests
 libbinder-c-guest-tests: $(LBCGT_BINS)
@@ -35,4 +35,4 @@ ALL_TARGETS += $(LBCGT_EXAMPLE)
 $(LBCGT_BINS): | $(LBCGT_EXAMPLE)
 $(LBCGT_EXAMPLE): $(LBCGT_SRC)/example_hello.c $(LBC_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(LBC_A) -lpthread
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(LBC_LINK)

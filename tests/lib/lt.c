@@ -17,18 +17,14 @@ static int ready_fd = -1; /* write end the child reports readiness on */
 
 pid_t lt_spawn(int (*fn)(void *), void *arg)
 {
-	pid_t parent = getpid(), pid;
+	pid_t pid;
 	int pfd[2];
 	char c;
 
 	if (pipe(pfd) < 0)
 		return -1;
-	fflush(NULL);
-	pid = fork();
+	pid = th_fork();
 	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(99);
 		close(pfd[0]);
 		ready_fd = pfd[1];
 		_exit(fn(arg));
@@ -49,26 +45,6 @@ void lt_ready(void)
 			perror("ready");
 		close(ready_fd);
 		ready_fd = -1;
-	}
-}
-
-int lt_wait(pid_t pid)
-{
-	int st;
-
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 128 + WTERMSIG(st);
-}
-
-void lt_kill(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		lt_wait(pid);
 	}
 }
 

@@ -12,6 +12,8 @@
 
 #include <binderc/binderc.h>
 
+#include "harness.h" /* th_wait(), th_kill() for lt_spawn's children */
+
 /* Inside child processes: report and fail without Criterion. */
 #define CHECK(cond)                                                                              \
 	do {                                                                                     \
@@ -50,15 +52,12 @@ enum {
 #define CB_DESC "binderc.test.ICallback"
 #define OBJ_DESC "binderc.test.IObj"
 
-/* Run fn(arg) in a child process (dies with the parent).  */
+/* Run fn(arg) in a child process (th_fork: dies with the parent); wait for
+ * it with th_wait(pid, -1), end it with th_kill(pid).  */
 pid_t lt_spawn(int (*fn)(void *), void *arg);
 /* In a child: tell the parent (blocked in lt_spawn) that we are ready;
  * children that never call it make lt_spawn wait for their exit. */
 void lt_ready(void);
-/* Wait for a child: its exit status, or 128+signal. */
-int lt_wait(pid_t pid);
-/* Kill and reap. */
-void lt_kill(pid_t pid);
 
 /* Start the registry (context manager) child; waits until it serves. */
 pid_t lt_registry_start(void);

@@ -47,8 +47,8 @@ static void start_polling_service(void)
 
 static void teardown(void)
 {
-	lt_kill(service);
-	lt_kill(registry);
+	th_kill(service);
+	th_kill(registry);
 }
 
 static void run_client(int (*fn)(void *), void *arg)
@@ -56,7 +56,7 @@ static void run_client(int (*fn)(void *), void *arg)
 	pid_t pid = lt_spawn(fn, arg);
 
 	cr_assert_gt(pid, 0);
-	cr_assert_eq(lt_wait(pid), 0, "client failed (see its output)");
+	cr_assert_eq(th_wait(pid, -1), 0, "client failed (see its output)");
 }
 
 TestSuite(lib, .init = setup, .fini = teardown, .timeout = 300);
@@ -161,9 +161,7 @@ struct worker {
 /* 1000 calls per thread; fewer on the (many times slower) debug kernel. */
 static int calls_per_thread(void)
 {
-	const char *k = getenv("BINDERC_GUEST_KERNEL");
-
-	return k && strcmp(k, "debug") == 0 ? 100 : 1000;
+	return th_debug_kernel() ? 100 : 1000;
 }
 
 static void *worker_main(void *arg)
@@ -362,9 +360,9 @@ Test(lib, death_recipient_on_sigkill)
 
 	cr_assert_gt(c, 0);
 	kill(service, SIGKILL);
-	lt_wait(service);
+	th_wait(service, -1);
 	service = 0;
-	cr_assert_eq(lt_wait(c), 0);
+	cr_assert_eq(th_wait(c, -1), 0);
 }
 
 /* ---- frozen-state watches ------------------------------------------------------ */
@@ -416,9 +414,8 @@ static int frozen_calls_of(int i)
 /* BINDER_FREEZE of @pid through a plain fd of the device under test. */
 static int freeze_pid(pid_t pid, bool enable)
 {
-	const char *dev = getenv("BINDER_DEVICE");
 	struct binder_freeze_info info = { .pid = (uint32_t)pid, .enable = enable, .timeout_ms = 1000 };
-	int fd = open(dev ? dev : "/dev/binder", O_RDWR | O_CLOEXEC);
+	int fd = open(th_device(), O_RDWR | O_CLOEXEC);
 	int r;
 
 	if (fd < 0)
@@ -431,15 +428,7 @@ static int freeze_pid(pid_t pid, bool enable)
 /* Mainline before 6.12 has no frozen-binder notifications. */
 static bool frozen_supported(void)
 {
-	const char *drv = getenv("BINDERC_TEST_DRIVER");
-	struct utsname u;
-	int major = 0, minor = 0;
-
-	if (drv && strcmp(drv, "binderc") == 0)
-		return true;
-	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
-		return true;
-	return major > 6 || (major == 6 && minor >= 12);
+	return th_is_binderc() || !th_kernel_before(6, 12);
 }
 
 static int frozen_client(void *arg)
@@ -582,9 +571,7 @@ Test(lib, oneway_to_frozen_is_queued_and_told) { run_client(frozen_oneway_client
 /* The driver's count of BR_ERROR sent (global "BR_ERROR: N" of its stats). */
 static long br_errors(void)
 {
-	const char *dev = getenv("BINDER_DEVICE");
-	FILE *f = fopen(dev && strstr(dev, "binderc") ? "/sys/kernel/debug/binderc/stats"
-						     : "/sys/kernel/debug/binder/stats", "r");
+	FILE *f = fopen(th_is_binderc() ? "/sys/kernel/debug/binderc/stats" : "/sys/kernel/debug/binder/stats", "r");
 	char line[128];
 	long n = -1;
 
@@ -661,8 +648,7 @@ static void write_knob(const char *path, const char *val)
 
 Test(lib, death_request_failing_in_the_driver)
 {
-	if (access("/proc/thread-self/fail-nth", W_OK) || access("/sys/kernel/debug/failslab", F_OK))
-		cr_skip_test("no fault injection in this kernel (debug kernel only)");
+	th_skip_unless(th_have_fault_injection(), "no fault injection in this kernel (debug kernel only)");
 	/* sleeping allocations may fail too (the drivers' are GFP_KERNEL) */
 	write_knob("/sys/kernel/debug/failslab/ignore-gfp-wait", "N");
 	write_knob("/sys/kernel/debug/failslab/verbose", "0");

@@ -157,8 +157,8 @@ static void setup(void)
 
 static void teardown(void)
 {
-	lt_kill(server);
-	lt_kill(registry);
+	th_kill(server);
+	th_kill(registry);
 }
 
 Test(lib_noalloc, steady_calls_allocate_nothing, .init = setup, .fini = teardown, .timeout = 300)
@@ -166,5 +166,5 @@ Test(lib_noalloc, steady_calls_allocate_nothing, .init = setup, .fini = teardown
 	pid_t client = lt_spawn(client_main, NULL);
 
 	cr_assert_gt(client, 0);
-	cr_assert_eq(lt_wait(client), 0, "client failed (see its output)");
+	cr_assert_eq(th_wait(client, -1), 0, "client failed (see its output)");
 }

@@ -264,8 +264,8 @@ static void setup(void)
 
 static void teardown(void)
 {
-	lt_kill(service);
-	lt_kill(registry);
+	th_kill(service);
+	th_kill(registry);
 }
 
 Test(lib_stress, proxies_while_the_service_dies_and_restarts, .init = setup, .fini = teardown, .timeout = 600)
@@ -279,7 +279,7 @@ Test(lib_stress, proxies_while_the_service_dies_and_restarts, .init = setup, .fi
 	close(go[0]);
 	for (int k = 0; k < KILLS; k++) {
 		usleep(700000);
-		lt_kill(service);
+		th_kill(service);
 		usleep(100000);
 		service = lt_spawn(lt_service_main, NULL);
 		cr_assert_gt(service, 0);
@@ -287,5 +287,5 @@ Test(lib_stress, proxies_while_the_service_dies_and_restarts, .init = setup, .fi
 	usleep(500000);
 	cr_assert_eq(write(go[1], "g", 1), 1);
 	close(go[1]);
-	cr_assert_eq(lt_wait(client), 0, "client failed (see its output)");
+	cr_assert_eq(th_wait(client, -1), 0, "client failed (see its output)");
 }

@@ -4,7 +4,8 @@
 #   unit_sm      host (no kernel), sanitizers: policy, dialects, methods
 #   sm-test      guest, once per device: the daemon, both dialects, the
 #                client API, deaths, denials, malformed requests, the tool
-# SMD_*, SMC_*, SM_LIBBC_* come from servicemanager/build.mk.
+# SMD_* come from servicemanager/build.mk, LBC_* from libbinder-c/build.mk,
+# TH_* (the shared harness and main) from tests/common/build.mk.
 
 SMT_SRC := $(TOP)/tests/sm
 SMT_HOST := $(B)/tests/sm/unit_sm
@@ -12,7 +13,7 @@ SMT_GUEST := $(B)/guest/bin/sm-test
 
 HOST_TESTS += $(SMT_HOST)
 
-$(SMT_HOST): $(SMT_SRC)/unit_sm.c $(patsubst %,$(SMD_OBJ)/san/%.o,$(SMD_NAMES)) $(SM_LIBBC_SAN_A)
+$(SMT_HOST): $(SMT_SRC)/unit_sm.c $(patsubst %,$(SMD_OBJ)/san/%.o,$(SMD_NAMES)) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $^ $(CRITERION_LIBS) -lpthread
 
@@ -21,15 +22,14 @@ sm-tests: $(SMT_HOST)
 
 GUEST_TESTS += $(SMT_GUEST)
 
-$(B)/obj/tests/sm/test_sm.o: $(SMT_SRC)/test_sm.c $(TOP)/include/binderc/servicemanager.h
+$(B)/obj/tests/sm/test_sm.o: $(SMT_SRC)/test_sm.c $(TOP)/include/binderc/servicemanager.h $(TH_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -MMD -MP -c $< -o $@
 
 # The suite runs the daemon, the tool and the examples from its own bin/.
-$(SMT_GUEST): $(B)/obj/tests/sm/test_sm.o $(B)/obj/tests/lib/serial_main.o $(SMC_OBJ) $(SM_LIBBC_A) | $(SMD_BIN) \
-		$(B)/guest/bin/binder $(EX_BINS)
+$(SMT_GUEST): $(B)/obj/tests/sm/test_sm.o $(TH_OBJS) $(LBC_A) | $(SMD_BIN) $(BINDER_TOOL) $(EX_BINS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $< $(B)/obj/tests/lib/serial_main.o $(SM_LINK) $(CRITERION_LIBS)
+	$(CC) $(CFLAGS_BASE) -o $@ $< $(TH_OBJS) $(LBC_LINK) $(CRITERION_LIBS)
 
 sm-tests: $(SMT_GUEST)
 

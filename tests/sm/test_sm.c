@@ -31,6 +31,8 @@
 #include <binderc/binderc.h>
 #include <binderc/servicemanager.h>
 
+#include "harness.h"
+
 #define SMD "android.os.IServiceManager"
 #define ECHO_DESC "org.binderc.test.IEcho"
 #define ECHO_CODE 1	/* String echo(String) */
@@ -47,15 +49,7 @@ static void init_paths(void)
 	cr_assert_gt(n, 0);
 	bindir[n] = '\0';
 	*strrchr(bindir, '/') = '\0';
-	device = getenv("BINDER_DEVICE") ? getenv("BINDER_DEVICE") : "/dev/binderc";
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	device = th_device();
 }
 
 static void msleep(int ms)
@@ -119,13 +113,13 @@ static pid_t sm_start(const char *policy)
 static void sm_stop(void)
 {
 	int st = 0;
-	int64_t end = now_ms() + 5000;
+	int64_t end = th_now_ms() + 5000;
 
 	if (sm_pid <= 0)
 		return;
 	kill(sm_pid, SIGTERM);
 	while (waitpid(sm_pid, &st, WNOHANG) == 0) {
-		if (now_ms() > end) {
+		if (th_now_ms() > end) {
 			kill(sm_pid, SIGKILL);
 			waitpid(sm_pid, &st, 0);
 			cr_assert_fail("servicemanager did not stop on SIGTERM");
@@ -301,7 +295,7 @@ static int service_pid(bc_binder *b)
 /* Wait until @name is gone (-ENOENT from check). */
 static bool wait_gone(bc_sm *sm, const char *name, int ms)
 {
-	int64_t end = now_ms() + ms;
+	int64_t end = th_now_ms() + ms;
 
 	for (;;) {
 		bc_binder *b = NULL;
@@ -310,7 +304,7 @@ static bool wait_gone(bc_sm *sm, const char *name, int ms)
 		bc_binder_unref(b);
 		if (r == -ENOENT)
 			return true;
-		if (now_ms() > end)
+		if (th_now_ms() > end)
 			return false;
 		msleep(10);
 	}
@@ -496,12 +490,12 @@ static void methods(int dialect)
 		cr_expect_eq(bc_sm_is_declared(sm, "svc.one", &declared), -EOPNOTSUPP);
 	}
 	/* get gives up after its bounded wait; check does not wait */
-	t0 = now_ms();
+	t0 = th_now_ms();
 	cr_expect_eq(bc_sm_check(sm, "svc.late", &b2), -ENOENT);
-	cr_expect_lt(now_ms() - t0, 1000);
-	t0 = now_ms();
+	cr_expect_lt(th_now_ms() - t0, 1000);
+	t0 = th_now_ms();
 	cr_expect_eq(bc_sm_wait(sm, "svc.late", 300, &b2), -ETIMEDOUT);
-	cr_expect_geq(now_ms() - t0, 300);
+	cr_expect_geq(th_now_ms() - t0, 300);
 	bc_binder_unref(b);
 	bc_sm_unref(sm);
 	kill_child(&c);
@@ -939,7 +933,7 @@ static void on_registered(const char *name, bc_binder *b, void *ud)
 
 static bool wait_seen(int count, int ms)
 {
-	int64_t end = now_ms() + ms;
+	int64_t end = th_now_ms() + ms;
 
 	for (;;) {
 		int n;
@@ -949,7 +943,7 @@ static bool wait_seen(int count, int ms)
 		pthread_mutex_unlock(&seen_mu);
 		if (n >= count)
 			return true;
-		if (now_ms() > end)
+		if (th_now_ms() > end)
 			return false;
 		msleep(5);
 	}

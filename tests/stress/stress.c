@@ -379,7 +379,7 @@ static uint32_t transact(struct conn *c, uint32_t handle, uint32_t code, uint32_
 	if (c->rec && c->depth == 0) {
 		atomic_store(&c->rec->target, handle);
 		atomic_store(&c->rec->code, code);
-		atomic_store(&c->rec->start_ms, fz_now_ms());
+		atomic_store(&c->rec->start_ms, th_now_ms());
 	}
 	c->depth++;
 	rc = wr(c, w, sizeof(w));
@@ -1086,7 +1086,7 @@ int main(int argc, char **argv)
 	long live;
 	int status = 0;
 
-	o_dev = fz_device();
+	o_dev = th_device();
 	o_seconds = fz_env_u64("BINDERC_STRESS_SECONDS", 60);
 	o_procs = (unsigned)fz_env_u64("BINDERC_STRESS_PROCS", 32);
 	o_seed = getenv("BINDERC_STRESS_SEED") ? fz_env_u64("BINDERC_STRESS_SEED", 0) : fz_time_seed();
@@ -1134,18 +1134,18 @@ int main(int argc, char **argv)
 		}
 		usleep(10 * 1000);
 	}
-	start = fz_now_ms();
+	start = th_now_ms();
 	end = start + (int64_t)o_seconds * 1000;
 	next_kill = start + o_kill_ms;
 	for (unsigned s = 0; s < o_procs; s++)
 		fork_worker(s);
 
-	while (fz_now_ms() < end && !hung) {
+	while (th_now_ms() < end && !hung) {
 		int64_t now;
 
 		usleep(20 * 1000);
 		reap(true, &restarts, &crashes);
-		now = fz_now_ms();
+		now = th_now_ms();
 		hung = check_hangs(now);
 		if (o_kill && now >= next_kill) {
 			unsigned s = fz_below(&pr, o_procs);
@@ -1160,19 +1160,19 @@ int main(int argc, char **argv)
 	/* quiesce: no more kills or new calls; every call must still finish */
 	atomic_store(&sh->quiesce, 1);
 	if (!hung) {
-		int64_t deadline = fz_now_ms() + o_hang_ms;
+		int64_t deadline = th_now_ms() + o_hang_ms;
 		bool all_idle = false;
 
 		while (!all_idle && !hung) {
 			usleep(20 * 1000);
 			reap(true, &restarts, &crashes);
-			hung = check_hangs(fz_now_ms());
+			hung = check_hangs(th_now_ms());
 			all_idle = true;
 			for (unsigned s = 0; s < o_procs; s++)
 				if (atomic_load(&sh->w[s].idle) < (int)o_clients && atomic_load(&sh->w[s].pid) &&
 				    atomic_load(&sh->w[s].ready))
 					all_idle = false;
-			if (fz_now_ms() > deadline && !all_idle) {
+			if (th_now_ms() > deadline && !all_idle) {
 				fprintf(stderr, "binderc-stress: HANG seed 0x%" PRIx64 ": clients did not stop\n", o_seed);
 				for (unsigned s = 0; s < o_procs; s++)
 					if (atomic_load(&sh->w[s].idle) < (int)o_clients)
@@ -1181,8 +1181,8 @@ int main(int argc, char **argv)
 				hung = true;
 			}
 		}
-		deadline = fz_now_ms() + 30000;
-		while (!hung && lost_oneways(false) && fz_now_ms() < deadline) {
+		deadline = th_now_ms() + 30000;
+		while (!hung && lost_oneways(false) && th_now_ms() < deadline) {
 			usleep(50 * 1000);
 			reap(false, &restarts, &crashes);
 		}
@@ -1198,12 +1198,12 @@ int main(int argc, char **argv)
 			kill(pid, SIGKILL);
 	}
 	kill(cm, SIGKILL);
-	for (int64_t deadline = fz_now_ms() + 60000;;) {
+	for (int64_t deadline = th_now_ms() + 60000;;) {
 		pid_t pid = waitpid(-1, NULL, WNOHANG);
 
 		if (pid < 0 && errno == ECHILD)
 			break;
-		if (fz_now_ms() > deadline) {
+		if (th_now_ms() > deadline) {
 			fprintf(stderr, "binderc-stress: HANG: processes survive SIGKILL\n");
 			hung = true;
 			break;
@@ -1217,7 +1217,7 @@ int main(int argc, char **argv)
 	       " nested, %" PRIu64 " callbacks; oneway: %" PRIu64 " sent, %" PRIu64 " received, %"
 	       PRIu64 " refused; %" PRIu64 " lookups, %" PRIu64 " set-up failures, %" PRIu64
 	       " BR_ERROR; %" PRIu64 " violations, %" PRIu64 " crashes\n",
-	       o_seed, (fz_now_ms() - start) / 1000, kills, restarts, atomic_load(&sh->n_reply),
+	       o_seed, (th_now_ms() - start) / 1000, kills, restarts, atomic_load(&sh->n_reply),
 	       atomic_load(&sh->n_dead), atomic_load(&sh->n_failed), atomic_load(&sh->n_nested),
 	       atomic_load(&sh->n_callback), atomic_load(&sh->n_oneway_sent),
 	       atomic_load(&sh->n_oneway_recv), atomic_load(&sh->n_oneway_failed),

@@ -29,9 +29,9 @@ Test(stress, kill_storm)
 		"binderc-stress", "--seed", (char *)env_or("BINDERC_STRESS_SEED", CHECK_SEED),
 		"--seconds", (char *)env_or("BINDERC_STRESS_SECONDS", CHECK_SECONDS),
 		"--procs", (char *)env_or("BINDERC_STRESS_PROCS", "32"),
-		"--device", (char *)fz_device(),
+		"--device", (char *)th_device(),
 		/* mainline's own node leak (tests/fuzz/README.md) is reported, not failed */
-		fz_is_binderc(fz_device()) ? NULL : "--allow-leak", "node", NULL,
+		th_device_is_binderc(th_device()) ? NULL : "--allow-leak", "node", NULL,
 	};
 	int64_t secs = (int64_t)fz_u64(argv[4], 60);
 	struct fzg_quiet q;
@@ -41,7 +41,7 @@ Test(stress, kill_storm)
 	rc = fzg_run(argv, NULL, (int)secs + 400);
 	fzg_loud(&q);
 	cr_assert_eq(rc, 0, "binderc-stress --seed %s on %s failed (%d): see its output above",
-		     argv[2], fz_device(), rc);
+		     argv[2], th_device(), rc);
 }
 
 /*
@@ -60,8 +60,8 @@ Test(stress_regress, no_live_node_after_kill_storm)
 {
 	char *argv[] = {
 		"binderc-stress", "--seed", "0x5", "--procs", "8", "--seconds", "20",
-		"--device", (char *)fz_device(),
-		fz_is_binderc(fz_device()) ? NULL : "--allow-leak", "node", NULL,
+		"--device", (char *)th_device(),
+		th_device_is_binderc(th_device()) ? NULL : "--allow-leak", "node", NULL,
 	};
 	struct fzg_quiet q;
 	int rc;
@@ -69,10 +69,5 @@ Test(stress_regress, no_live_node_after_kill_storm)
 	fzg_quiet(&q);
 	rc = fzg_run(argv, NULL, 600);
 	fzg_loud(&q);
-	cr_assert_eq(rc, 0, "binderc-stress --seed 0x5 --procs 8 on %s failed (%d)", fz_device(), rc);
-}
-
-int main(int argc, char *argv[])
-{
-	return fzg_criterion_main(argc, argv);
+	cr_assert_eq(rc, 0, "binderc-stress --seed 0x5 --procs 8 on %s failed (%d)", th_device(), rc);
 }

@@ -11,9 +11,9 @@ LBCUT_BINS := $(patsubst %,$(LBCUT_BIN)/test_%,$(LBCUT_NAMES))
 
 HOST_TESTS += $(LBCUT_BINS)
 
-$(LBCUT_BINS): $(LBCUT_BIN)/test_%: $(LBCUT_SRC)/test_%.c $(LBCUT_SRC)/ut.h $(LBC_SAN_A)
+$(LBCUT_BINS): $(LBCUT_BIN)/test_%: $(LBCUT_SRC)/test_%.c $(LBCUT_SRC)/ut.h $(TH_HDRS) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -I$(TOP)/libbinder-c -o $@ $< $(LBC_SAN_A) $(CRITERION_LIBS) -lpthread
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(TOP)/libbinder-c -o $@ $< $(LBC_SAN_A) $(CRITERION_LIBS) -lpthread
 
 .PHONY: libbinder-c-unit
 libbinder-c-unit: $(LBCUT_BINS)

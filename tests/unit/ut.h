@@ -10,6 +10,8 @@
 
 #include <binderc/binderc.h>
 
+#include "harness.h"
+
 /* A fresh parcel in a given dialect. */
 static inline bc_parcel *ut_parcel(int wire)
 {
@@ -23,18 +25,7 @@ static inline bc_parcel *ut_parcel(int wire)
 /* Compare a parcel's data with expected bytes, printing both on mismatch. */
 static inline void ut_expect_bytes(const bc_parcel *p, const void *exp, size_t n)
 {
-	const unsigned char *d = bc_parcel_data(p);
-	size_t size = bc_parcel_size(p);
-
-	if (size != n || memcmp(d, exp, n) != 0) {
-		char got[1024] = "", want[1024] = "";
-		for (size_t i = 0; i < size && i < 300; i++)
-			snprintf(got + strlen(got), sizeof(got) - strlen(got), "%02x ", d[i]);
-		for (size_t i = 0; i < n && i < 300; i++)
-			snprintf(want + strlen(want), sizeof(want) - strlen(want), "%02x ",
-				 ((const unsigned char *)exp)[i]);
-		cr_assert_fail("bytes differ\n got:  %s\n want: %s", got, want);
-	}
+	th_assert_bytes(bc_parcel_data(p), bc_parcel_size(p), exp, n);
 }
 
 /* Reopen the written data as a read-only parcel (a "received" copy). */
@@ -48,6 +39,5 @@ static inline bc_parcel *ut_reopen(const bc_parcel *p)
 	bc_parcel_set_wire(q, bc_parcel_get_wire(p), BINDERC_PARTITION_SYSTEM);
 	return q;
 }
-
 
 #endif

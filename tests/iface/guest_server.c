@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Helpers of the guest tests of signature interfaces (their main() is
- * tests/lib/serial_main.c: the context manager is one per device, so tests
- * run one at a time).
+ * The server of the guest tests of signature interfaces (their main() is
+ * the shared one, tests/common/main.c: the context manager is one per
+ * device, so tests run one at a time).
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -16,22 +16,18 @@
 
 pid_t g_server_start(bc_binder *(*make)(void *arg, bc_process *proc), void *arg)
 {
-	pid_t parent = getpid(), pid;
+	pid_t pid;
 	int pfd[2];
 	char c = 0;
 
 	if (pipe(pfd) < 0)
 		return -1;
-	fflush(NULL);
-	pid = fork();
+	pid = th_fork();
 	if (pid == 0) {
 		bc_process *p;
 		bc_binder *obj;
 		int r = -EBUSY;
 
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(99);
 		close(pfd[0]);
 		G_OK(bc_process_open(NULL, &p));
 		obj = make(arg, p);
@@ -52,20 +48,11 @@ pid_t g_server_start(bc_binder *(*make)(void *arg, bc_process *proc), void *arg)
 	close(pfd[1]);
 	if (pid > 0 && read(pfd[0], &c, 1) != 1) {
 		close(pfd[0]);
-		waitpid(pid, NULL, 0);
+		th_wait(pid, -1);
 		return -1;
 	}
 	close(pfd[0]);
 	return pid;
-}
-
-void g_server_stop(pid_t pid)
-{
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
 }
 
 int g_client(bc_process **ret_proc, bc_binder **ret_server)
