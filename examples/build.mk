@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: MIT
-# examples/build.mk: the example programs (hello, observer, fd passing),
+# examples/build.mk: the example programs (hello, lazy hello, observer, fd passing),
 # built into the guest's bin/ as hello-service, hello-client, ...
 # SM_LINK comes from servicemanager/build.mk, which is read after this
 # file: it appears only in recipes, and prerequisites are given by path.
 
 EX_SRC := $(TOP)/examples
-EX_NAMES := pingpong hello_service hello_client observer_service observer_client fd_service fd_client
+EX_NAMES := pingpong hello_service hello_client lazy_service observer_service observer_client fd_service fd_client
 EX_BINS := $(foreach n,$(EX_NAMES),$(B)/guest/bin/$(subst _,-,$(n)))
 
 ALL_TARGETS += $(EX_BINS)

@@ -134,7 +134,8 @@ static struct sm_service *lookup(struct req *q, const char *name)
  * A non-null return value is written as int32 1, then the union: int32
  * tag, then the member; a parcelable member again as int32 1 and then its
  * size-prefixed body.  We always answer tag 0 (no accessors), with a null
- * service when absent or hidden, and isLazyService false.
+ * service when absent or hidden; isLazyService is true for services that
+ * registered a client callback (lazy.c).
  */
 static int write_service_union(bc_parcel *reply, const struct sm_service *s)
 {
@@ -150,13 +151,22 @@ static int write_service_union(bc_parcel *reply, const struct sm_service *s)
 	if (r == 0)
 		r = bc_parcel_write_binder(reply, s ? s->binder : NULL);
 	if (r == 0)
-		r = bc_parcel_write_bool(reply, false);
+		r = bc_parcel_write_bool(reply, sm_is_lazy(s));
 	if (r == 0)
 		r = bc_parcel_end_parcelable(reply, tok);
 	return r;
 }
 
 /* ---- get, check ------------------------------------------------------------ */
+
+/* getService (not checkService) of either dialect: the one lookup that
+ * may start a lazy service (lazy.c). */
+static bool is_get(const struct req *q)
+{
+	if (q->h->dialect != BINDERC_SM_DIALECT_AIDL)
+		return q->code == SM_LEGACY_GET;
+	return q->method == SM_M_GET_SERVICE || q->method == SM_M_GET_SERVICE2;
+}
 
 static int do_get(struct req *q)
 {
@@ -171,13 +181,22 @@ static int do_get(struct req *q)
 		return -EBADMSG;
 	}
 	s = lookup(q, name);
+	/* Absent (not merely hidden from this caller): its start-command, if
+	 * it has one.  The answer is null all the same; the client waits and
+	 * asks again (libbinder-c's bc_sm_get polls, as Android's does), so
+	 * the daemon never waits for a service to come up. */
+	if (!s && is_get(q) && sm_name_is_valid(name) && !sm_find(q->sm, name) &&
+	    sm_policy_allows(q->sm->policy, SM_ACT_FIND, name, q->c))
+		sm_try_start(q->sm, name);
 	free(name);
 	if (q->h->dialect == BINDERC_SM_DIALECT_AIDL)
 		r = bc_parcel_write_status(q->reply, NULL);
 	if (r == 0 && (q->method == SM_M_GET_SERVICE2 || q->method == SM_M_CHECK_SERVICE2))
-		return write_service_union(q->reply, s);
-	if (r == 0)
+		r = write_service_union(q->reply, s);
+	else if (r == 0)
 		r = bc_parcel_write_binder(q->reply, s ? s->binder : NULL);
+	if (r == 0 && s)
+		sm_handed_out(q->sm, s);
 	return r;
 }
 
@@ -486,12 +505,66 @@ static int do_string_query(struct req *q)
 	}
 }
 
+/* registerClientCallback(name, service, IClientCallback): only the
+ * process that registered @name, naming the binder it registered. */
+static int do_register_client(struct req *q)
+{
+	char *name = NULL;
+	bc_binder *svc = NULL, *cb = NULL;
+	struct sm_service *s;
+	int r = sm_read_name(q->in, &name);
+
+	if (r == 0)
+		r = bc_parcel_read_binder(q->in, &svc);
+	if (r == 0)
+		r = bc_parcel_read_binder(q->in, &cb);
+	if (r == 0)
+		r = end_of_request(q);
+	if (r < 0) {
+		r = -EBADMSG;
+		goto out;
+	}
+	s = sm_name_is_valid(name) ? sm_find(q->sm, name) : NULL;
+	if (!cb) {
+		r = write_exception(q->reply, BINDERC_EX_NULL_POINTER, "Null callback");
+	} else if (!sm_name_is_valid(name)) {
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Invalid service name");
+	} else if (!sm_policy_allows(q->sm->policy, SM_ACT_ADD, name, q->c)) {
+		deny_log(q, "client callback for", name);
+		r = write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
+	} else if (!s) {
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Not registered");
+	} else if (s->pid != q->c->pid) {
+		r = write_exception(q->reply, BINDERC_EX_UNSUPPORTED_OPERATION,
+				    "Only the registering process may register client callbacks");
+	} else if (!sm_same_binder(s->binder, svc)) {
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Another binder is registered under this name");
+	} else {
+		r = sm_add_client_callback(q->sm, s, cb, q->h->wire, q->h->partition);
+		if (r == -ENOSPC)
+			r = write_service_error(q->reply, ENOSPC, "Too many client callbacks");
+		else if (r == -EPIPE)
+			r = write_exception(q->reply, BINDERC_EX_ILLEGAL_STATE, "Callback is dead");
+		else if (r == 0)
+			r = bc_parcel_write_status(q->reply, NULL);
+		if (r == 0)
+			sm_log(SM_LOG_INFO, "service '%s' is lazy (client callback from pid %d)", name, (int)q->c->pid);
+	}
+out:
+	free(name);
+	bc_binder_unref(svc);
+	bc_binder_unref(cb);
+	return r;
+}
+
+/* tryUnregisterService(name, binder): only by the registering process,
+ * with the registered binder, and only while nobody else holds it. */
 static int do_try_unregister(struct req *q)
 {
 	char *name = NULL;
 	bc_binder *b = NULL;
 	struct sm_service *s;
-	int r = read_name_binder(q, &name, &b);
+	int r = read_name_binder(q, &name, &b), others;
 
 	if (r < 0)
 		return r;
@@ -503,8 +576,18 @@ static int do_try_unregister(struct req *q)
 		r = write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
 	} else if (!s) {
 		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_STATE, "Not registered");
+	} else if (s->pid != q->c->pid) {
+		r = write_exception(q->reply, BINDERC_EX_UNSUPPORTED_OPERATION,
+				    "Only the registering process may unregister");
 	} else if (!sm_same_binder(s->binder, b)) {
 		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Another binder is registered under this name");
+	} else if ((others = sm_check_clients(q->sm, s, false)) != 0) {
+		/* Clients, or the driver cannot count them: assume some, as
+		 * Android does.  A lazy service that believed it had none has
+		 * just been told otherwise by sm_check_clients. */
+		sm_log(SM_LOG_INFO, "service '%s' not unregistered: %s", name,
+		       others > 0 ? "it has clients" : "clients cannot be counted");
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_STATE, "Service has clients");
 	} else {
 		sm_log(SM_LOG_INFO, "service '%s' unregistered by uid %u", name, (unsigned)q->c->uid);
 		sm_remove(q->sm, name);
@@ -589,26 +672,8 @@ static int run_method(struct req *q)
 	case SM_M_GET_UPDATABLE_NAMES:
 	case SM_M_GET_CONNECTION_INFO:
 		return do_string_query(q);
-	case SM_M_REGISTER_CLIENT_CALLBACK: {
-		/* Lazy services (client counts) are not supported; the
-		 * arguments are still checked as Android's stub reads them. */
-		char *name = NULL;
-		bc_binder *svc = NULL, *cb = NULL;
-		int r = sm_read_name(q->in, &name);
-
-		if (r == 0)
-			r = bc_parcel_read_binder(q->in, &svc);
-		if (r == 0)
-			r = bc_parcel_read_binder(q->in, &cb);
-		if (r == 0)
-			r = end_of_request(q);
-		free(name);
-		bc_binder_unref(svc);
-		bc_binder_unref(cb);
-		if (r < 0)
-			return -EBADMSG;
-		return write_exception(q->reply, BINDERC_EX_UNSUPPORTED_OPERATION, "Client callbacks are not supported");
-	}
+	case SM_M_REGISTER_CLIENT_CALLBACK:
+		return do_register_client(q);
 	case SM_M_TRY_UNREGISTER_SERVICE:
 		return do_try_unregister(q);
 	case SM_M_GET_SERVICE_DEBUG_INFO:
