@@ -564,7 +564,7 @@ static int do_try_unregister(struct req *q)
 	char *name = NULL;
 	bc_binder *b = NULL;
 	struct sm_service *s;
-	int r = read_name_binder(q, &name, &b), others;
+	int r = read_name_binder(q, &name, &b), busy;
 
 	if (r < 0)
 		return r;
@@ -581,12 +581,11 @@ static int do_try_unregister(struct req *q)
 				    "Only the registering process may unregister");
 	} else if (!sm_same_binder(s->binder, b)) {
 		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Another binder is registered under this name");
-	} else if ((others = sm_check_clients(q->sm, s, false)) != 0) {
+	} else if ((busy = sm_may_unregister(q->sm, s)) != 0) {
 		/* Clients, or the driver cannot count them: assume some, as
-		 * Android does.  A lazy service that believed it had none has
-		 * just been told otherwise by sm_check_clients. */
+		 * Android does. */
 		sm_log(SM_LOG_INFO, "service '%s' not unregistered: %s", name,
-		       others > 0 ? "it has clients" : "clients cannot be counted");
+		       busy == -EBUSY ? "it has clients" : "clients cannot be counted");
 		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_STATE, "Service has clients");
 	} else {
 		sm_log(SM_LOG_INFO, "service '%s' unregistered by uid %u", name, (unsigned)q->c->uid);

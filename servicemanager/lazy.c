@@ -143,7 +143,6 @@ int sm_add_client_callback(struct sm *sm, struct sm_service *s, bc_binder *cb, i
 	struct sm_client_cb *c, **nv;
 	int r;
 
-	(void)sm;
 	if (s->n_ccbs >= SM_MAX_CLIENT_CALLBACKS)
 		return -ENOSPC;
 	nv = realloc(s->ccbs, (s->n_ccbs + 1) * sizeof(*nv));
@@ -167,6 +166,9 @@ int sm_add_client_callback(struct sm *sm, struct sm_service *s, bc_binder *cb, i
 		c->death_linked = true;
 	}
 	s->ccbs[s->n_ccbs++] = c;
+	/* A client it was handed to before it became lazy, or one holding
+	 * it now: told at once, as Android does on registration. */
+	sm_check_clients(sm, s, false);
 	return 0;
 }
 
@@ -218,6 +220,7 @@ static void tell(struct sm *sm, struct sm_service *s, bool has)
 
 	sm_log(SM_LOG_INFO, "service '%s': %s clients", s->name, has ? "has" : "no more");
 	s->has_clients = has;
+	s->told = true;
 	if (!v || !name) {
 		free(v);
 		free(name);
@@ -255,30 +258,82 @@ static void tell(struct sm *sm, struct sm_service *s, bool has)
 	bc_binder_unref(svc);
 }
 
-int sm_check_clients(struct sm *sm, struct sm_service *s, bool periodic)
+/* The driver's strong count on @s's node less our own reference. */
+static int count_others(struct sm *sm, struct sm_service *s, int *others)
 {
 	uint32_t count = 0;
-	int others, r = sm->strong_count ? sm->strong_count(s->binder, &count) : -EOPNOTSUPP;
-	bool has;
+	int r = sm->strong_count ? sm->strong_count(s->binder, &count) : -EOPNOTSUPP;
 
 	if (r < 0)
 		return r;
-	others = count > 1 ? (int)(count - 1) : 0;
-	if (!sm_is_lazy(s))
-		return others;
+	*others = count > 1 ? (int)(count - 1) : 0;
+	return 0;
+}
+
+/* What @others holders mean for a lazy @s: tell its callbacks when the
+ * answer changed (see sm_check_clients). */
+static void judge(struct sm *sm, struct sm_service *s, int others, bool periodic)
+{
 	/* A binder just handed out counts once even if the count does not
 	 * show it (yet, or any more). */
-	has = others > 0 || s->guarantee;
+	bool has = others > 0 || s->guarantee;
+
 	s->guarantee = false;
 	if (has != s->has_clients && (has || periodic))
 		tell(sm, s, has);
+}
+
+int sm_check_clients(struct sm *sm, struct sm_service *s, bool periodic)
+{
+	int others = 0, r = count_others(sm, s, &others);
+
+	if (r < 0)
+		return r;
+	if (sm_is_lazy(s))
+		judge(sm, s, others, periodic);
 	return others;
+}
+
+/*
+ * The count also holds references that are the service's own.  Every
+ * transaction buffer that carries the service's binder into its own
+ * process adds one to the node (the driver's local strong count) until
+ * that process frees the buffer -- and onClients(false) carries it.  A
+ * service that unregisters when told "no clients" does so while that
+ * buffer is in its hands: Android's LazyServiceRegistrar calls
+ * tryUnregisterService from inside onClients, and a service that hands
+ * the news to another thread races the pool thread's BC_FREE_BUFFER.  So
+ * once the service was last told "no clients", each of its callbacks may
+ * still hold that notification: up to n_ccbs holders are tolerated (a
+ * callback in another process holds a reference of the same kind while it
+ * is told).  Android tolerates one in every case; we tolerate none when
+ * the service was told nothing or was last told "has clients", so a
+ * service asking on its own while a client holds it is refused.
+ */
+int sm_may_unregister(struct sm *sm, struct sm_service *s)
+{
+	int others = 0, allowed = 0, r = count_others(sm, s, &others);
+
+	if (r < 0)
+		return r;
+	if (sm_is_lazy(s) && s->told && !s->has_clients && !s->guarantee)
+		allowed = (int)s->n_ccbs;
+	if (others <= allowed)
+		return 0;
+	/* Refused: a lazy service that believed it had none is told
+	 * otherwise now, and "no clients" again by a later periodic check. */
+	if (sm_is_lazy(s))
+		judge(sm, s, others, false);
+	return -EBUSY;
 }
 
 void sm_handed_out(struct sm *sm, struct sm_service *s)
 {
-	if (!sm_is_lazy(s))
-		return;
+	/* Kept for a service that is not lazy yet: a client may get it
+	 * between its addService and its registerClientCallback (always so
+	 * when a start-command started it for that client), and the
+	 * registration must then tell it "has clients", or it would never
+	 * hear "no clients" once that client dropped it. */
 	s->guarantee = true;
 	sm_check_clients(sm, s, false);
 }

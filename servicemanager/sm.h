@@ -139,11 +139,14 @@ struct sm_service {
 	/* Lazy services (lazy.c): IClientCallbacks the registering process
 	 * gave, what they were last told, and whether the binder was handed
 	 * out since the last count (it then counts as a client once, so a
-	 * client that drops it at once still yields true, then false). */
+	 * client that drops it at once still yields true, then false; kept
+	 * until the service becomes lazy), and whether it was told anything
+	 * yet. */
 	struct sm_client_cb **ccbs;
 	size_t n_ccbs;
 	bool has_clients;
 	bool guarantee;
+	bool told;
 };
 
 struct sm_callback {
@@ -225,6 +228,14 @@ bool sm_is_lazy(const struct sm_service *s);
  * the number of other holders, or -errno when the driver cannot say.
  */
 int sm_check_clients(struct sm *sm, struct sm_service *s, bool periodic);
+/**
+ * Whether @s may be unregistered now (tryUnregisterService): 0 when
+ * nobody but us holds it -- besides, once it was last told "no clients",
+ * the notifications that told it so (see lazy.c) -- -EBUSY when others
+ * do (a lazy service that believed it had none is told otherwise), or
+ * -errno when the driver cannot count.
+ */
+int sm_may_unregister(struct sm *sm, struct sm_service *s);
 /** @s was just handed to a client (get or check). */
 void sm_handed_out(struct sm *sm, struct sm_service *s);
 /** The periodic check of every lazy service (main loop, each

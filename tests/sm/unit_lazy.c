@@ -251,10 +251,12 @@ Test(client_callback, who_may_register)
 	cr_expect_eq(register_ccb(sm, 1000, 1234, "lazy.a", b, cb), BINDERC_EX_ILLEGAL_ARGUMENT);
 	cr_expect(!sm_is_lazy(sm_find(sm, "lazy.a")));
 	cr_expect(!is_lazy_service(sm, "lazy.a"));
+	/* handed out (just now) before it became lazy: told at once */
 	cr_expect_eq(register_ccb(sm, 1000, 1234, "lazy.a", a, cb), 0);
-	cr_expect_eq(t.count, 0, "registering tells nothing");
+	cr_expect_eq(t.count, 1, "registering after a lookup tells 'has clients'");
+	cr_expect(t.last);
 	cr_expect(is_lazy_service(sm, "lazy.a"));
-	cr_expect_eq(t.count, 1, "a lookup hands it out");
+	cr_expect_eq(t.count, 1, "nothing new");
 	/* a bounded number per service */
 	for (int i = 1; i < SM_MAX_CLIENT_CALLBACKS; i++)
 		cr_expect_eq(register_ccb(sm, 1000, 1234, "lazy.a", a, cb), 0);
@@ -352,9 +354,25 @@ Test(client_callback, try_unregister_honours_clients)
 	sm_check_all_clients(sm);
 	cr_expect_eq(t.count, 2);
 	cr_expect(!t.last);
+	/* told "no clients": the service may still hold that notification
+	 * (one reference per callback) while it asks, but not more: refused,
+	 * told "has clients", then "no clients" again */
+	node_count = 3;
+	cr_expect_eq(try_unregister(sm, 1234, "lazy", a), BINDERC_EX_ILLEGAL_STATE);
+	cr_expect_eq(t.count, 3);
+	cr_expect(t.last);
+	node_count = 2; /* a client, or the notification: not told yet */
+	cr_expect_eq(try_unregister(sm, 1234, "lazy", a), BINDERC_EX_ILLEGAL_STATE);
+	cr_expect_eq(t.count, 3);
+	node_count = 1;
+	sm_check_all_clients(sm);
+	cr_expect_eq(t.count, 4);
+	cr_expect(!t.last);
+	node_count = 2;
 	cr_expect_eq(try_unregister(sm, 1234, "lazy", a), 0);
 	cr_expect_null(sm_find(sm, "lazy"));
-	/* also for a service without client callbacks */
+	/* also for a service without client callbacks, which is told
+	 * nothing and so holds nothing of ours */
 	cr_assert_eq(add(sm, 1234, "plain", a), 0);
 	node_count = 2;
 	cr_expect_eq(try_unregister(sm, 1234, "plain", a), BINDERC_EX_ILLEGAL_STATE);
@@ -363,6 +381,44 @@ Test(client_callback, try_unregister_honours_clients)
 	sm_fini(sm);
 	bc_binder_unref(a);
 	bc_binder_unref(b);
+	bc_binder_unref(cb);
+}
+
+/*
+ * A service started for a client is handed to it between its addService
+ * and its registerClientCallback.  It must still be told "has clients"
+ * (at registration) and "no clients" once that client let go, or it would
+ * never learn it may go.
+ */
+Test(client_callback, handed_out_before_registration)
+{
+	struct sm *sm = new_sm("");
+	struct told t = { 0 };
+	bc_binder *a = new_object("t.IA", svc_transact, NULL);
+	bc_binder *cb = new_object(SM_CLIENT_CALLBACK_DESCRIPTOR, ccb_transact, &t);
+
+	cr_assert_eq(add(sm, 1234, "lazy", a), 0);
+	cr_assert(lookup(sm, SM_AIDL_GET_SERVICE, "lazy"));
+	/* the client let go already */
+	cr_assert_eq(register_ccb(sm, 0, 1234, "lazy", a, cb), 0);
+	cr_expect_eq(t.count, 1);
+	cr_expect(t.last);
+	sm_check_all_clients(sm);
+	cr_expect_eq(t.count, 2);
+	cr_expect(!t.last);
+	/* answered from inside onClients: the notification's own reference */
+	node_count = 2;
+	cr_expect_eq(try_unregister(sm, 1234, "lazy", a), 0);
+	cr_expect_null(sm_find(sm, "lazy"));
+	/* a service never told anything is not given that allowance */
+	cr_assert_eq(add(sm, 1234, "lazy", a), 0);
+	cr_assert_eq(register_ccb(sm, 0, 1234, "lazy", a, cb), 0);
+	cr_expect_eq(t.count, 3, "a client holds it at registration: told at once");
+	node_count = 1;
+	sm_check_all_clients(sm);
+	cr_expect_eq(t.count, 4);
+	sm_fini(sm);
+	bc_binder_unref(a);
 	bc_binder_unref(cb);
 }
 
