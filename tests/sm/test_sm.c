@@ -316,6 +316,29 @@ static bool wait_gone(bc_sm *sm, const char *name, int ms)
 	}
 }
 
+/* Until @name is no longer listed.  For a lazy service: a lookup would
+ * hand it out, and the service manager would tell it "has clients". */
+static bool wait_unlisted(bc_sm *sm, const char *name, int ms)
+{
+	int64_t end = now_ms() + ms;
+
+	for (;;) {
+		char **v = NULL;
+		size_t n = 0;
+		bool listed = false;
+
+		cr_assert_eq(bc_sm_list(sm, 0, &v, &n), 0);
+		for (size_t i = 0; i < n; i++)
+			listed |= strcmp(v[i], name) == 0;
+		bc_strv_free(v, n);
+		if (!listed)
+			return true;
+		if (now_ms() > end)
+			return false;
+		msleep(50);
+	}
+}
+
 /* ---- daemon --------------------------------------------------------------- */
 
 TestSuite(daemon, .init = setup, .fini = teardown, .timeout = 180);
@@ -1239,7 +1262,7 @@ Test(lazy, start_command_on_lookup, .init = init_paths, .fini = teardown, .timeo
 	cr_expect_neq(pid1, getpid());
 	/* unused: it unregisters and exits */
 	b = bc_binder_unref(b);
-	cr_expect(wait_gone(sm, "lazy-hello", 8000), "the lazy service did not unregister");
+	cr_expect(wait_unlisted(sm, "lazy-hello", 8000), "the lazy service did not unregister");
 	cr_expect(wait_exited(pid1, 3000), "the lazy service did not exit");
 	/* asked for again: started again */
 	cr_assert_eq(bc_sm_get(sm, "lazy-hello", &b), 0);
