@@ -693,39 +693,112 @@ static int try_method(struct req *q, size_t args, int release, int method, bool 
 	return method == SM_M_NONE ? -EBADMSG : run_method(q);
 }
 
+/* The arguments each method takes: where two releases put methods of
+ * one shape at a code, the bytes cannot tell those releases apart. */
+enum shape { SH_NONE, SH_NAME, SH_NAME_BINDER, SH_NAME_BINDER_BINDER, SH_ADD, SH_INT };
+
+static enum shape shape_of(int method)
+{
+	switch (method) {
+	case SM_M_ADD_SERVICE:
+		return SH_ADD;
+	case SM_M_LIST_SERVICES:
+		return SH_INT;
+	case SM_M_REGISTER_FOR_NOTIFICATIONS:
+	case SM_M_UNREGISTER_FOR_NOTIFICATIONS:
+	case SM_M_TRY_UNREGISTER_SERVICE:
+		return SH_NAME_BINDER;
+	case SM_M_REGISTER_CLIENT_CALLBACK:
+		return SH_NAME_BINDER_BINDER;
+	case SM_M_GET_SERVICE_DEBUG_INFO:
+		return SH_NONE;
+	default:
+		return SH_NAME;
+	}
+}
+
+static struct sm_learned *learned(struct sm *sm, pid_t pid)
+{
+	for (size_t i = 0; i < sm->n_learned; i++)
+		if (sm->learned[i].pid == pid)
+			return &sm->learned[i];
+	return NULL;
+}
+
+/* A request of @q's caller did not fit the device's release @rel0 and was
+ * read as @method: it came from one of the releases (other than @rel0)
+ * that put a method of that shape at its code.  Narrow what we know. */
+static void learn(struct req *q, int rel0, int method)
+{
+	struct sm *sm = q->sm;
+	struct sm_learned *l = learned(sm, q->c->pid);
+	unsigned mask = 0;
+
+	for (int x = SM_RELEASE_FIRST; x <= SM_RELEASE_LAST; x++) {
+		int m = sm_method_of(x, q->code);
+
+		if (x != rel0 && m != SM_M_NONE && shape_of(m) == shape_of(method))
+			mask |= 1u << (x - SM_RELEASE_FIRST);
+	}
+	if (!l) {
+		l = &sm->learned[sm->next_learned];
+		sm->next_learned = (sm->next_learned + 1) % SM_LEARNED_MAX;
+		if (sm->n_learned < SM_LEARNED_MAX)
+			sm->n_learned++;
+		l->pid = q->c->pid;
+		l->mask = 0;
+	}
+	/* Nothing in common: another program now has that pid. */
+	l->mask = (l->mask & mask) ? l->mask & mask : mask;
+}
+
 /*
  * Which method an AIDL request means.  The header is the same from
  * Android 11 to 16, so the code is read in the device's release first;
  * when the arguments do not fit that method exactly, in the other
- * releases (nearest first, newer on a tie), where a different method may
- * fit them exactly -- that is how a request tells its release when the
- * bytes can (e.g. code 3 with a name only is Android 15/16 checkService,
- * never an addService).  Only then is the device's method given the
- * benefit of the doubt about trailing bytes.  Where the shapes are the
- * same (code 2: checkService of 11-14, getService2 of 15-16) the
- * device's release decides.
+ * releases, where a different method may fit them exactly -- that is how
+ * a request tells its release when the bytes can (e.g. code 3 with a name
+ * only is Android 15/16 checkService, never an addService).  Only then is
+ * the device's method given the benefit of the doubt about trailing
+ * bytes.
+ *
+ * Two kinds of ambiguity remain.  Where the device's method fits (code 2:
+ * checkService of 11-14, getService2 of 15-16) the device's release
+ * decides, always: what a request that fits means never depends on who
+ * sent it before.  Where it does not fit but two other releases' methods
+ * do (on a 14 device, code 7 with a name and a binder is Android 15's
+ * unregisterForNotifications and Android 16's registerForNotifications),
+ * the releases the caller's earlier requests proved possible (by pid)
+ * come first; then the nearest release, the newer on a tie.
  */
 static int dispatch_aidl(struct req *q)
 {
 	size_t args = bc_parcel_get_position(q->in);
 	int rel0 = sm_release(q->sm), m0 = sm_method_of(rel0, q->code);
+	struct sm_learned *l = learned(q->sm, q->c->pid);
+	unsigned known = l ? l->mask : 0;
 	int r = try_method(q, args, rel0, m0, true);
 
 	if (r != -EBADMSG)
 		return r;
-	for (int d = 1; d <= SM_RELEASE_LAST - SM_RELEASE_FIRST; d++) {
-		int cand[2] = { rel0 + d, rel0 - d };
+	for (int pass = known ? 0 : 1; pass < 2; pass++) {
+		for (int d = 1; d <= SM_RELEASE_LAST - SM_RELEASE_FIRST; d++) {
+			int cand[2] = { rel0 + d, rel0 - d };
 
-		for (int i = 0; i < 2; i++) {
-			int m = sm_method_of(cand[i], q->code);
+			for (int i = 0; i < 2; i++) {
+				int m = sm_method_of(cand[i], q->code);
+				bool in_known = sm_release_is_valid(cand[i]) &&
+						(known >> (cand[i] - SM_RELEASE_FIRST) & 1u);
 
-			if (m == SM_M_NONE || m == m0)
-				continue;
-			r = try_method(q, args, cand[i], m, true);
-			if (r != -EBADMSG) {
-				sm_log(SM_LOG_DEBUG, "code %u from uid %u read as %s", q->code, (unsigned)q->c->uid,
-				       dialect_name(q));
-				return r;
+				if (m == SM_M_NONE || m == m0 || in_known != (pass == 0))
+					continue;
+				r = try_method(q, args, cand[i], m, true);
+				if (r != -EBADMSG) {
+					sm_log(SM_LOG_DEBUG, "code %u from uid %u pid %d read as %s", q->code,
+					       (unsigned)q->c->uid, (int)q->c->pid, dialect_name(q));
+					learn(q, rel0, m);
+					return r;
+				}
 			}
 		}
 	}

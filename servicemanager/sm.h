@@ -158,6 +158,9 @@ struct sm_callback {
 	struct sm *sm;
 };
 
+/** Callers whose release (per-request detection) is remembered. */
+#define SM_LEARNED_MAX 64
+
 struct sm {
 	struct sm_policy *policy;
 	struct sm_service **svc; /* sorted by name */
@@ -166,6 +169,13 @@ struct sm {
 	size_t n_cbs, cap_cbs;
 	bc_binder *self; /* our own object ("manager") */
 	int release;	 /* --android-release; 0: the policy's, else 14 */
+	/* handler.c: the releases each recent caller's requests proved
+	 * possible (bit release - SM_RELEASE_FIRST), by pid, oldest replaced */
+	struct sm_learned {
+		pid_t pid;
+		unsigned mask;
+	} learned[SM_LEARNED_MAX];
+	size_t n_learned, next_learned;
 	/* lazy.c: processes started by start-command, by service name */
 	struct sm_start *starts;
 	size_t n_starts;

@@ -1403,6 +1403,93 @@ Test(detect, same_bytes_device_release_decides)
 	bc_parcel_unref(reply);
 }
 
+/* call() from another pid: the caller whose release is remembered. */
+static int call_pid(struct sm *sm, pid_t pid, uint32_t code, const uint32_t *w, bc_parcel **reply)
+{
+	struct sm_caller c;
+	bc_parcel *in = raw_request(BINDERC_WIRE_ANDROID_13, w), *r = NULL;
+	int ret;
+
+	cr_assert_eq(bc_parcel_new(&r), 0);
+	sm_caller_init(&c, 0, pid);
+	ret = sm_handle(sm, &c, code, in, r);
+	bc_parcel_unref(in);
+	bc_parcel_set_position(r, 0);
+	*reply = r;
+	return ret;
+}
+
+/*
+ * Android 15 and 16 clients on an Android 14 device.  Code 7 with a name
+ * and a binder fits no Android 14 method (isDeclared takes a name only);
+ * it is Android 15's unregisterForNotifications and Android 16's
+ * registerForNotifications.  Without history the nearest release (15)
+ * wins; a caller whose earlier request could only be Android 16's (code 5
+ * with addService's arguments) gets the Android 16 reading.
+ */
+Test(detect, android15_16_clients_on_android14_device)
+{
+	static const uint32_t add16[] = { H_AIDL, S_S2, OBJ, 0, 8, END }, watch[] = { H_AIDL, S_S1, CB, END },
+			      add15[] = { H_AIDL, S_AIFOO, OBJ, 0, 8, END }, ok[] = { 0, END };
+	struct sm *sm = golden_sm(14);
+	bc_parcel *reply;
+
+	/* no history: 15's unregisterForNotifications (nothing to remove) */
+	cr_assert_eq(call_pid(sm, 501, 7, watch, &reply), 0);
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 0);
+	/* an Android 16 client: its registerForNotifications, then its
+	 * unregisterForNotifications (code 8, a name and a binder) */
+	cr_assert_eq(call_pid(sm, 502, 5, add16, &reply), 0);
+	expect_reply(reply, ok, "Android 16 addService");
+	bc_parcel_unref(reply);
+	cr_assert_eq(call_pid(sm, 502, 7, watch, &reply), 0);
+	expect_reply(reply, ok, "Android 16 registerForNotifications");
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 1);
+	cr_assert_eq(call_pid(sm, 502, 8, watch, &reply), 0);
+	expect_reply(reply, ok, "Android 16 unregisterForNotifications");
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 0);
+	/* another caller is not affected */
+	cr_assert_eq(call_pid(sm, 501, 7, watch, &reply), 0);
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 0);
+	/* the pid now speaks Android 15 only (code 4 with addService's
+	 * arguments): another program has it; code 7 is 15's again */
+	cr_assert_eq(call_pid(sm, 502, 4, add15, &reply), 0);
+	expect_reply(reply, ok, "Android 15 addService");
+	bc_parcel_unref(reply);
+	cr_expect_not_null(sm_find(sm, "a.IFoo"));
+	cr_assert_eq(call_pid(sm, 502, 7, watch, &reply), 0);
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 0);
+}
+
+/* What fits the device's release is read in it, whoever sent it: code 6
+ * with a name and a binder is Android 14's unregisterForNotifications
+ * even from a caller known to speak Android 16 (whose code 6 is a list);
+ * and code 2 stays checkService. */
+Test(detect, device_release_decides_when_it_fits)
+{
+	static const uint32_t add16[] = { H_AIDL, S_S2, OBJ, 0, 8, END }, watch[] = { H_AIDL, S_S1, CB, END },
+			      look[] = { H_AIDL, S_S1, END }, want14[] = { 0, OBJ, END };
+	struct sm *sm = golden_sm(14);
+	bc_parcel *reply;
+
+	cr_assert_eq(call_pid(sm, 503, 5, add16, &reply), 0);
+	bc_parcel_unref(reply);
+	cr_assert_eq(call_pid(sm, 503, 5, watch, &reply), 0); /* 14's registerForNotifications */
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 1);
+	cr_assert_eq(call_pid(sm, 503, 6, watch, &reply), 0);
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 0);
+	cr_assert_eq(call_pid(sm, 503, 2, look, &reply), 0);
+	expect_reply(reply, want14, "code 2 from an Android 16 caller on 14");
+	bc_parcel_unref(reply);
+}
+
 /* What a client of one release registers, a client of every other release
  * (and the legacy dialects) finds, on a device of every release. */
 Test(cross, register_in_one_find_in_all)
