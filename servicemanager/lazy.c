@@ -335,7 +335,8 @@ void sm_handed_out(struct sm *sm, struct sm_service *s)
 	 * registration must then tell it "has clients", or it would never
 	 * hear "no clients" once that client dropped it. */
 	s->guarantee = true;
-	sm_check_clients(sm, s, false);
+	if (sm_is_lazy(s))
+		sm_check_clients(sm, s, false);
 }
 
 void sm_check_all_clients(struct sm *sm)
