@@ -1187,11 +1187,14 @@ Test(lazy, lifecycle_with_dying_client, .init = setup, .fini = teardown, .timeou
 	cr_assert_eq(bc_sm_check(sm, "lazy.svc", &b), 0);
 	b = bc_binder_unref(b);
 
-	/* the client dies: told within one check period */
+	/* the client dies: told at the first periodic check after the driver
+	 * released its references -- which it does in deferred work once the
+	 * process is gone, late on a loaded or debug kernel: within two
+	 * check periods */
 	t0 = now_ms();
 	kill_child(&cl);
-	cr_expect(!wait_told(2, 8000), "told 'has clients' after the client died");
-	cr_expect_leq(now_ms() - t0, 6000);
+	cr_expect(!wait_told(2, 12000), "told 'has clients' after the client died");
+	cr_expect_leq(now_ms() - t0, 11000);
 	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.svc", obj), 0);
 	cr_expect_eq(bc_sm_check(sm, "lazy.svc", &b), -ENOENT);
 	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.svc", obj), -EBUSY); /* not registered */
