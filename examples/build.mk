@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: MIT
-# examples/build.mk: the example programs (pingpong, hello, observer, fd
-# passing, calc, kv), built into the guest's bin/ as hello-service,
-# hello-client, ...  LBC_* and IFC_* come from libbinder-c/build.mk and
-# libbinder-c/iface.mk, read before this file.
+# examples/build.mk: the example programs (pingpong, hello, lazy hello,
+# observer, fd passing, calc, kv), built into the guest's bin/ as
+# hello-service, hello-client, ...  LBC_* and IFC_* come from
+# libbinder-c/build.mk and libbinder-c/iface.mk, read before this file.
 
 EX_SRC := $(TOP)/examples
-EX_NAMES := pingpong hello_service hello_client observer_service observer_client fd_service fd_client
+EX_NAMES := pingpong hello_service hello_client lazy_service observer_service observer_client fd_service fd_client
 EX_BINS := $(foreach n,$(EX_NAMES),$(B)/guest/bin/$(subst _,-,$(n)))
 
 ALL_TARGETS += $(EX_BINS)

@@ -460,6 +460,22 @@ struct bc_sm_watcher {
 	struct watch_core *core;
 };
 
+/* Callbacks are sent by an Android 11+ service manager, whatever this
+ * process's own dialect, with either partition. */
+static int enforce_callback_token(bc_parcel *in, const char *descriptor)
+{
+	int r;
+
+	bc_parcel_set_wire(in, BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_SYSTEM);
+	r = bc_parcel_enforce_interface(in, descriptor);
+	if (r == -EPROTO) { /* 'VNDR' */
+		bc_parcel_set_position(in, 0);
+		bc_parcel_set_wire(in, BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_VENDOR);
+		r = bc_parcel_enforce_interface(in, descriptor);
+	}
+	return r;
+}
+
 static int cb_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *userdata)
 {
 	struct watch_core *core = userdata;
@@ -472,15 +488,7 @@ static int cb_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *i
 	(void)reply;
 	if (code != SM_CALLBACK_ON_REGISTRATION)
 		return -EBADMSG;
-	/* Sent by an Android 11+ service manager, whatever this process's
-	 * own dialect. */
-	bc_parcel_set_wire(in, BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_SYSTEM);
-	r = bc_parcel_enforce_interface(in, SM_CALLBACK_DESCRIPTOR);
-	if (r == -EPROTO) { /* 'VNDR' */
-		bc_parcel_set_position(in, 0);
-		bc_parcel_set_wire(in, BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_VENDOR);
-		r = bc_parcel_enforce_interface(in, SM_CALLBACK_DESCRIPTOR);
-	}
+	r = enforce_callback_token(in, SM_CALLBACK_DESCRIPTOR);
 	if (r == 0)
 		r = bc_parcel_read_string16(in, &name, NULL);
 	if (r == 0 && !name)
@@ -593,4 +601,133 @@ int bc_sm_unwatch(bc_sm_watcher *w)
 	free(w->name);
 	free(w);
 	return r;
+}
+
+/* ---- lazy services -------------------------------------------------------- */
+
+/* What the IClientCallback object serves; lives as long as that object
+ * (the service manager holds it while the name stays registered). */
+struct clients_core {
+	pthread_mutex_t mu;
+	bool active;
+	bc_sm_clients_fn fn;
+	void *userdata;
+};
+
+struct bc_sm_client_callback {
+	bc_binder *obj;
+	struct clients_core *core;
+};
+
+static int clients_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply,
+			    void *userdata)
+{
+	struct clients_core *core = userdata;
+	bc_binder *b = NULL;
+	bool has = false;
+	int r;
+
+	(void)self;
+	(void)txn;
+	(void)reply;
+	if (code != SM_CLIENT_CALLBACK_ON_CLIENTS)
+		return -EBADMSG;
+	r = enforce_callback_token(in, SM_CLIENT_CALLBACK_DESCRIPTOR);
+	if (r == 0)
+		r = bc_parcel_read_binder(in, &b);
+	if (r == 0)
+		r = bc_parcel_read_bool(in, &has);
+	if (r == 0) {
+		/* Held across the call, so that free() waits for it. */
+		pthread_mutex_lock(&core->mu);
+		if (core->active)
+			core->fn(b, has, core->userdata);
+		pthread_mutex_unlock(&core->mu);
+	}
+	bc_binder_unref(b);
+	return r < 0 ? -EBADMSG : 0;
+}
+
+static void clients_destroy(void *userdata)
+{
+	struct clients_core *core = userdata;
+
+	pthread_mutex_destroy(&core->mu);
+	free(core);
+}
+
+int bc_sm_register_client_callback(bc_sm *sm, const char *name, bc_binder *service, bc_sm_clients_fn fn,
+				   void *userdata, bc_sm_client_callback **ret)
+{
+	struct clients_core *core;
+	bc_sm_client_callback *cc;
+	bc_class *cls = NULL;
+	bc_parcel *req, *reply;
+	int r;
+
+	if (!sm || !name || !service || !fn || !ret)
+		return -EINVAL;
+	if (!aidl(sm))
+		return -EOPNOTSUPP;
+	cc = calloc(1, sizeof(*cc));
+	core = calloc(1, sizeof(*core));
+	if (!cc || !core) {
+		free(cc);
+		free(core);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&core->mu, NULL);
+	core->fn = fn;
+	core->userdata = userdata;
+	core->active = true;
+	r = bc_class_new(SM_CLIENT_CALLBACK_DESCRIPTOR, clients_transact, clients_destroy, 0, &cls);
+	if (r == 0)
+		r = bc_binder_new(cls, core, &cc->obj);
+	bc_class_unref(cls);
+	if (r < 0) {
+		clients_destroy(core);
+		free(cc);
+		return r;
+	}
+	cc->core = core; /* owned by cc->obj from now on */
+	r = request_named(sm, name, &req);
+	if (r == 0) {
+		r = bc_parcel_write_binder(req, service);
+		if (r == 0)
+			r = bc_parcel_write_binder(req, cc->obj);
+		if (r == 0)
+			r = call(sm, code_of(sm, SM_M_REGISTER_CLIENT_CALLBACK), req, &reply);
+		else
+			bc_parcel_unref(req);
+		if (r == 0)
+			bc_parcel_unref(reply);
+	}
+	if (r < 0) {
+		bc_binder_unref(cc->obj);
+		free(cc);
+		return r;
+	}
+	*ret = cc;
+	return 0;
+}
+
+int bc_sm_client_callback_free(bc_sm_client_callback *cc)
+{
+	if (!cc)
+		return -EINVAL;
+	pthread_mutex_lock(&cc->core->mu);
+	cc->core->active = false;
+	pthread_mutex_unlock(&cc->core->mu);
+	bc_binder_unref(cc->obj);
+	free(cc);
+	return 0;
+}
+
+int bc_sm_try_unregister(bc_sm *sm, const char *name, bc_binder *service)
+{
+	if (!sm || !name || !service)
+		return -EINVAL;
+	if (!aidl(sm))
+		return -EOPNOTSUPP;
+	return watch_call(sm, code_of(sm, SM_M_TRY_UNREGISTER_SERVICE), name, service);
 }

@@ -173,4 +173,10 @@ static inline uint32_t sm_code_of(int release, int method)
 /** IServiceCallback.onRegistration (oneway). */
 #define SM_CALLBACK_ON_REGISTRATION 1u
 
+/** IClientCallback.onClients(IBinder registered, boolean hasClients)
+ * (oneway): how the service manager tells a lazy service whether anyone
+ * but itself holds it. */
+#define SM_CLIENT_CALLBACK_DESCRIPTOR "android.os.IClientCallback"
+#define SM_CLIENT_CALLBACK_ON_CLIENTS 1u
+
 #endif

@@ -9,7 +9,7 @@
 
 SMD_SRC := $(TOP)/servicemanager
 SMD_OBJ := $(B)/obj/servicemanager
-SMD_NAMES := policy proto registry handler
+SMD_NAMES := policy proto registry lazy handler
 SMD_CORE := $(patsubst %,$(SMD_OBJ)/%.o,$(SMD_NAMES))
 SMD_BIN := $(B)/guest/bin/servicemanager
 

@@ -134,7 +134,8 @@ static struct sm_service *lookup(struct req *q, const char *name)
  * A non-null return value is written as int32 1, then the union: int32
  * tag, then the member; a parcelable member again as int32 1 and then its
  * size-prefixed body.  We always answer tag 0 (no accessors), with a null
- * service when absent or hidden, and isLazyService false.
+ * service when absent or hidden; isLazyService is true for services that
+ * registered a client callback (lazy.c).
  */
 static int write_service_union(bc_parcel *reply, const struct sm_service *s)
 {
@@ -150,13 +151,22 @@ static int write_service_union(bc_parcel *reply, const struct sm_service *s)
 	if (r == 0)
 		r = bc_parcel_write_binder(reply, s ? s->binder : NULL);
 	if (r == 0)
-		r = bc_parcel_write_bool(reply, false);
+		r = bc_parcel_write_bool(reply, sm_is_lazy(s));
 	if (r == 0)
 		r = bc_parcel_end_parcelable(reply, tok);
 	return r;
 }
 
 /* ---- get, check ------------------------------------------------------------ */
+
+/* getService (not checkService) of either dialect: the one lookup that
+ * may start a lazy service (lazy.c). */
+static bool is_get(const struct req *q)
+{
+	if (q->h->dialect != BINDERC_SM_DIALECT_AIDL)
+		return q->code == SM_LEGACY_GET;
+	return q->method == SM_M_GET_SERVICE || q->method == SM_M_GET_SERVICE2;
+}
 
 static int do_get(struct req *q)
 {
@@ -171,13 +181,22 @@ static int do_get(struct req *q)
 		return -EBADMSG;
 	}
 	s = lookup(q, name);
+	/* Absent (not merely hidden from this caller): its start-command, if
+	 * it has one.  The answer is null all the same; the client waits and
+	 * asks again (libbinder-c's bc_sm_get polls, as Android's does), so
+	 * the daemon never waits for a service to come up. */
+	if (!s && is_get(q) && sm_name_is_valid(name) && !sm_find(q->sm, name) &&
+	    sm_policy_allows(q->sm->policy, SM_ACT_FIND, name, q->c))
+		sm_try_start(q->sm, name);
 	free(name);
 	if (q->h->dialect == BINDERC_SM_DIALECT_AIDL)
 		r = bc_parcel_write_status(q->reply, NULL);
 	if (r == 0 && (q->method == SM_M_GET_SERVICE2 || q->method == SM_M_CHECK_SERVICE2))
-		return write_service_union(q->reply, s);
-	if (r == 0)
+		r = write_service_union(q->reply, s);
+	else if (r == 0)
 		r = bc_parcel_write_binder(q->reply, s ? s->binder : NULL);
+	if (r == 0 && s)
+		sm_handed_out(q->sm, s);
 	return r;
 }
 
@@ -486,12 +505,66 @@ static int do_string_query(struct req *q)
 	}
 }
 
+/* registerClientCallback(name, service, IClientCallback): only the
+ * process that registered @name, naming the binder it registered. */
+static int do_register_client(struct req *q)
+{
+	char *name = NULL;
+	bc_binder *svc = NULL, *cb = NULL;
+	struct sm_service *s;
+	int r = sm_read_name(q->in, &name);
+
+	if (r == 0)
+		r = bc_parcel_read_binder(q->in, &svc);
+	if (r == 0)
+		r = bc_parcel_read_binder(q->in, &cb);
+	if (r == 0)
+		r = end_of_request(q);
+	if (r < 0) {
+		r = -EBADMSG;
+		goto out;
+	}
+	s = sm_name_is_valid(name) ? sm_find(q->sm, name) : NULL;
+	if (!cb) {
+		r = write_exception(q->reply, BINDERC_EX_NULL_POINTER, "Null callback");
+	} else if (!sm_name_is_valid(name)) {
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Invalid service name");
+	} else if (!sm_policy_allows(q->sm->policy, SM_ACT_ADD, name, q->c)) {
+		deny_log(q, "client callback for", name);
+		r = write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
+	} else if (!s) {
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Not registered");
+	} else if (s->pid != q->c->pid) {
+		r = write_exception(q->reply, BINDERC_EX_UNSUPPORTED_OPERATION,
+				    "Only the registering process may register client callbacks");
+	} else if (!sm_same_binder(s->binder, svc)) {
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Another binder is registered under this name");
+	} else {
+		r = sm_add_client_callback(q->sm, s, cb, q->h->wire, q->h->partition);
+		if (r == -ENOSPC)
+			r = write_service_error(q->reply, ENOSPC, "Too many client callbacks");
+		else if (r == -EPIPE)
+			r = write_exception(q->reply, BINDERC_EX_ILLEGAL_STATE, "Callback is dead");
+		else if (r == 0)
+			r = bc_parcel_write_status(q->reply, NULL);
+		if (r == 0)
+			sm_log(SM_LOG_INFO, "service '%s' is lazy (client callback from pid %d)", name, (int)q->c->pid);
+	}
+out:
+	free(name);
+	bc_binder_unref(svc);
+	bc_binder_unref(cb);
+	return r;
+}
+
+/* tryUnregisterService(name, binder): only by the registering process,
+ * with the registered binder, and only while nobody else holds it. */
 static int do_try_unregister(struct req *q)
 {
 	char *name = NULL;
 	bc_binder *b = NULL;
 	struct sm_service *s;
-	int r = read_name_binder(q, &name, &b);
+	int r = read_name_binder(q, &name, &b), busy;
 
 	if (r < 0)
 		return r;
@@ -503,8 +576,17 @@ static int do_try_unregister(struct req *q)
 		r = write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
 	} else if (!s) {
 		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_STATE, "Not registered");
+	} else if (s->pid != q->c->pid) {
+		r = write_exception(q->reply, BINDERC_EX_UNSUPPORTED_OPERATION,
+				    "Only the registering process may unregister");
 	} else if (!sm_same_binder(s->binder, b)) {
 		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "Another binder is registered under this name");
+	} else if ((busy = sm_may_unregister(q->sm, s)) != 0) {
+		/* Clients, or the driver cannot count them: assume some, as
+		 * Android does. */
+		sm_log(SM_LOG_INFO, "service '%s' not unregistered: %s", name,
+		       busy == -EBUSY ? "it has clients" : "clients cannot be counted");
+		r = write_exception(q->reply, BINDERC_EX_ILLEGAL_STATE, "Service has clients");
 	} else {
 		sm_log(SM_LOG_INFO, "service '%s' unregistered by uid %u", name, (unsigned)q->c->uid);
 		sm_remove(q->sm, name);
@@ -589,26 +671,8 @@ static int run_method(struct req *q)
 	case SM_M_GET_UPDATABLE_NAMES:
 	case SM_M_GET_CONNECTION_INFO:
 		return do_string_query(q);
-	case SM_M_REGISTER_CLIENT_CALLBACK: {
-		/* Lazy services (client counts) are not supported; the
-		 * arguments are still checked as Android's stub reads them. */
-		char *name = NULL;
-		bc_binder *svc = NULL, *cb = NULL;
-		int r = sm_read_name(q->in, &name);
-
-		if (r == 0)
-			r = bc_parcel_read_binder(q->in, &svc);
-		if (r == 0)
-			r = bc_parcel_read_binder(q->in, &cb);
-		if (r == 0)
-			r = end_of_request(q);
-		free(name);
-		bc_binder_unref(svc);
-		bc_binder_unref(cb);
-		if (r < 0)
-			return -EBADMSG;
-		return write_exception(q->reply, BINDERC_EX_UNSUPPORTED_OPERATION, "Client callbacks are not supported");
-	}
+	case SM_M_REGISTER_CLIENT_CALLBACK:
+		return do_register_client(q);
 	case SM_M_TRY_UNREGISTER_SERVICE:
 		return do_try_unregister(q);
 	case SM_M_GET_SERVICE_DEBUG_INFO:
@@ -629,39 +693,112 @@ static int try_method(struct req *q, size_t args, int release, int method, bool 
 	return method == SM_M_NONE ? -EBADMSG : run_method(q);
 }
 
+/* The arguments each method takes: where two releases put methods of
+ * one shape at a code, the bytes cannot tell those releases apart. */
+enum shape { SH_NONE, SH_NAME, SH_NAME_BINDER, SH_NAME_BINDER_BINDER, SH_ADD, SH_INT };
+
+static enum shape shape_of(int method)
+{
+	switch (method) {
+	case SM_M_ADD_SERVICE:
+		return SH_ADD;
+	case SM_M_LIST_SERVICES:
+		return SH_INT;
+	case SM_M_REGISTER_FOR_NOTIFICATIONS:
+	case SM_M_UNREGISTER_FOR_NOTIFICATIONS:
+	case SM_M_TRY_UNREGISTER_SERVICE:
+		return SH_NAME_BINDER;
+	case SM_M_REGISTER_CLIENT_CALLBACK:
+		return SH_NAME_BINDER_BINDER;
+	case SM_M_GET_SERVICE_DEBUG_INFO:
+		return SH_NONE;
+	default:
+		return SH_NAME;
+	}
+}
+
+static struct sm_learned *learned(struct sm *sm, pid_t pid)
+{
+	for (size_t i = 0; i < sm->n_learned; i++)
+		if (sm->learned[i].pid == pid)
+			return &sm->learned[i];
+	return NULL;
+}
+
+/* A request of @q's caller did not fit the device's release @rel0 and was
+ * read as @method: it came from one of the releases (other than @rel0)
+ * that put a method of that shape at its code.  Narrow what we know. */
+static void learn(struct req *q, int rel0, int method)
+{
+	struct sm *sm = q->sm;
+	struct sm_learned *l = learned(sm, q->c->pid);
+	unsigned mask = 0;
+
+	for (int x = SM_RELEASE_FIRST; x <= SM_RELEASE_LAST; x++) {
+		int m = sm_method_of(x, q->code);
+
+		if (x != rel0 && m != SM_M_NONE && shape_of(m) == shape_of(method))
+			mask |= 1u << (x - SM_RELEASE_FIRST);
+	}
+	if (!l) {
+		l = &sm->learned[sm->next_learned];
+		sm->next_learned = (sm->next_learned + 1) % SM_LEARNED_MAX;
+		if (sm->n_learned < SM_LEARNED_MAX)
+			sm->n_learned++;
+		l->pid = q->c->pid;
+		l->mask = 0;
+	}
+	/* Nothing in common: another program now has that pid. */
+	l->mask = (l->mask & mask) ? l->mask & mask : mask;
+}
+
 /*
  * Which method an AIDL request means.  The header is the same from
  * Android 11 to 16, so the code is read in the device's release first;
  * when the arguments do not fit that method exactly, in the other
- * releases (nearest first, newer on a tie), where a different method may
- * fit them exactly -- that is how a request tells its release when the
- * bytes can (e.g. code 3 with a name only is Android 15/16 checkService,
- * never an addService).  Only then is the device's method given the
- * benefit of the doubt about trailing bytes.  Where the shapes are the
- * same (code 2: checkService of 11-14, getService2 of 15-16) the
- * device's release decides.
+ * releases, where a different method may fit them exactly -- that is how
+ * a request tells its release when the bytes can (e.g. code 3 with a name
+ * only is Android 15/16 checkService, never an addService).  Only then is
+ * the device's method given the benefit of the doubt about trailing
+ * bytes.
+ *
+ * Two kinds of ambiguity remain.  Where the device's method fits (code 2:
+ * checkService of 11-14, getService2 of 15-16) the device's release
+ * decides, always: what a request that fits means never depends on who
+ * sent it before.  Where it does not fit but two other releases' methods
+ * do (on a 14 device, code 7 with a name and a binder is Android 15's
+ * unregisterForNotifications and Android 16's registerForNotifications),
+ * the releases the caller's earlier requests proved possible (by pid)
+ * come first; then the nearest release, the newer on a tie.
  */
 static int dispatch_aidl(struct req *q)
 {
 	size_t args = bc_parcel_get_position(q->in);
 	int rel0 = sm_release(q->sm), m0 = sm_method_of(rel0, q->code);
+	struct sm_learned *l = learned(q->sm, q->c->pid);
+	unsigned known = l ? l->mask : 0;
 	int r = try_method(q, args, rel0, m0, true);
 
 	if (r != -EBADMSG)
 		return r;
-	for (int d = 1; d <= SM_RELEASE_LAST - SM_RELEASE_FIRST; d++) {
-		int cand[2] = { rel0 + d, rel0 - d };
+	for (int pass = known ? 0 : 1; pass < 2; pass++) {
+		for (int d = 1; d <= SM_RELEASE_LAST - SM_RELEASE_FIRST; d++) {
+			int cand[2] = { rel0 + d, rel0 - d };
 
-		for (int i = 0; i < 2; i++) {
-			int m = sm_method_of(cand[i], q->code);
+			for (int i = 0; i < 2; i++) {
+				int m = sm_method_of(cand[i], q->code);
+				bool in_known = sm_release_is_valid(cand[i]) &&
+						(known >> (cand[i] - SM_RELEASE_FIRST) & 1u);
 
-			if (m == SM_M_NONE || m == m0)
-				continue;
-			r = try_method(q, args, cand[i], m, true);
-			if (r != -EBADMSG) {
-				sm_log(SM_LOG_DEBUG, "code %u from uid %u read as %s", q->code, (unsigned)q->c->uid,
-				       dialect_name(q));
-				return r;
+				if (m == SM_M_NONE || m == m0 || in_known != (pass == 0))
+					continue;
+				r = try_method(q, args, cand[i], m, true);
+				if (r != -EBADMSG) {
+					sm_log(SM_LOG_DEBUG, "code %u from uid %u pid %d read as %s", q->code,
+					       (unsigned)q->c->uid, (int)q->c->pid, dialect_name(q));
+					learn(q, rel0, m);
+					return r;
+				}
 			}
 		}
 	}

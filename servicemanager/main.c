@@ -2,9 +2,11 @@
 /*
  * servicemanager: the context manager (handle 0) of a binder device.
  *
- * Single-threaded, as Android's: the binder fd (library polling mode) and
- * a signalfd in one poll loop.  SIGTERM/SIGINT stop it cleanly, SIGHUP
- * reloads the policy file.
+ * Single-threaded, as Android's: the binder fd (library polling mode), a
+ * signalfd and a timerfd in one poll loop.  SIGTERM/SIGINT stop it
+ * cleanly, SIGHUP reloads the policy file, SIGCHLD reaps the processes
+ * start-command ran.  The timer counts the clients of lazy services every
+ * SM_CLIENT_CHECK_MS.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +21,8 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
 #include <sys/un.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -184,7 +188,7 @@ static int run(const struct opts *o, int ready_fd)
 	bc_binder *self = NULL;
 	struct sm_caller me;
 	sigset_t mask;
-	int bfd = -1, sfd = -1, r;
+	int bfd = -1, sfd = -1, tfd = -1, r;
 
 	r = load_policy(o, &policy);
 	if (r < 0)
@@ -228,12 +232,31 @@ static int run(const struct opts *o, int ready_fd)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) {
 		r = -errno;
 		sm_log(SM_LOG_ERR, "signalfd: %s", strerror(errno));
+		goto out;
+	}
+	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (tfd >= 0) {
+		struct itimerspec its = { .it_interval = { SM_CLIENT_CHECK_MS / 1000, (SM_CLIENT_CHECK_MS % 1000) * 1000000L } };
+
+		its.it_value = its.it_interval;
+		if (timerfd_settime(tfd, 0, &its, NULL) < 0) {
+			int e = errno;
+
+			close(tfd);
+			tfd = -1;
+			errno = e;
+		}
+	}
+	if (tfd < 0) {
+		r = -errno;
+		sm_log(SM_LOG_ERR, "timerfd: %s", strerror(errno));
 		goto out;
 	}
 	if (o->pidfile && (r = write_pidfile(o->pidfile)) < 0) {
@@ -251,9 +274,11 @@ static int run(const struct opts *o, int ready_fd)
 	}
 
 	for (;;) {
-		struct pollfd pf[2] = { { .fd = bfd, .events = POLLIN }, { .fd = sfd, .events = POLLIN } };
+		struct pollfd pf[3] = { { .fd = bfd, .events = POLLIN },
+					{ .fd = sfd, .events = POLLIN },
+					{ .fd = tfd, .events = POLLIN } };
 
-		if (poll(pf, 2, -1) < 0) {
+		if (poll(pf, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			r = -errno;
@@ -265,7 +290,14 @@ static int run(const struct opts *o, int ready_fd)
 			bool stop = false;
 
 			while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-				if (si.ssi_signo == SIGHUP) {
+				if (si.ssi_signo == SIGCHLD) {
+					pid_t pid;
+					int st;
+
+					/* One signal may stand for several children. */
+					while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+						sm_child_exited(&sm, pid, st);
+				} else if (si.ssi_signo == SIGHUP) {
 					struct sm_policy *np = NULL;
 
 					if (load_policy(o, &np) == 0) {
@@ -283,6 +315,12 @@ static int run(const struct opts *o, int ready_fd)
 				r = 0;
 				break;
 			}
+		}
+		if (pf[2].revents & POLLIN) {
+			uint64_t ticks;
+
+			if (read(tfd, &ticks, sizeof(ticks)) == (ssize_t)sizeof(ticks))
+				sm_check_all_clients(&sm);
 		}
 		if (pf[0].revents & (POLLERR | POLLNVAL)) {
 			sm_log(SM_LOG_ERR, "%s: device error", o->device);
@@ -311,6 +349,8 @@ out:
 	bc_process_unref(proc);
 	if (sfd >= 0)
 		close(sfd);
+	if (tfd >= 0)
+		close(tfd);
 	if (o->pidfile && r == 0)
 		unlink(o->pidfile);
 	return r < 0 ? 1 : 0;

@@ -13,6 +13,10 @@
  *   max-callbacks-per-uid N
  *   isolated-uids FIRST-LAST      uids that find only allow-isolated services
  *   android-release N             AIDL method numbering of Android N (11-16)
+ *   start-command NAME PATH ARG...
+ *                                 run PATH ARG... (no shell) when a
+ *                                 getService asks for NAME and it is not
+ *                                 registered (lazy services)
  *
  * Rules are tried in file order; the first whose action, glob and one of
  * whose principals match decides.  When none matches: root may add, anyone
@@ -47,11 +51,20 @@ struct rule {
 	size_t n_who;
 };
 
+/* A start-command: the exact service name, then the NULL-terminated
+ * argument vector (words of the file, never anything a client sent). */
+struct start_cmd {
+	char *name;
+	char **argv;
+};
+
 struct sm_policy {
 	struct rule *rules;
 	size_t n_rules;
 	char **declared;
 	size_t n_declared;
+	struct start_cmd *starts;
+	size_t n_starts;
 	struct sm_limits limits;
 	int release; /* android-release, 0 when not given */
 };
@@ -130,6 +143,13 @@ void sm_policy_free(struct sm_policy *p)
 	for (size_t i = 0; i < p->n_declared; i++)
 		free(p->declared[i]);
 	free(p->declared);
+	for (size_t i = 0; i < p->n_starts; i++) {
+		free(p->starts[i].name);
+		for (char **a = p->starts[i].argv; a && *a; a++)
+			free(*a);
+		free(p->starts[i].argv);
+	}
+	free(p->starts);
 	free(p);
 }
 
@@ -299,6 +319,36 @@ fail:
 	return e;
 }
 
+static int parse_start(struct parser *ps, struct sm_policy *p, char **w, size_t n)
+{
+	struct start_cmd c = { 0 };
+	struct start_cmd *nv;
+
+	if (n < 3 || !sm_name_is_valid(w[1]) || w[2][0] != '/')
+		return perr(ps, "usage: start-command NAME /ABSOLUTE/PATH [ARG...]");
+	if (sm_policy_start_command(p, w[1]))
+		return perr(ps, "a second start-command for '%s'", w[1]);
+	c.name = strdup(w[1]);
+	c.argv = calloc(n - 1, sizeof(*c.argv));
+	if (!c.name || !c.argv)
+		goto nomem;
+	for (size_t i = 2; i < n; i++)
+		if (!(c.argv[i - 2] = strdup(w[i])))
+			goto nomem;
+	nv = realloc(p->starts, (p->n_starts + 1) * sizeof(*nv));
+	if (!nv)
+		goto nomem;
+	p->starts = nv;
+	p->starts[p->n_starts++] = c;
+	return 0;
+nomem:
+	for (size_t i = 0; c.argv && c.argv[i]; i++)
+		free(c.argv[i]);
+	free(c.argv);
+	free(c.name);
+	return -ENOMEM;
+}
+
 static int parse_line(struct parser *ps, struct sm_policy *p, char *line)
 {
 	char *w[MAX_WORDS];
@@ -329,6 +379,8 @@ static int parse_line(struct parser *ps, struct sm_policy *p, char *line)
 		p->n_declared++;
 		return 0;
 	}
+	if (strcmp(w[0], "start-command") == 0)
+		return parse_start(ps, p, w, n);
 	if (strcmp(w[0], "android-release") == 0) {
 		if (n != 2 || parse_uint(w[1], SM_RELEASE_LAST, &v) < 0 || !sm_release_is_valid((int)v))
 			return perr(ps, "usage: android-release N (%d..%d)", SM_RELEASE_FIRST, SM_RELEASE_LAST);
@@ -547,4 +599,12 @@ const struct sm_limits *sm_policy_limits(const struct sm_policy *p)
 bool sm_policy_is_isolated(const struct sm_policy *p, uid_t uid)
 {
 	return uid >= p->limits.isolated_first && uid <= p->limits.isolated_last;
+}
+
+const char *const *sm_policy_start_command(const struct sm_policy *p, const char *name)
+{
+	for (size_t i = 0; i < p->n_starts; i++)
+		if (strcmp(p->starts[i].name, name) == 0)
+			return (const char *const *)p->starts[i].argv;
+	return NULL;
 }

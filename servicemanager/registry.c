@@ -16,6 +16,9 @@ int sm_init(struct sm *sm, struct sm_policy *policy)
 {
 	memset(sm, 0, sizeof(*sm));
 	sm->policy = policy;
+	sm->strong_count = sm_node_strong_count;
+	sm->spawn = sm_spawn;
+	sm->clock_ms = sm_clock_ms;
 	return 0;
 }
 
@@ -83,6 +86,7 @@ static void service_free(struct sm_service *s)
 {
 	if (s->death_linked)
 		bc_binder_unlink_to_death(s->binder, service_died, s);
+	sm_drop_client_callbacks(s);
 	bc_binder_unref(s->binder);
 	free(s->name);
 	free(s);
@@ -355,6 +359,7 @@ void sm_fini(struct sm *sm)
 		cb_remove_at(sm, sm->n_cbs - 1);
 	free(sm->svc);
 	free(sm->cbs);
+	sm_drop_starts(sm);
 	sm->svc = NULL;
 	sm->cbs = NULL;
 	sm_policy_free(sm->policy);

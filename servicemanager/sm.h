@@ -7,6 +7,8 @@
  *   proto.c     the two wire dialects: header detection, request
  *               decoding, reply encoding (no state)
  *   registry.c  the state: services, notification callbacks, limits
+ *   lazy.c      lazy services: client counts, onClients callbacks,
+ *               start-command (start a service on its first lookup)
  *   handler.c   one transaction: decode, check, act, answer
  *   main.c      the daemon: options, logging, poll loop, signals
  *
@@ -95,6 +97,9 @@ const struct sm_limits *sm_policy_limits(const struct sm_policy *p);
 int sm_policy_release(const struct sm_policy *p);
 /** Whether @uid is an isolated uid (it finds only allow-isolated services). */
 bool sm_policy_is_isolated(const struct sm_policy *p, uid_t uid);
+/** The "start-command NAME PATH ARG..." argument vector for @name
+ * (PATH first, NULL-terminated), or NULL when it has none. */
+const char *const *sm_policy_start_command(const struct sm_policy *p, const char *name);
 
 /* ---- proto.c ------------------------------------------------------------- */
 
@@ -120,6 +125,8 @@ int sm_read_name(bc_parcel *in, char **ret);
 
 /* ---- registry.c ---------------------------------------------------------- */
 
+struct sm_client_cb;
+
 struct sm_service {
 	char *name;
 	bc_binder *binder; /* strong reference: the service lives while registered */
@@ -129,6 +136,17 @@ struct sm_service {
 	int32_t dump_flags;
 	bool death_linked;
 	struct sm *sm;
+	/* Lazy services (lazy.c): IClientCallbacks the registering process
+	 * gave, what they were last told, and whether the binder was handed
+	 * out since the last count (it then counts as a client once, so a
+	 * client that drops it at once still yields true, then false; kept
+	 * until the service becomes lazy), and whether it was told anything
+	 * yet. */
+	struct sm_client_cb **ccbs;
+	size_t n_ccbs;
+	bool has_clients;
+	bool guarantee;
+	bool told;
 };
 
 struct sm_callback {
@@ -140,6 +158,9 @@ struct sm_callback {
 	struct sm *sm;
 };
 
+/** Callers whose release (per-request detection) is remembered. */
+#define SM_LEARNED_MAX 64
+
 struct sm {
 	struct sm_policy *policy;
 	struct sm_service **svc; /* sorted by name */
@@ -148,6 +169,21 @@ struct sm {
 	size_t n_cbs, cap_cbs;
 	bc_binder *self; /* our own object ("manager") */
 	int release;	 /* --android-release; 0: the policy's, else 14 */
+	/* handler.c: the releases each recent caller's requests proved
+	 * possible (bit release - SM_RELEASE_FIRST), by pid, oldest replaced */
+	struct sm_learned {
+		pid_t pid;
+		unsigned mask;
+	} learned[SM_LEARNED_MAX];
+	size_t n_learned, next_learned;
+	/* lazy.c: processes started by start-command, by service name */
+	struct sm_start *starts;
+	size_t n_starts;
+	/* What lazy.c needs from the system; sm_init sets the real ones and
+	 * host tests replace them. */
+	int (*strong_count)(bc_binder *b, uint32_t *ret); /* the driver's count on b's node */
+	int (*spawn)(const char *const *argv, pid_t *ret); /* start argv[0] (absolute) */
+	int64_t (*clock_ms)(void);			   /* CLOCK_MONOTONIC */
 };
 
 /** The AIDL numbering @sm answers in (enum sm_release). */
@@ -175,6 +211,61 @@ int sm_watch(struct sm *sm, const char *name, bc_binder *cb, const struct sm_cal
 int sm_unwatch(struct sm *sm, const char *name, bc_binder *cb);
 /** Whether @a and @b are the same object (same proxy or same local). */
 bool sm_same_binder(bc_binder *a, bc_binder *b);
+
+/* ---- lazy.c -------------------------------------------------------------- */
+
+/** How often the daemon compares client counts (as Android: 5 s). */
+#define SM_CLIENT_CHECK_MS 5000
+/** Client callbacks one service may have. */
+#define SM_MAX_CLIENT_CALLBACKS 8
+/** start-command runs a service's command at most this often. */
+#define SM_START_INTERVAL_MS 1000
+
+/**
+ * Add IClientCallback @cb to @s (registerClientCallback; the caller has
+ * checked who asks).  Links to its death.  -ENOSPC, -EPIPE (dead), -ENOMEM.
+ */
+int sm_add_client_callback(struct sm *sm, struct sm_service *s, bc_binder *cb, int wire, int partition);
+/** Drop @s's client callbacks (when @s is freed). */
+void sm_drop_client_callbacks(struct sm_service *s);
+/** Whether @s is a lazy service (has client callbacks). */
+bool sm_is_lazy(const struct sm_service *s);
+/**
+ * Count @s's clients: the driver's strong count on its node minus our own
+ * reference.  Tells the callbacks when the answer changed: both ways when
+ * @periodic, only "has clients" otherwise (a lookup must not tell a
+ * service it may go while a reply carrying it is in flight).  Returns
+ * the number of other holders, or -errno when the driver cannot say.
+ */
+int sm_check_clients(struct sm *sm, struct sm_service *s, bool periodic);
+/**
+ * Whether @s may be unregistered now (tryUnregisterService): 0 when
+ * nobody but us holds it -- besides, once it was last told "no clients",
+ * the notifications that told it so (see lazy.c) -- -EBUSY when others
+ * do (a lazy service that believed it had none is told otherwise), or
+ * -errno when the driver cannot count.
+ */
+int sm_may_unregister(struct sm *sm, struct sm_service *s);
+/** @s was just handed to a client (get or check). */
+void sm_handed_out(struct sm *sm, struct sm_service *s);
+/** The periodic check of every lazy service (main loop, each
+ * SM_CLIENT_CHECK_MS). */
+void sm_check_all_clients(struct sm *sm);
+/**
+ * A getService for the absent @name: run its start-command, unless one
+ * started less than SM_START_INTERVAL_MS ago or still runs (then it is
+ * run again when that one exits).  Never waits.  0 when started, -ENOENT
+ * when @name has no start-command, -EALREADY, -EAGAIN, or the spawn error.
+ */
+int sm_try_start(struct sm *sm, const char *name);
+/** Child @pid (a start-command) exited with wait status @status. */
+void sm_child_exited(struct sm *sm, pid_t pid, int status);
+/** Free the start-command records (sm_fini). */
+void sm_drop_starts(struct sm *sm);
+/* The real hooks (struct sm's strong_count, spawn, clock_ms). */
+int sm_node_strong_count(bc_binder *b, uint32_t *ret);
+int sm_spawn(const char *const *argv, pid_t *ret);
+int64_t sm_clock_ms(void);
 
 /* ---- handler.c ----------------------------------------------------------- */
 

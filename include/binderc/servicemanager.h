@@ -16,6 +16,7 @@
  *
  * Errors (besides transport errors, see binderc/status.h):
  *   -ENOENT     no such service (check) / none registered (unregister)
+ *   -EBUSY      not now (EX_ILLEGAL_STATE: e.g. a service with clients)
  *   -ETIMEDOUT  get/wait gave up
  *   -EPERM      the policy denied it (EX_SECURITY, or status -EPERM)
  *   -EINVAL     bad name or null binder (EX_ILLEGAL_ARGUMENT/NULL_POINTER)
@@ -116,6 +117,46 @@ int bc_sm_watch(bc_sm *sm, const char *name, bc_sm_notify_fn fn, void *userdata,
 /** Cancel a registration and free @w.  When it returns, @fn is not running
  * and will not be called again (it may be called from @fn itself). */
 int bc_sm_unwatch(bc_sm_watcher *w);
+
+/*
+ * Lazy services (AIDL dialect only; -EOPNOTSUPP in LEGACY).  A service
+ * that wants to exit while unused registers, then asks to be told about
+ * its clients; when told it has none, it tries to unregister and exits
+ * if that worked (if not, a client came meanwhile: it keeps serving).
+ * binder-c's servicemanager can start it again on the next lookup (its
+ * policy's start-command, see servicemanager(8)).
+ */
+
+/** One client-callback registration. */
+typedef struct bc_sm_client_callback bc_sm_client_callback;
+
+/**
+ * Called with @has_clients true when a process other than the service
+ * manager got @service, and false when the service manager's periodic
+ * check (every 5 s) finds none left.  @service is borrowed.  Runs on a
+ * thread serving this process: start a thread pool (or poll) first.
+ */
+typedef void (*bc_sm_clients_fn)(bc_binder *service, bool has_clients, void *userdata);
+
+/**
+ * Ask to be told about the clients of @service, which this process
+ * registered as @name (Android's registerClientCallback).  -EOPNOTSUPP
+ * when another process registered @name, -EINVAL when @name is not
+ * registered or under another binder.  The registration lasts as long
+ * as @name stays registered with @service.
+ */
+int bc_sm_register_client_callback(bc_sm *sm, const char *name, bc_binder *service, bc_sm_clients_fn fn,
+				   void *userdata, bc_sm_client_callback **ret);
+/** Free @cc: when it returns, its function is not running and will not
+ * be called again (never call it from that function). */
+int bc_sm_client_callback_free(bc_sm_client_callback *cc);
+/**
+ * Unregister @name, registered by this process as @service, unless
+ * another process holds it (Android's tryUnregisterService).  -EBUSY
+ * when it has clients (or is not registered), -EOPNOTSUPP when another
+ * process registered it, -EINVAL when another binder is.
+ */
+int bc_sm_try_unregister(bc_sm *sm, const char *name, bc_binder *service);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
 # tests/sm/build.mk: tests of the service manager, its client and the
 # binder tool.
 #   unit_sm      host (no kernel), sanitizers: policy, dialects, methods
+#   unit_lazy    host, sanitizers: client callbacks, tryUnregister, start-command
 #   sm-test      guest, once per device: the daemon, both dialects, the
 #                client API, deaths, denials, malformed requests, the tool
 # SMD_* come from servicemanager/build.mk, LBC_* from libbinder-c/build.mk,
@@ -11,14 +12,20 @@ SMT_SRC := $(TOP)/tests/sm
 SMT_HOST := $(B)/tests/sm/unit_sm
 SMT_GUEST := $(B)/guest/bin/sm-test
 
-HOST_TESTS += $(SMT_HOST)
+SMT_LAZY := $(B)/tests/sm/unit_lazy
+
+HOST_TESTS += $(SMT_HOST) $(SMT_LAZY)
 
 $(SMT_HOST): $(SMT_SRC)/unit_sm.c $(patsubst %,$(SMD_OBJ)/san/%.o,$(SMD_NAMES)) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $^ $(CRITERION_LIBS) -lpthread
 
+$(SMT_LAZY): $(SMT_SRC)/unit_lazy.c $(patsubst %,$(SMD_OBJ)/san/%.o,$(SMD_NAMES)) $(LBC_SAN_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $^ $(CRITERION_LIBS) -lpthread
+
 .PHONY: sm-tests
-sm-tests: $(SMT_HOST)
+sm-tests: $(SMT_HOST) $(SMT_LAZY)
 
 GUEST_TESTS += $(SMT_GUEST)
 

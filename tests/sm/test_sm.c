@@ -310,6 +310,29 @@ static bool wait_gone(bc_sm *sm, const char *name, int ms)
 	}
 }
 
+/* Until @name is no longer listed.  For a lazy service: a lookup would
+ * hand it out, and the service manager would tell it "has clients". */
+static bool wait_unlisted(bc_sm *sm, const char *name, int ms)
+{
+	int64_t end = th_now_ms() + ms;
+
+	for (;;) {
+		char **v = NULL;
+		size_t n = 0;
+		bool listed = false;
+
+		cr_assert_eq(bc_sm_list(sm, 0, &v, &n), 0);
+		for (size_t i = 0; i < n; i++)
+			listed |= strcmp(v[i], name) == 0;
+		bc_strv_free(v, n);
+		if (!listed)
+			return true;
+		if (th_now_ms() > end)
+			return false;
+		msleep(50);
+	}
+}
+
 /* ---- daemon --------------------------------------------------------------- */
 
 TestSuite(daemon, .init = setup, .fini = teardown, .timeout = 180);
@@ -875,7 +898,8 @@ Test(raw, aidl_codes_1_to_14, .init = setup, .fini = teardown, .timeout = 180)
 	cr_expect_eq(rd32(reply), 0);
 	cr_expect_eq(rd32(reply), 0);
 	bc_parcel_unref(reply);
-	/* 12 registerClientCallback: unsupported */
+	/* 12 registerClientCallback: only by the registering process (the
+	 * lazy suite covers the rest) */
 	req = raw_req(w, 0);
 	bc_parcel_write_string16(req, "raw.svc");
 	bc_parcel_write_binder(req, lobj);
@@ -1038,6 +1062,211 @@ Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = 
 	seen_binder = bc_binder_unref(seen_binder);
 	pthread_mutex_unlock(&seen_mu);
 	kill_child(&c);
+	bc_sm_unref(sm);
+}
+
+/* ---- lazy services ------------------------------------------------------------ */
+
+static pthread_mutex_t told_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t told_cond = PTHREAD_COND_INITIALIZER;
+static int told_count;
+static bool told_last;
+
+static void on_clients(bc_binder *service, bool has_clients, void *ud)
+{
+	(void)service, (void)ud;
+	pthread_mutex_lock(&told_mu);
+	told_count++;
+	told_last = has_clients;
+	pthread_cond_broadcast(&told_cond);
+	pthread_mutex_unlock(&told_mu);
+}
+
+/* Wait up to @ms for the @count-th onClients; returns what it said, and
+ * fails the test when it does not come. */
+static bool wait_told(int count, int ms)
+{
+	struct timespec end;
+	bool v;
+
+	clock_gettime(CLOCK_REALTIME, &end);
+	end.tv_sec += ms / 1000;
+	end.tv_nsec += (ms % 1000) * 1000000L;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&told_mu);
+	while (told_count < count)
+		if (pthread_cond_timedwait(&told_cond, &told_mu, &end) != 0)
+			break;
+	cr_assert_geq(told_count, count, "onClients #%d did not come within %d ms", count, ms);
+	cr_expect_eq(told_count, count, "more onClients than expected");
+	v = told_last;
+	pthread_mutex_unlock(&told_mu);
+	return v;
+}
+
+/* Fork a client that gets @name through its own service manager
+ * connection, reports the result and holds the binder until killed. */
+static struct child spawn_client(const char *name)
+{
+	struct child c = { 0 };
+	int pfd[2];
+
+	cr_assert_eq(pipe(pfd), 0);
+	c.pid = fork();
+	cr_assert_geq(c.pid, 0);
+	if (c.pid == 0) {
+		bc_process *p = NULL;
+		bc_sm *sm = NULL;
+		bc_binder *b = NULL;
+		int r;
+
+		close(pfd[0]);
+		if (proc)
+			close(bc_process_get_fd(proc));
+		r = bc_process_open(device, &p);
+		if (r == 0)
+			r = bc_sm_new(p, BINDERC_SM_DIALECT_AIDL, &sm);
+		if (r == 0)
+			r = bc_sm_get(sm, name, &b);
+		if (write(pfd[1], &r, sizeof(r)) != sizeof(r))
+			_exit(98);
+		for (;;)
+			pause();
+	}
+	close(pfd[1]);
+	cr_assert_eq(read(pfd[0], &c.status, sizeof(c.status)), (ssize_t)sizeof(c.status), "client child died");
+	close(pfd[0]);
+	return c;
+}
+
+/*
+ * The test is the lazy service: a client gets it (told true), holds it
+ * (tryUnregister refused), dies (told false by the periodic check, within
+ * SM_CLIENT_CHECK_MS), and then tryUnregister succeeds.
+ */
+Test(lazy, lifecycle_with_dying_client, .init = setup, .fini = teardown, .timeout = 180)
+{
+	bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
+	bc_class *cls = NULL;
+	bc_binder *obj = NULL, *b = NULL;
+	bc_sm_client_callback *cc = NULL;
+	struct child cl, other;
+	int64_t t0;
+
+	cr_assert_eq(bc_class_new(ECHO_DESC, echo_transact, NULL, 0, &cls), 0);
+	cr_assert_eq(bc_binder_new(cls, NULL, &obj), 0);
+	cr_assert_eq(bc_process_start_thread_pool(proc), 0);
+	cr_assert_eq(bc_sm_add(sm, "lazy.svc", obj, 0, 0), 0);
+	/* only the registering process may ask */
+	other = spawn_service("lazy.other", 1, BINDERC_SM_DIALECT_AIDL, -1);
+	cr_assert_eq(other.status, 0);
+	cr_expect_eq(bc_sm_register_client_callback(sm, "lazy.other", obj, on_clients, NULL, &cc), -EOPNOTSUPP);
+	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.other", obj), -EOPNOTSUPP);
+	kill_child(&other);
+	cr_assert_eq(bc_sm_register_client_callback(sm, "lazy.svc", obj, on_clients, NULL, &cc), 0);
+	msleep(200);
+	cr_expect_eq(told_count, 0);
+
+	cl = spawn_client("lazy.svc");
+	cr_assert_eq(cl.status, 0);
+	cr_expect(wait_told(1, 3000), "told 'no clients' while a client holds it");
+	/* still held after a periodic check: nothing new; unregistering is
+	 * refused */
+	msleep(5500);
+	cr_expect_eq(told_count, 1);
+	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.svc", obj), -EBUSY);
+	cr_assert_eq(bc_sm_check(sm, "lazy.svc", &b), 0);
+	b = bc_binder_unref(b);
+
+	/* the client dies: told at the first periodic check after the driver
+	 * released its references -- which it does in deferred work once the
+	 * process is gone, late on a loaded or debug kernel: within two
+	 * check periods */
+	t0 = th_now_ms();
+	kill_child(&cl);
+	cr_expect(!wait_told(2, 12000), "told 'has clients' after the client died");
+	cr_expect_leq(th_now_ms() - t0, 11000);
+	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.svc", obj), 0);
+	cr_expect_eq(bc_sm_check(sm, "lazy.svc", &b), -ENOENT);
+	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.svc", obj), -EBUSY); /* not registered */
+	bc_sm_client_callback_free(cc);
+	bc_binder_unref(obj);
+	bc_class_unref(cls);
+	bc_sm_unref(sm);
+}
+
+/* sayHello on the lazy-service example; returns the pid that answered. */
+static int hello_pid(bc_binder *b)
+{
+	bc_parcel *req = NULL, *reply = NULL;
+	char *s = NULL;
+	const char *at;
+	int pid = -1;
+
+	cr_assert_eq(bc_binder_new_parcel(b, &req), 0);
+	bc_parcel_write_interface_token(req, "org.binderc.example.IHello");
+	bc_parcel_write_string16(req, "lazy");
+	cr_assert_eq(bc_binder_transact(b, 1, req, &reply, 0), 0);
+	cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
+	at = strstr(s, "pid ");
+	cr_assert_not_null(at, "%s", s);
+	pid = atoi(at + 4);
+	free(s);
+	bc_parcel_unref(req);
+	bc_parcel_unref(reply);
+	return pid;
+}
+
+/* Until @pid is gone (reaped by the service manager, its parent). */
+static bool wait_exited(int pid, int ms)
+{
+	int64_t end = th_now_ms() + ms;
+
+	while (kill(pid, 0) == 0) {
+		if (th_now_ms() > end)
+			return false;
+		msleep(20);
+	}
+	return true;
+}
+
+/*
+ * The whole cycle with the example: getService starts lazy-service
+ * through the policy's start-command, the client's get waits for it; the
+ * client drops it and the service unregisters and exits; the next
+ * getService starts it again.
+ */
+Test(lazy, start_command_on_lookup, .init = init_paths, .fini = teardown, .timeout = 180)
+{
+	char policy[1400];
+	bc_binder *b = NULL;
+	bc_sm *sm;
+	int pid1, pid2;
+
+	snprintf(policy, sizeof(policy), "start-command lazy-hello %s/lazy-service lazy-hello\n", bindir);
+	sm_start(policy);
+	sm = client(BINDERC_SM_DIALECT_AIDL);
+	/* checkService starts nothing */
+	cr_expect_eq(bc_sm_check(sm, "lazy-hello", &b), -ENOENT);
+	msleep(500);
+	cr_expect_eq(bc_sm_check(sm, "lazy-hello", &b), -ENOENT);
+	/* getService does; bc_sm_get waits for it */
+	cr_assert_eq(bc_sm_get(sm, "lazy-hello", &b), 0);
+	pid1 = hello_pid(b);
+	cr_expect_neq(pid1, getpid());
+	/* unused: it unregisters and exits */
+	b = bc_binder_unref(b);
+	cr_expect(wait_unlisted(sm, "lazy-hello", 8000), "the lazy service did not unregister");
+	cr_expect(wait_exited(pid1, 3000), "the lazy service did not exit");
+	/* asked for again: started again */
+	cr_assert_eq(bc_sm_get(sm, "lazy-hello", &b), 0);
+	pid2 = hello_pid(b);
+	cr_expect_neq(pid2, pid1);
+	b = bc_binder_unref(b);
+	kill(pid2, SIGKILL);
 	bc_sm_unref(sm);
 }
 

@@ -47,6 +47,15 @@ static bc_binder *new_service(void)
 	return b;
 }
 
+/* The driver's count on a service's node: here, our reference only (no
+ * clients), so tryUnregisterService succeeds; unit_lazy covers the rest. */
+static int no_clients(bc_binder *b, uint32_t *ret)
+{
+	(void)b;
+	*ret = 1;
+	return 0;
+}
+
 static struct sm *new_sm(const char *policy_text)
 {
 	static struct sm sm;
@@ -58,6 +67,7 @@ static struct sm *new_sm(const char *policy_text)
 	else
 		cr_assert_eq(sm_policy_new_default(&p), 0);
 	sm_init(&sm, p);
+	sm.strong_count = no_clients;
 	return &sm;
 }
 
@@ -683,7 +693,7 @@ Test(aidl, declared_and_the_rest)
 	bc_parcel_write_binder(in, a);
 	bc_parcel_write_binder(in, a);
 	cr_assert_eq(call(sm, 1000, SM_AIDL_REGISTER_CLIENT_CALLBACK, in, &reply), 0);
-	cr_expect_eq(read_i32(reply), BINDERC_EX_UNSUPPORTED_OPERATION);
+	cr_expect_eq(read_i32(reply), BINDERC_EX_SECURITY); /* uid 1000 may not add "x" */
 	bc_parcel_unref(reply);
 
 	/* tryUnregisterService: only with the registered binder */
@@ -949,6 +959,7 @@ static struct sm *golden_sm(int release)
 	cr_assert_eq(sm_policy_parse("declare s1\ndeclare a.IFoo/default\n", "golden", &p, err, sizeof(err)), 0);
 	sm_init(&sm, p);
 	sm.release = release;
+	sm.strong_count = no_clients;
 	sm_caller_init(&c, 0, 1234);
 	cr_assert_eq(sm_add(&sm, "s1", g_svc, &c, false, BINDERC_SM_DUMP_DEFAULT), 0);
 	return &sm;
@@ -1024,8 +1035,8 @@ static const struct golden goldens[] = {
 	{ SM_M_GET_UPDATABLE_NAMES, "getUpdatableNames", { S_S1, END }, { 0, 0, END }, false },
 	/* @nullable ConnectionInfo: null parcelable is int32 0 */
 	{ SM_M_GET_CONNECTION_INFO, "getConnectionInfo", { S_S1, END }, { 0, 0, END }, false },
-	/* EX_UNSUPPORTED_OPERATION (-7), then its message */
-	{ SM_M_REGISTER_CLIENT_CALLBACK, "registerClientCallback", { S_S1, OBJ, CB, END }, { 0xfffffff9u, ANY, END }, false },
+	/* by the registering pid, with the registered binder: status only */
+	{ SM_M_REGISTER_CLIENT_CALLBACK, "registerClientCallback", { S_S1, OBJ, CB, END }, { 0, END }, false },
 	{ SM_M_TRY_UNREGISTER_SERVICE, "tryUnregisterService", { S_S1, OBJ, END }, { 0, END }, false },
 	/* ServiceDebugInfo[] { { "s1", 1234 } }: count, non-null, size 20
 	 * (size + String16 + int), name, debugPid */
@@ -1081,6 +1092,8 @@ static void run_golden(int release, uint32_t code, const struct golden *g)
 		cr_expect_not_null(sm_find(sm, "s2"), "%s: not registered", what);
 	if (g->method == SM_M_TRY_UNREGISTER_SERVICE)
 		cr_expect_null(sm_find(sm, "s1"), "%s: still registered", what);
+	if (g->method == SM_M_REGISTER_CLIENT_CALLBACK)
+		cr_expect(sm_is_lazy(sm_find(sm, "s1")), "%s: no client callback", what);
 	if (g->method == SM_M_REGISTER_FOR_NOTIFICATIONS)
 		cr_expect_eq(sm->n_cbs, 1, "%s", what);
 	if (g->method == SM_M_UNREGISTER_FOR_NOTIFICATIONS)
@@ -1387,6 +1400,93 @@ Test(detect, same_bytes_device_release_decides)
 	bc_parcel_unref(reply);
 	cr_assert_eq(call(golden_sm(16), 0, 2, raw_request(BINDERC_WIRE_ANDROID_13, r), &reply), 0);
 	expect_reply(reply, want16, "code 2 on 16");
+	bc_parcel_unref(reply);
+}
+
+/* call() from another pid: the caller whose release is remembered. */
+static int call_pid(struct sm *sm, pid_t pid, uint32_t code, const uint32_t *w, bc_parcel **reply)
+{
+	struct sm_caller c;
+	bc_parcel *in = raw_request(BINDERC_WIRE_ANDROID_13, w), *r = NULL;
+	int ret;
+
+	cr_assert_eq(bc_parcel_new(&r), 0);
+	sm_caller_init(&c, 0, pid);
+	ret = sm_handle(sm, &c, code, in, r);
+	bc_parcel_unref(in);
+	bc_parcel_set_position(r, 0);
+	*reply = r;
+	return ret;
+}
+
+/*
+ * Android 15 and 16 clients on an Android 14 device.  Code 7 with a name
+ * and a binder fits no Android 14 method (isDeclared takes a name only);
+ * it is Android 15's unregisterForNotifications and Android 16's
+ * registerForNotifications.  Without history the nearest release (15)
+ * wins; a caller whose earlier request could only be Android 16's (code 5
+ * with addService's arguments) gets the Android 16 reading.
+ */
+Test(detect, android15_16_clients_on_android14_device)
+{
+	static const uint32_t add16[] = { H_AIDL, S_S2, OBJ, 0, 8, END }, watch[] = { H_AIDL, S_S1, CB, END },
+			      add15[] = { H_AIDL, S_AIFOO, OBJ, 0, 8, END }, ok[] = { 0, END };
+	struct sm *sm = golden_sm(14);
+	bc_parcel *reply;
+
+	/* no history: 15's unregisterForNotifications (nothing to remove) */
+	cr_assert_eq(call_pid(sm, 501, 7, watch, &reply), 0);
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 0);
+	/* an Android 16 client: its registerForNotifications, then its
+	 * unregisterForNotifications (code 8, a name and a binder) */
+	cr_assert_eq(call_pid(sm, 502, 5, add16, &reply), 0);
+	expect_reply(reply, ok, "Android 16 addService");
+	bc_parcel_unref(reply);
+	cr_assert_eq(call_pid(sm, 502, 7, watch, &reply), 0);
+	expect_reply(reply, ok, "Android 16 registerForNotifications");
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 1);
+	cr_assert_eq(call_pid(sm, 502, 8, watch, &reply), 0);
+	expect_reply(reply, ok, "Android 16 unregisterForNotifications");
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 0);
+	/* another caller is not affected */
+	cr_assert_eq(call_pid(sm, 501, 7, watch, &reply), 0);
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 0);
+	/* the pid now speaks Android 15 only (code 4 with addService's
+	 * arguments): another program has it; code 7 is 15's again */
+	cr_assert_eq(call_pid(sm, 502, 4, add15, &reply), 0);
+	expect_reply(reply, ok, "Android 15 addService");
+	bc_parcel_unref(reply);
+	cr_expect_not_null(sm_find(sm, "a.IFoo"));
+	cr_assert_eq(call_pid(sm, 502, 7, watch, &reply), 0);
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 0);
+}
+
+/* What fits the device's release is read in it, whoever sent it: code 6
+ * with a name and a binder is Android 14's unregisterForNotifications
+ * even from a caller known to speak Android 16 (whose code 6 is a list);
+ * and code 2 stays checkService. */
+Test(detect, device_release_decides_when_it_fits)
+{
+	static const uint32_t add16[] = { H_AIDL, S_S2, OBJ, 0, 8, END }, watch[] = { H_AIDL, S_S1, CB, END },
+			      look[] = { H_AIDL, S_S1, END }, want14[] = { 0, OBJ, END };
+	struct sm *sm = golden_sm(14);
+	bc_parcel *reply;
+
+	cr_assert_eq(call_pid(sm, 503, 5, add16, &reply), 0);
+	bc_parcel_unref(reply);
+	cr_assert_eq(call_pid(sm, 503, 5, watch, &reply), 0); /* 14's registerForNotifications */
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 1);
+	cr_assert_eq(call_pid(sm, 503, 6, watch, &reply), 0);
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_cbs, 0);
+	cr_assert_eq(call_pid(sm, 503, 2, look, &reply), 0);
+	expect_reply(reply, want14, "code 2 from an Android 16 caller on 14");
 	bc_parcel_unref(reply);
 }
 
