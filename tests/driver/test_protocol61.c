@@ -105,6 +105,21 @@ static void spam_setup(struct bt_child *senders, int n)
 		cr_assert_eq(bt_spawn_ready(&senders[i], spam_sender_main, NULL, BT_TIMEOUT_MS), 0);
 }
 
+/* The oneway that takes its sender over a threshold is the suspect (6.1);
+ * since 6.8 mainline stamps the sender on a buffer after the check, so the
+ * oneway in the act is not counted and the next one is the suspect
+ * (differences.h). */
+static uint32_t crossing_oneway(void)
+{
+	return (uint32_t)bt_expected("the oneway crossing the sender's threshold",
+				     BR_ONEWAY_SPAM_SUSPECT);
+}
+
+static uint32_t oneway_after_crossing(void)
+{
+	return (uint32_t)bt_expected("the oneway after it", BR_TRANSACTION_COMPLETE);
+}
+
 /* Async space low: a sender holding over a quarter of the mapping is the
  * suspect; one holding less is not, whoever made the space run low. */
 Test(proto61, spam_suspect_over_a_quarter_of_the_mapping)
@@ -119,9 +134,9 @@ Test(proto61, spam_suspect_over_a_quarter_of_the_mapping)
 	spam_send_n(&s[1], "B", 1, 1000, BR_TRANSACTION_COMPLETE);
 	/* A at exactly a quarter (32768) is not over it */
 	spam_send_n(&s[0], "A", 1, 768, BR_TRANSACTION_COMPLETE);
-	spam_send_n(&s[0], "A", 1, 8, BR_ONEWAY_SPAM_SUSPECT);
+	spam_send_n(&s[0], "A", 1, 8, crossing_oneway());
 	/* told once while the space stays low */
-	spam_send_n(&s[0], "A", 1, 8, BR_TRANSACTION_COMPLETE);
+	spam_send_n(&s[0], "A", 1, 8, oneway_after_crossing());
 	for (int i = 0; i < 2; i++)
 		bt_kill(&s[i]);
 }
@@ -138,8 +153,8 @@ Test(proto61, spam_suspect_over_50_buffers)
 	/* 52492: low (13044 left); C holds 26100 in one buffer */
 	spam_send_n(&s[2], "C", 1, 26100, BR_TRANSACTION_COMPLETE);
 	spam_send_n(&s[0], "A", 1, 8, BR_TRANSACTION_COMPLETE);      /* 50: not over */
-	spam_send_n(&s[0], "A", 1, 8, BR_ONEWAY_SPAM_SUSPECT);       /* 51 */
-	spam_send_n(&s[0], "A", 1, 8, BR_TRANSACTION_COMPLETE);
+	spam_send_n(&s[0], "A", 1, 8, crossing_oneway());            /* 51 */
+	spam_send_n(&s[0], "A", 1, 8, oneway_after_crossing());
 	for (int i = 0; i < 3; i++)
 		bt_kill(&s[i]);
 }
@@ -192,6 +207,7 @@ Test(proto61, update_txn_lets_the_replaced_files_go)
 	struct srv_cfg cfg = { .first_slot = 0, .nslots = 1, .wait_go = true };
 	int gone[2], kept[2];
 	struct srv_report rep;
+	bool tolerate;
 	uint32_t h;
 
 	c.autoack = false;
@@ -204,9 +220,15 @@ Test(proto61, update_txn_lets_the_replaced_files_go)
 	send_seq_fd(h, 2, kept[1], TF_UPDATE_TXN);  /* replaces 1 */
 	close(gone[1]);
 	close(kept[1]);
-	/* only the replaced oneway had the write end of `gone` */
-	cr_assert(pipe_hits_eof(gone[0], 3000),
-		  "the replaced oneway's file is still held (no EOF on its pipe)");
+	/* only the replaced oneway had the write end of `gone`; mainline 6.12
+	 * keeps it (differences.h), the mainlines around it do not */
+	tolerate = bt_expected("the replaced oneway's file may stay held", 1) &&
+		   bt_kernel() > 601 && bt_kernel() < 703;
+	if (!pipe_hits_eof(gone[0], 3000)) {
+		cr_assert(tolerate, "the replaced oneway's file is still held (no EOF on its pipe)");
+		cr_log_warn("%s %d keeps the replaced oneway's file (a known mainline leak)",
+			    bt_driver_name(), bt_kernel());
+	}
 	/* the queued ones still hold theirs */
 	cr_assert_not(pipe_hits_eof(kept[0], 200), "a queued oneway's file was let go");
 	cr_assert_eq(freeze_pid(c.fd, s1.pid, false), 0);
