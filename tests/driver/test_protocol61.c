@@ -226,8 +226,9 @@ Test(proto61, update_txn_lets_the_replaced_files_go)
 		   bt_kernel() > 601 && bt_kernel() < 703;
 	if (!pipe_hits_eof(gone[0], 3000)) {
 		cr_assert(tolerate, "the replaced oneway's file is still held (no EOF on its pipe)");
-		cr_log_warn("%s %d keeps the replaced oneway's file (a known mainline leak)",
-			    bt_driver_name(), bt_kernel());
+		/* a warning would fail the binary: Criterion exits 1 on one */
+		printf("update_txn (%s %d): the replaced oneway's file is kept (a known "
+		       "mainline leak)\n", bt_driver_name(), bt_kernel());
 	}
 	/* the queued ones still hold theirs */
 	cr_assert_not(pipe_hits_eof(kept[0], 200), "a queued oneway's file was let go");
