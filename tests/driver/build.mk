@@ -14,6 +14,8 @@ DRVT_SRC := $(TOP)/tests/driver
 DRVT_OBJ := $(B)/obj/tests/driver
 DRVT_BIN := $(B)/guest/bin
 DRVT_NAMES := interface multiproc badinput cve access counters freeze
+# The 6.1 features that had no asserting test (issue 17).
+DRVT_NAMES += protocol61
 DRVT_LIBOBJS := $(DRVT_OBJ)/bt.o $(DRVT_OBJ)/srv.o $(TH_OBJS)
 DRVT_NAMES += binderfs
 # Transaction reports over generic netlink, read with libbinder-c's listener.

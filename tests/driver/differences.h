@@ -123,6 +123,29 @@ static const struct bt_difference bt_differences[] = {
 	  "command, param) and the request's target, code, flags and sizes.  binderc's "
 	  "events are trace system binderc, named binderc_*, not binder:binder_*" },
 	{ "trace/failed_reply", "a transaction_failed event", 0, 1, "as above" },
+	{ "proto61/spam_suspect_over_a_quarter_of_the_mapping",
+	  "the oneway crossing the sender's threshold", BR_TRANSACTION_COMPLETE,
+	  BR_ONEWAY_SPAM_SUSPECT,
+	  "mainline 6.1 counts the oneway being sent toward its sender's share of the async "
+	  "space, so the oneway that takes a sender over a quarter of the mapping or over 50 "
+	  "buffers is the suspect; since 6.8 (binder_alloc_new_buf's rework; no Debian kernel "
+	  "lies between 6.1 and 6.12) mainline stamps the sender's pid on the buffer only after "
+	  "the check, so the oneway in the act is not counted and the next one is told; binderc "
+	  "keeps 6.1's count, which catches the sender in the act as the check means to",
+	  .since = 608 },
+	{ "proto61/spam_suspect_over_a_quarter_of_the_mapping", "the oneway after it",
+	  BR_ONEWAY_SPAM_SUSPECT, BR_TRANSACTION_COMPLETE, "as above", .since = 608 },
+	{ "proto61/spam_suspect_over_50_buffers", "the oneway crossing the sender's threshold",
+	  BR_TRANSACTION_COMPLETE, BR_ONEWAY_SPAM_SUSPECT, "as above", .since = 608 },
+	{ "proto61/spam_suspect_over_50_buffers", "the oneway after it", BR_ONEWAY_SPAM_SUSPECT,
+	  BR_TRANSACTION_COMPLETE, "as above", .since = 608 },
+	{ "proto61/update_txn_lets_the_replaced_files_go",
+	  "the replaced oneway's file may stay held", 1, 0,
+	  "mainline 6.12 (seen on Debian's 6.12.95) frees a oneway replaced by TF_UPDATE_TXN "
+	  "without its fd fixups, so the files it carried stay open until the receiver's proc "
+	  "goes; Debian's 6.1 and mainline 7.3 let them go (7.3 frees the fixups of the "
+	  "outdated transaction); a mainline leak, tolerated there only (the test also bounds "
+	  "the kernels), not ours" },
 	{ 0, 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
 #pragma GCC diagnostic pop
