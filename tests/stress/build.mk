@@ -21,9 +21,10 @@ ALL_TARGETS += $(STRESS_PROGS)
 # what it provokes: the debug kernel.
 GUEST_DEBUG_TESTS += $(STRESS_TESTS)
 
-$(STRESS_BIN)/binderc-stress: $(STRESS_SRC)/stress.c $(TOP)/tests/fuzz/fz.h $(TH_HDRS)
+# libbinder-c for its report listener (--reports) only.
+$(STRESS_BIN)/binderc-stress: $(STRESS_SRC)/stress.c $(TOP)/tests/fuzz/fz.h $(TH_HDRS) $(LBC_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -o $@ $< -lpthread
+	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -o $@ $< $(LBC_LINK)
 
 $(STRESS_BIN)/stress-test: $(STRESS_SRC)/test_stress.c $(TOP)/tests/fuzz/fz.h $(TOP)/tests/fuzz/guest.h $(TH_OBJS) \
 		| $(STRESS_PROGS)

@@ -7,7 +7,16 @@
  *
  *   binderc-stress [--seed S] [--seconds N] [--procs N] [--clients T]
  *                  [--kill-ms MS] [--hang-ms MS] [--device DEV] [--allow-leak KIND,...]
- *                  [--no-kill]
+ *                  [--no-kill] [--freeze-ms MS] [--reports]
+ *
+ * --freeze-ms: about every MS the parent freezes a random worker
+ * (BINDER_FREEZE, as a container manager would) or thaws the frozen one;
+ * sync calls to a frozen worker end in BR_FROZEN_REPLY, oneways are queued
+ * (BR_TRANSACTION_PENDING_FROZEN) and must arrive after the thaw.
+ * --reports: a listener process reads the driver's transaction reports
+ * (<binderc/report.h>) during the whole storm; a read error is a violation,
+ * and failed calls with no report at all, where a report family exists,
+ * are one too.
  *
  * --allow-leak names live-object kinds not to count at the end (a known
  * finding in mainline must not fail every run; see tests/fuzz/README.md).
@@ -54,7 +63,13 @@
 
 #include <linux/android/binder.h>
 
+#include <binderc/report.h>
+
 #include "../fuzz/fz.h"
+
+#ifndef BR_TRANSACTION_PENDING_FROZEN	/* Linux 6.3's, absent from 6.1's headers */
+#define BR_TRANSACTION_PENDING_FROZEN _IO('r', 20)
+#endif
 
 #define MAXP        64
 #define MAXC        4          /* client threads */
@@ -87,7 +102,10 @@ struct shared {
 	_Atomic int cm_ready;
 	_Atomic uint64_t violations;
 	_Atomic uint64_t n_reply, n_dead, n_failed, n_nested, n_callback, n_oneway_sent,
-		n_oneway_recv, n_oneway_failed, n_lookup, n_setup_failed, n_br_error;
+		n_oneway_recv, n_oneway_failed, n_lookup, n_setup_failed, n_br_error, n_frozen,
+		n_oneway_queued, n_freezes, n_freeze_busy, n_reports, n_reports_lost;
+	_Atomic int reports_joined;	/* 1: listening, -1: no report family */
+	_Atomic int reports_stop;
 	struct wslot w[MAXP];
 	struct seq_rec sent[MAXP][MAXC][MAXP];  /* [sender][thread][target] */
 	struct seq_rec recv[MAXP][MAXP][MAXC];  /* [target][sender][thread] */
@@ -99,7 +117,8 @@ static unsigned o_procs = 32, o_clients = 2;
 static uint64_t o_seconds = 60;
 static int64_t o_kill_ms = 400, o_hang_ms = 60000;
 static const char *o_dev;
-static bool o_kill = true, o_fault;
+static bool o_kill = true, o_fault, o_reports;
+static int64_t o_freeze_ms;
 
 static void violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void violation(const char *fmt, ...)
@@ -408,6 +427,15 @@ static uint32_t transact(struct conn *c, uint32_t handle, uint32_t code, uint32_
 			if (!sync)
 				final = b.cmd;
 			break;
+		case BR_TRANSACTION_PENDING_FROZEN:
+			/* queued to a frozen target: complete, delivered on thaw */
+			if (!sync) {
+				atomic_fetch_add(&sh->n_oneway_queued, 1);
+				final = BR_TRANSACTION_COMPLETE;
+			} else {
+				violation("BR_TRANSACTION_PENDING_FROZEN for a sync call");
+			}
+			break;
 		case BR_REPLY:
 			if (!sync) {
 				violation("BR_REPLY for a oneway call");
@@ -530,6 +558,8 @@ static void count_final(uint32_t final)
 		atomic_fetch_add(&sh->n_reply, 1);
 	else if (final == BR_DEAD_REPLY)
 		atomic_fetch_add(&sh->n_dead, 1);
+	else if (final == BR_FROZEN_REPLY)
+		atomic_fetch_add(&sh->n_frozen, 1);
 	else
 		atomic_fetch_add(&sh->n_failed, 1);
 }
@@ -1067,20 +1097,108 @@ static unsigned lost_oneways(bool report)
 	return bad;
 }
 
+/* ---- freezing and reports ------------------------------------------------------ */
+
+static int freeze(int fd, pid_t pid, bool enable)
+{
+	struct binder_freeze_info info = { .pid = (uint32_t)pid, .enable = enable, .timeout_ms = 100 };
+
+	return ioctl(fd, BINDER_FREEZE, &info) < 0 ? -errno : 0;
+}
+
+/* Every ~o_freeze_ms: thaw the frozen worker, or freeze a random one. A
+ * worker with calls in progress cannot be frozen (EAGAIN), one that just
+ * died or has not opened the device yet is unknown (EINVAL). */
+static void freeze_step(int fd, struct fz_rng *pr, pid_t *frozen)
+{
+	pid_t pid;
+	int r;
+
+	if (*frozen) {
+		r = freeze(fd, *frozen, false);
+		if (r && r != -EINVAL)
+			violation("thaw of %d: %s", (int)*frozen, strerror(-r));
+		*frozen = 0;
+		return;
+	}
+	pid = atomic_load(&sh->w[fz_below(pr, o_procs)].pid);
+	if (pid <= 0)
+		return;
+	r = freeze(fd, pid, true);
+	if (r == 0) {
+		*frozen = pid;
+		atomic_fetch_add(&sh->n_freezes, 1);
+	} else if (r == -EAGAIN) {
+		atomic_fetch_add(&sh->n_freeze_busy, 1);
+	} else if (r != -EINVAL && !o_fault) {
+		violation("freeze of %d: %s", (int)pid, strerror(-r));
+	}
+}
+
+/* The report listener's process: counts reports until told to stop. */
+static void reports_main(void)
+{
+	bc_report_listener *l = NULL;
+	struct bc_report r;
+	int rc = bc_report_listener_new(NULL, &l);
+
+	if (rc < 0) {
+		if (rc != -ENOENT && !o_fault)
+			violation("report listener: %s", strerror(-rc));
+		atomic_store(&sh->reports_joined, -1);
+		_exit(0);
+	}
+	atomic_store(&sh->reports_joined, 1);
+	while (!atomic_load(&sh->reports_stop)) {
+		rc = bc_report_listener_read(l, &r, 100);
+		if (rc == 0)
+			atomic_fetch_add(&sh->n_reports, 1);
+		else if (rc == -ENOBUFS)
+			atomic_fetch_add(&sh->n_reports_lost, 1);
+		else if (rc != -EAGAIN && rc != -EINTR && !o_fault)
+			violation("report listener read: %s", strerror(-rc));
+	}
+	/* what is still buffered */
+	while ((rc = bc_report_listener_read(l, &r, 0)) == 0 || rc == -ENOBUFS)
+		atomic_fetch_add(rc ? &sh->n_reports_lost : &sh->n_reports, 1);
+	bc_report_listener_unref(l);
+	_exit(0);
+}
+
+static pid_t start_reports(void)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("binderc-stress: fork");
+		exit(2);
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		reports_main();
+	}
+	for (int i = 0; !atomic_load(&sh->reports_joined) && i < 500; i++)
+		usleep(10 * 1000);
+	return pid;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: binderc-stress [--seed S] [--seconds N] [--procs N] [--clients T]\n"
 			"                      [--kill-ms MS] [--hang-ms MS] [--device DEV] [--allow-leak KIND,...]\n"
-			"                      [--no-kill]\n");
+			"                      [--no-kill] [--freeze-ms MS] [--reports]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	uint64_t restarts = 0, crashes = 0, kills = 0;
-	int64_t start, end, next_kill;
-	struct fz_rng pr;
-	pid_t cm;
+	int64_t start, end, next_kill, next_freeze;
+	struct fz_rng pr, fr;
+	pid_t cm, frozen = 0, reporter = 0;
+	int freeze_fd = -1;
 	bool hung = false;
 	char why[512];
 	long live;
@@ -1095,6 +1213,7 @@ int main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(a, "--no-kill")) { o_kill = false; continue; }
+		if (!strcmp(a, "--reports")) { o_reports = true; continue; }
 		if (!v)
 			usage();
 		i++;
@@ -1105,20 +1224,32 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--kill-ms")) o_kill_ms = (int64_t)fz_u64(v, 400);
 		else if (!strcmp(a, "--hang-ms")) o_hang_ms = (int64_t)fz_u64(v, 60000);
 		else if (!strcmp(a, "--device")) o_dev = v;
+		else if (!strcmp(a, "--freeze-ms")) o_freeze_ms = (int64_t)fz_u64(v, 0);
 		else if (!strcmp(a, "--allow-leak")) fz_leak_allowed = v;
 		else usage();
 	}
 	if (o_procs < 2 || o_procs > MAXP || !o_clients || o_clients > MAXC || o_kill_ms < 1)
 		usage();
 	printf("binderc-stress: seed 0x%" PRIx64 " device %s procs %u clients %u seconds %" PRIu64
-	       " kill every ~%" PRId64 " ms%s\n", o_seed, o_dev, o_procs, o_clients, o_seconds,
-	       o_kill_ms, o_fault ? " (fault injection)" : "");
+	       " kill every ~%" PRId64 " ms%s%s%s\n", o_seed, o_dev, o_procs, o_clients, o_seconds,
+	       o_kill_ms, o_freeze_ms ? ", freeze/thaw" : "", o_reports ? ", report listener" : "",
+	       o_fault ? " (fault injection)" : "");
 	fflush(stdout);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)
 		return 2;
 	memset(sh, 0, sizeof(*sh));
 	pr.s = fz_derive(o_seed, 0xcafe, 0, 0, 0, 0);
+	fr.s = fz_derive(o_seed, 0xf0e2, 0, 0, 0, 0);
+	if (o_freeze_ms) {
+		freeze_fd = open(o_dev, O_RDWR | O_CLOEXEC);
+		if (freeze_fd < 0) {
+			printf("binderc-stress: open %s for freezing: %s: FAIL\n", o_dev, strerror(errno));
+			return 1;
+		}
+	}
+	if (o_reports)
+		reporter = start_reports();
 
 	cm = fork();
 	if (cm == 0) {
@@ -1137,6 +1268,7 @@ int main(int argc, char **argv)
 	start = th_now_ms();
 	end = start + (int64_t)o_seconds * 1000;
 	next_kill = start + o_kill_ms;
+	next_freeze = start + o_freeze_ms;
 	for (unsigned s = 0; s < o_procs; s++)
 		fork_worker(s);
 
@@ -1155,7 +1287,14 @@ int main(int argc, char **argv)
 				kills++;
 			next_kill = now + 1 + fz_below(&pr, (uint32_t)(2 * o_kill_ms));
 		}
+		if (o_freeze_ms && now >= next_freeze) {
+			freeze_step(freeze_fd, &fr, &frozen);
+			next_freeze = now + 1 + fz_below(&fr, (uint32_t)(2 * o_freeze_ms));
+		}
 	}
+	/* thawed, the queued oneways go out (and are checked below) */
+	if (frozen)
+		freeze_step(freeze_fd, &fr, &frozen);
 
 	/* quiesce: no more kills or new calls; every call must still finish */
 	atomic_store(&sh->quiesce, 1);
@@ -1190,6 +1329,18 @@ int main(int argc, char **argv)
 			dump_workers_and_driver();
 	}
 
+	if (reporter) {
+		atomic_store(&sh->reports_stop, 1);
+		waitpid(reporter, NULL, 0);
+		/* mainline reports from Linux 6.18 on; binderc on every kernel */
+		bool reporting = th_device_is_binderc(o_dev) || !th_kernel_before(6, 18);
+
+		if (reporting && atomic_load(&sh->reports_joined) == 1 && !atomic_load(&sh->n_reports) &&
+		    atomic_load(&sh->n_dead) + atomic_load(&sh->n_failed) + atomic_load(&sh->n_frozen))
+			violation("calls failed, but the listener heard no report");
+	}
+	if (freeze_fd >= 0)
+		close(freeze_fd);
 	/* everything down, then the driver must be empty */
 	for (unsigned s = 0; s < o_procs; s++) {
 		pid_t pid = atomic_load(&sh->w[s].pid);
@@ -1216,13 +1367,19 @@ int main(int argc, char **argv)
 	       " restarts; sync: %" PRIu64 " replies, %" PRIu64 " dead, %" PRIu64 " failed; %" PRIu64
 	       " nested, %" PRIu64 " callbacks; oneway: %" PRIu64 " sent, %" PRIu64 " received, %"
 	       PRIu64 " refused; %" PRIu64 " lookups, %" PRIu64 " set-up failures, %" PRIu64
-	       " BR_ERROR; %" PRIu64 " violations, %" PRIu64 " crashes\n",
+	       " BR_ERROR; %" PRIu64 " frozen replies, %" PRIu64 " oneways queued frozen, %" PRIu64
+	       " freezes (%" PRIu64 " refused busy); %" PRIu64 " reports (%" PRIu64 " overflows%s); %"
+	       PRIu64 " violations, %" PRIu64 " crashes\n",
 	       o_seed, (th_now_ms() - start) / 1000, kills, restarts, atomic_load(&sh->n_reply),
 	       atomic_load(&sh->n_dead), atomic_load(&sh->n_failed), atomic_load(&sh->n_nested),
 	       atomic_load(&sh->n_callback), atomic_load(&sh->n_oneway_sent),
 	       atomic_load(&sh->n_oneway_recv), atomic_load(&sh->n_oneway_failed),
 	       atomic_load(&sh->n_lookup), atomic_load(&sh->n_setup_failed),
-	       atomic_load(&sh->n_br_error), atomic_load(&sh->violations), crashes);
+	       atomic_load(&sh->n_br_error), atomic_load(&sh->n_frozen), atomic_load(&sh->n_oneway_queued),
+	       atomic_load(&sh->n_freezes), atomic_load(&sh->n_freeze_busy), atomic_load(&sh->n_reports),
+	       atomic_load(&sh->n_reports_lost),
+	       atomic_load(&sh->reports_joined) < 0 ? ", no report family" : "",
+	       atomic_load(&sh->violations), crashes);
 	if (live >= 0 && why[0])
 		printf("binderc-stress: live objects at the end: %s\n", why);
 	if (live == -1) {

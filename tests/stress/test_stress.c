@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * stress-test: the kill storm of 'make check' on $BINDER_DEVICE.
+ * stress-test: the kill storm of 'make check' on $BINDER_DEVICE, with
+ * freeze/thaw cycles and a transaction-report listener attached.
  *
  *   BINDERC_STRESS_SECONDS  storm length                    [default below]
  *   BINDERC_STRESS_PROCS    worker processes                [32]
@@ -29,6 +30,9 @@ Test(stress, kill_storm)
 		"binderc-stress", "--seed", (char *)env_or("BINDERC_STRESS_SEED", CHECK_SEED),
 		"--seconds", (char *)env_or("BINDERC_STRESS_SECONDS", CHECK_SECONDS),
 		"--procs", (char *)env_or("BINDERC_STRESS_PROCS", "32"),
+		/* a container manager freezing and thawing, and a report
+		 * listener attached, during the whole storm */
+		"--freeze-ms", "300", "--reports",
 		"--device", (char *)th_device(),
 		/* mainline's own node leak (tests/fuzz/README.md) is reported, not failed */
 		th_device_is_binderc(th_device()) ? NULL : "--allow-leak", "node", NULL,
