@@ -209,6 +209,10 @@ struct aidl_decl {
 	size_t n_fields;
 	enum aidl_basic backing; /* enum: B_BYTE, B_INT or B_LONG */
 	int resolved;		 /* 0 no, 1 in progress, 2 done */
+	struct aidl_decl *parent;  /* the enclosing type of a nested one */
+	struct aidl_decl **nested; /* types declared inside this one */
+	size_t n_nested;
+	int visit;		   /* the cycle check's DFS mark */
 };
 
 struct aidl_import {
@@ -239,9 +243,13 @@ struct aidl_value aidl_eval(struct aidl_ctx *ctx, struct aidl_decl *scope, const
 			    struct aidl_expr *e);
 /* Evaluate every constant/enumerator/default of @d. */
 void aidl_eval_decl(struct aidl_ctx *ctx, struct aidl_decl *d);
-/* Look up a type by name from @doc; NULL when unknown. */
-struct aidl_decl *aidl_lookup(struct aidl_ctx *ctx, struct aidl_doc *doc, const char *name,
+/* Look up a type by name as written inside @scope (its nested types and
+ * those of its enclosing types first, then the file's imports and
+ * package); NULL when unknown. */
+struct aidl_decl *aidl_lookup(struct aidl_ctx *ctx, struct aidl_decl *scope, const char *name,
 			      const struct aidl_loc *loc);
+/* The outermost type enclosing @d (@d itself when it is not nested). */
+struct aidl_decl *aidl_root(struct aidl_decl *d);
 
 /* Write NAME.h and NAME.c for @d into opts->outdir.  0 or -errno. */
 void aidl_generate(struct aidl_ctx *ctx, struct aidl_decl *d, const char *srcname);

@@ -34,7 +34,11 @@ struct gtype {
 
 struct gen {
 	struct aidl_ctx *ctx;
-	const struct aidl_decl *d;
+	const struct aidl_decl *d; /* the type being written now */
+	/* Every type of the file, nested ones included, in the order C
+	 * needs them (a struct before the struct holding it by value). */
+	const struct aidl_decl **all;
+	size_t n_all;
 	FILE *h, *c;
 };
 

@@ -362,10 +362,35 @@ check:
 
 /* ---- members ------------------------------------------------------------ */
 
-static void refuse_nested(struct parser *ps)
+static bool at_decl(const struct parser *ps)
 {
-	if (is_word(ps, "parcelable") || is_word(ps, "enum") || is_word(ps, "union") || is_word(ps, "interface"))
-		aidl_unsupported(ps->ctx, &ps->t.loc, "a nested type");
+	return is_word(ps, "parcelable") || is_word(ps, "enum") || is_word(ps, "union") || is_word(ps, "interface");
+}
+
+static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc, struct aidl_decl *parent,
+				    struct aidl_annot *a, size_t na);
+
+/* A type declared inside @d (Android 13's nested types): a parcelable,
+ * union or enum, named Outer.Inner.  A nested type may not be named like
+ * an enclosing one (Java's rule, which AIDL follows). */
+static void parse_nested(struct parser *ps, struct aidl_decl *d, struct aidl_annot *a, size_t na)
+{
+	struct aidl_decl *n;
+	int depth = 0;
+
+	for (const struct aidl_decl *up = d; up; up = up->parent)
+		if (++depth > 16) /* bounds the recursion (and the C names) */
+			aidl_fail(ps->ctx, &ps->t.loc, "types nested too deeply");
+	if (is_word(ps, "interface")) /* the generator writes one stub per file */
+		aidl_unsupported(ps->ctx, &ps->t.loc, "a nested interface");
+	n = parse_decl(ps, d->doc, d, a, na);
+	for (const struct aidl_decl *up = d; up; up = up->parent)
+		if (strcmp(up->name, n->name) == 0)
+			aidl_fail(ps->ctx, &n->loc, "nested type '%s' has the same name as its enclosing type", n->name);
+	for (size_t i = 0; i < d->n_nested; i++)
+		if (strcmp(d->nested[i]->name, n->name) == 0)
+			aidl_fail(ps->ctx, &n->loc, "type '%s' is declared twice in %s", n->name, d->name);
+	*PUSH(ps->ctx, d->nested, d->n_nested) = n;
 }
 
 static void parse_const(struct parser *ps, struct aidl_decl *d, struct aidl_annot *a, size_t na)
@@ -436,8 +461,9 @@ static void parse_interface(struct parser *ps, struct aidl_decl *d)
 		if (ps->t.kind == TK_EOF)
 			expected(ps, "'}' to close the interface");
 		parse_annots(ps, &a, &na);
-		refuse_nested(ps);
-		if (is_word(ps, "const"))
+		if (at_decl(ps))
+			parse_nested(ps, d, a, na);
+		else if (is_word(ps, "const"))
 			parse_const(ps, d, a, na);
 		else
 			parse_method(ps, d, a, na);
@@ -461,7 +487,10 @@ static void parse_parcelable(struct parser *ps, struct aidl_decl *d)
 		if (ps->t.kind == TK_EOF)
 			expected(ps, "'}' to close the parcelable");
 		parse_annots(ps, &a, &na);
-		refuse_nested(ps);
+		if (at_decl(ps)) {
+			parse_nested(ps, d, a, na);
+			continue;
+		}
 		if (is_word(ps, "const")) {
 			parse_const(ps, d, a, na);
 			continue;
@@ -500,14 +529,15 @@ static void parse_enum(struct parser *ps, struct aidl_decl *d)
 		aidl_fail(ps->ctx, &d->loc, "enum %s has no enumerators", d->name);
 }
 
-static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc)
+/* A declaration, its annotations @a already read; @parent encloses it. */
+static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc, struct aidl_decl *parent,
+				    struct aidl_annot *a, size_t na)
 {
 	struct aidl_decl *d = aidl_alloc(ps->ctx, sizeof(*d));
-	struct aidl_annot *a = NULL;
-	size_t na = 0;
+	char *cname;
 
-	parse_annots(ps, &a, &na);
 	d->doc = doc;
+	d->parent = parent;
 	d->loc = ps->t.loc;
 	if (is_word(ps, "oneway")) {
 		d->oneway = true;
@@ -529,7 +559,17 @@ static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc)
 	}
 	next(ps);
 	d->name = expect_ident(ps, "a type name");
-	d->qname = doc->package[0] ? aidl_printf(ps->ctx, "%s.%s", doc->package, d->name) : d->name;
+	if (parent)
+		d->qname = aidl_printf(ps->ctx, "%s.%s", parent->qname, d->name);
+	else
+		d->qname = doc->package[0] ? aidl_printf(ps->ctx, "%s.%s", doc->package, d->name) : d->name;
+	/* The C prefix: every '.' of the qualified name becomes '_'
+	 * (a.b.Outer.Inner is a_b_Outer_Inner). */
+	cname = aidl_strdup(ps->ctx, d->qname);
+	for (char *p = cname; *p; p++)
+		if (*p == '.')
+			*p = '_';
+	d->cname = cname;
 	d->backing = B_BYTE; /* AIDL's default backing type of an enum */
 	for (size_t i = 0; i < na; i++) {
 		if (strcmp(a[i].name, "Backing") != 0 || d->kind != K_ENUM)
@@ -581,7 +621,13 @@ struct aidl_doc *aidl_parse(struct aidl_ctx *ctx, const char *path, const char *
 	}
 	if (ps.t.kind == TK_EOF)
 		aidl_fail(ctx, &ps.t.loc, "no type declared in this file");
-	doc->decl = parse_decl(&ps, doc);
+	{
+		struct aidl_annot *a = NULL;
+		size_t na = 0;
+
+		parse_annots(&ps, &a, &na);
+		doc->decl = parse_decl(&ps, doc, NULL, a, na);
+	}
 	if (ps.t.kind != TK_EOF) {
 		if (is_word(&ps, "interface") || is_word(&ps, "parcelable") || is_word(&ps, "enum") ||
 		    is_word(&ps, "union") || is_punct(&ps, "@") || is_word(&ps, "oneway"))

@@ -64,28 +64,110 @@ static const char *last_part(const char *q)
 	return s ? s + 1 : q;
 }
 
-struct aidl_decl *aidl_lookup(struct aidl_ctx *ctx, struct aidl_doc *doc, const char *name,
-			      const struct aidl_loc *loc)
+struct aidl_decl *aidl_root(struct aidl_decl *d)
 {
-	bool qualified = strchr(name, '.') != NULL;
+	while (d->parent)
+		d = d->parent;
+	return d;
+}
 
-	if (strcmp(name, qualified ? doc->decl->qname : doc->decl->name) == 0)
-		return doc->decl;
-	for (size_t i = 0; i < doc->n_imports; i++) {
-		struct aidl_import *im = &doc->imports[i];
-		if (strcmp(qualified ? im->qname : last_part(im->qname), name) != 0)
-			continue;
-		if (!im->decl)
-			im->decl = load(ctx, im->qname, &im->loc);
-		if (!im->decl)
-			aidl_fail(ctx, &im->loc, "couldn't find import for class %s (search path: -I)", im->qname);
-		return im->decl;
+static bool name_is(const char *name, const char *s, size_t n)
+{
+	return strlen(name) == n && strncmp(name, s, n) == 0;
+}
+
+/* Follow the dotted names of @rest (NULL: none) down @d's nested types. */
+static struct aidl_decl *descend(struct aidl_decl *d, const char *rest)
+{
+	while (d && rest) {
+		const char *dot = strchr(rest, '.');
+		size_t n = dot ? (size_t)(dot - rest) : strlen(rest);
+		struct aidl_decl *found = NULL;
+
+		for (size_t i = 0; i < d->n_nested && !found; i++)
+			if (name_is(d->nested[i]->name, rest, n))
+				found = d->nested[i];
+		d = found;
+		rest = dot ? dot + 1 : NULL;
 	}
-	if (qualified)
-		return load(ctx, name, loc);
+	return d;
+}
+
+/* A fully qualified name, maybe of a nested type: a.b.Outer.Inner is
+ * looked for as a/b/Outer/Inner.aidl, then Inner inside a/b/Outer.aidl,
+ * and so on up (Android's import resolver does the same). */
+static struct aidl_decl *find_qualified(struct aidl_ctx *ctx, const char *qname, const struct aidl_loc *loc)
+{
+	const char *prefix = qname;
+
+	for (;;) {
+		struct aidl_decl *d = load(ctx, prefix, loc);
+		const char *dot;
+
+		if (d)
+			return descend(d, prefix == qname ? NULL : qname + strlen(prefix) + 1);
+		dot = strrchr(prefix, '.');
+		if (!dot)
+			return NULL;
+		prefix = aidl_strndup(ctx, qname, (size_t)(dot - prefix));
+	}
+}
+
+static struct aidl_decl *import_decl(struct aidl_ctx *ctx, struct aidl_import *im)
+{
+	if (!im->decl)
+		im->decl = find_qualified(ctx, im->qname, &im->loc);
+	if (!im->decl)
+		aidl_fail(ctx, &im->loc, "couldn't find import for class %s (search path: -I)", im->qname);
+	return im->decl;
+}
+
+/* A simple name at file level: an import, else a type of the package. */
+static struct aidl_decl *file_level(struct aidl_ctx *ctx, struct aidl_doc *doc, const char *name,
+				    const struct aidl_loc *loc)
+{
+	for (size_t i = 0; i < doc->n_imports; i++)
+		if (strcmp(last_part(doc->imports[i].qname), name) == 0)
+			return import_decl(ctx, &doc->imports[i]);
 	if (doc->package[0])
 		return load(ctx, aidl_printf(ctx, "%s.%s", doc->package, name), loc);
 	return load(ctx, name, loc);
+}
+
+struct aidl_decl *aidl_lookup(struct aidl_ctx *ctx, struct aidl_decl *scope, const char *name,
+			      const struct aidl_loc *loc)
+{
+	const char *dot = strchr(name, '.');
+	size_t n = dot ? (size_t)(dot - name) : strlen(name);
+	const char *rest = dot ? dot + 1 : NULL;
+	struct aidl_doc *doc = scope->doc;
+	struct aidl_decl *d;
+
+	/* Inside a type: itself, its enclosing types and their nested types
+	 * by simple name (Inner, or Inner.Deeper). */
+	for (struct aidl_decl *s = scope; s; s = s->parent) {
+		if (name_is(s->name, name, n))
+			return descend(s, rest);
+		for (size_t i = 0; i < s->n_nested; i++)
+			if (name_is(s->nested[i]->name, name, n))
+				return descend(s->nested[i], rest);
+	}
+	if (!dot)
+		return file_level(ctx, doc, name, loc);
+	/* Outer.Inner with Outer imported or of the same package... */
+	for (size_t i = 0; i < doc->n_imports; i++) {
+		struct aidl_import *im = &doc->imports[i];
+		if (strcmp(im->qname, name) == 0)
+			return import_decl(ctx, im);
+		if (name_is(last_part(im->qname), name, n))
+			return descend(import_decl(ctx, im), rest);
+	}
+	d = load(ctx, aidl_printf(ctx, "%s%s%s", doc->package, doc->package[0] ? "." : "", aidl_strndup(ctx, name, n)),
+		 loc);
+	if (d)
+		return descend(d, rest);
+	/* ...or a fully qualified a.b.Type (maybe a.b.Outer.Inner). */
+	return find_qualified(ctx, name, loc);
 }
 
 /* Names become C identifiers as they are: refuse the ones C reserves. */
@@ -137,7 +219,7 @@ static const char *type_str(struct aidl_ctx *ctx, const struct aidl_type *t)
 static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
 {
 	if (t->basic == B_USER) {
-		t->decl = aidl_lookup(ctx, d->doc, t->name, &t->loc);
+		t->decl = aidl_lookup(ctx, d, t->name, &t->loc);
 		if (!t->decl)
 			aidl_fail(ctx, &t->loc, "unknown type %s (not declared, imported or found with -I)", t->name);
 	}
@@ -286,6 +368,37 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 	}
 }
 
+/* Can @d be reached from @cur through fields held by value (a struct
+ * inside a struct)?  Only resolved fields are followed. */
+static void find_cycle(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_decl *cur, int stamp)
+{
+	if (cur->visit == stamp)
+		return;
+	cur->visit = stamp;
+	for (size_t i = 0; i < cur->n_fields; i++) {
+		struct aidl_type *t = &cur->fields[i].type;
+
+		if (t->basic != B_USER || !t->decl || t->decl->kind != K_PARCELABLE || t->array || t->nullable)
+			continue;
+		if (t->decl == d)
+			aidl_fail(ctx, &t->loc, "parcelable %s cannot contain itself (field '%s' of %s holds it by value)",
+				  d->name, cur->fields[i].name, cur->qname);
+		find_cycle(ctx, d, t->decl, stamp);
+	}
+}
+
+/* Nested types make value cycles easy to write (Outer holds Inner holds
+ * Outer); C structs cannot contain themselves, so refuse them here. */
+static void check_cycles(struct aidl_ctx *ctx, struct aidl_decl *d)
+{
+	static int stamp;
+
+	if (d->kind == K_PARCELABLE)
+		find_cycle(ctx, d, d, ++stamp);
+	for (size_t i = 0; i < d->n_nested; i++)
+		check_cycles(ctx, d->nested[i]);
+}
+
 void aidl_resolve(struct aidl_ctx *ctx, struct aidl_decl *d)
 {
 	if (d->resolved)
@@ -297,10 +410,7 @@ void aidl_resolve(struct aidl_ctx *ctx, struct aidl_decl *d)
 		struct aidl_import *im = &d->doc->imports[i];
 		if (strcmp(im->qname, "android.os.ParcelFileDescriptor") == 0)
 			continue; /* built in */
-		if (!im->decl)
-			im->decl = load(ctx, im->qname, &im->loc);
-		if (!im->decl)
-			aidl_fail(ctx, &im->loc, "couldn't find import for class %s (search path: -I)", im->qname);
+		import_decl(ctx, im);
 	}
 	resolve_consts(ctx, d);
 	check_generated_names(ctx, d);
@@ -308,6 +418,22 @@ void aidl_resolve(struct aidl_ctx *ctx, struct aidl_decl *d)
 		resolve_interface(ctx, d);
 	else if (d->kind == K_PARCELABLE)
 		resolve_parcelable(ctx, d);
+	/* Nested types before the constants: Outer's may use Inner's. */
+	for (size_t i = 0; i < d->n_nested; i++) {
+		struct aidl_decl *n = d->nested[i];
+
+		/* Outer_Inner is both a member's C name and the nested type's */
+		for (size_t j = 0; j < d->n_consts + d->n_methods; j++) {
+			const char *m = j < d->n_consts ? d->consts[j].name : d->methods[j - d->n_consts].name;
+
+			if (strcmp(m, n->name) == 0)
+				aidl_fail(ctx, &n->loc, "nested type '%s' would clash with the generated %s_%s", n->name,
+					  d->cname, m);
+		}
+		aidl_resolve(ctx, n);
+	}
 	aidl_eval_decl(ctx, d);
 	d->resolved = 2;
+	if (!d->parent)
+		check_cycles(ctx, d);
 }
