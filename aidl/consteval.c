@@ -34,7 +34,7 @@ static struct aidl_value lookup_name(struct aidl_ctx *ctx, struct aidl_decl *sco
 
 	if (dot) {
 		const char *tname = aidl_strndup(ctx, e->name, (size_t)(dot - e->name));
-		d = aidl_lookup(ctx, scope->doc, tname, &e->loc);
+		d = aidl_lookup(ctx, scope, tname, &e->loc);
 		if (!d)
 			aidl_fail(ctx, &e->loc, "unknown type %s in '%s'", tname, e->name);
 		name = dot + 1;
@@ -227,10 +227,11 @@ struct aidl_value aidl_eval(struct aidl_ctx *ctx, struct aidl_decl *scope, const
 			aidl_unsupported(ctx, &e->loc, "a string constant containing NUL");
 		return v;
 	case B_USER:
-		if (t->decl->kind == K_ENUM) {
+		/* no decl: a constant of an unresolved (imported) type, refused below */
+		if (t->decl && t->decl->kind == K_ENUM) {
 			/* Only an enumerator of that very enum. */
 			const char *dot = e->op == 'n' ? strrchr(e->name, '.') : NULL;
-			struct aidl_decl *d = dot ? aidl_lookup(ctx, scope->doc,
+			struct aidl_decl *d = dot ? aidl_lookup(ctx, scope,
 								aidl_strndup(ctx, e->name, (size_t)(dot - e->name)),
 								&e->loc)
 						  : NULL;
