@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+package org.binderc.test;
+
+import org.binderc.test.Nest.Inner;
+
+/* An interface with nested types, using another file's nested types by
+ * an import of the nested type (Inner) and through its outer type
+ * (Nest.Kind, same package). */
+interface IModes {
+    enum Mode { OFF, ON = 4 }
+    parcelable Req {
+        Mode mode = Mode.ON;
+        Inner inner;
+        Nest.Kind kind = Nest.Kind.B;
+    }
+
+    Mode set(Mode m, in Req r, out Inner o, inout Nest.Pick p);
+    Nest.Kind[] kinds(in IModes.Mode[] modes);
+}
