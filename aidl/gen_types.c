@@ -242,6 +242,9 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 		fprintf(f, "%sif (_r < 0)\n%s\tgoto out;\n", ind, ind);
 		return;
 	}
+	if (t->fixed) /* T[N]: exactly N elements, or nothing is sent */
+		fprintf(f, "%sif ((%s) != %" PRIu32 ") {\n%s\t_r = -EINVAL;\n%s\tgoto out;\n%s}\n", ind, len, t->fixed, ind, ind,
+			ind);
 	switch (gt.k) {
 	case G_SCALAR:
 		fprintf(f, "%s_r = bc_parcel_write_%s(%s, %s);\n", ind, gt.fn, p, val);
@@ -343,6 +346,8 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 		fprintf(f, "%s_r = bcaidl_read_pfd(%s, &%s, %s);\n", ind, p, lv, t->nullable ? "true" : "false");
 		break;
 	}
+	if (t->fixed) /* another length is malformed; the caller frees what was read */
+		fprintf(f, "%sif (_r >= 0 && (%s) != %" PRIu32 ")\n%s\t_r = -EBADMSG;\n", ind, lvlen, t->fixed, ind);
 }
 
 void gen_free(struct gen *g, FILE *f, const struct aidl_type *t, const char *lv, const char *lvlen, const char *ind)

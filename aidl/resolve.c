@@ -226,6 +226,8 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");
 	if (t->array) {
+		if (t->fixed && t->nullable)
+			aidl_unsupported(ctx, &t->loc, "@nullable on a fixed-size array");
 		if (t->basic == B_VOID)
 			aidl_fail(ctx, &t->loc, "void[] is not a valid type");
 		if ((t->basic == B_IBINDER || (t->basic == B_USER && t->decl->kind == K_INTERFACE)) && t->nullable)
@@ -268,6 +270,8 @@ static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aid
 				  type_str(ctx, &p->type), p->name);
 		if ((p->type.basic == B_PFD || p->type.basic == B_FD) && (p->dir == D_OUT || p->dir == D_INOUT))
 			aidl_unsupported(ctx, &p->loc, "an out or inout file descriptor");
+		if (p->type.fixed && (p->dir == D_OUT || p->dir == D_INOUT))
+			aidl_unsupported(ctx, &p->loc, "an out or inout fixed-size array");
 		if (p->type.nullable && (p->dir == D_OUT || p->dir == D_INOUT))
 			aidl_unsupported(ctx, &p->loc, "@nullable on an out or inout parameter");
 		if ((m->oneway || d->oneway) && (p->dir == D_OUT || p->dir == D_INOUT))
