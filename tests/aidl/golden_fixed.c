@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Golden tests of fixed-size arrays (Grid.aidl, IGrid.aidl): T[N] is
+ * written as T[] is (int32 count, then the elements; byte[N] packed), and
+ * exactly N elements are accepted both ways: another length is -EINVAL
+ * when sending and malformed (-EBADMSG, a stub's BAD_VALUE) when read.
+ */
+#include "at.h"
+
+#include "org_binderc_test_Grid.h"
+#include "org_binderc_test_IGrid.h"
+
+static void fill(org_binderc_test_Grid *g)
+{
+	static const int32_t xyz[3] = { 1, -2, 3 };
+
+	cr_assert_eq(org_binderc_test_Grid_init(g), 0);
+	g->xyz = malloc(sizeof(xyz));
+	memcpy(g->xyz, xyz, sizeof(xyz));
+	g->xyz_len = 3;
+	g->tag = malloc(2);
+	g->tag[0] = 'o', g->tag[1] = 'k';
+	g->tag_len = 2;
+	g->names = calloc(2, sizeof(char *));
+	g->names[0] = strdup("a");
+	g->names[1] = strdup("bc");
+	g->names_len = 2;
+	cr_assert_eq(org_binderc_test_Point_new_array(1, &g->origin), 0);
+	g->origin_len = 1;
+	g->origin[0].x = 4;
+}
+
+Test(aidl_fixed, wire_as_dynamic_array_and_back)
+{
+	bc_parcel *p = at_parcel(), *q = at_parcel();
+	org_binderc_test_Grid g, b;
+	size_t tok;
+
+	fill(&g);
+	cr_assert_eq(org_binderc_test_Grid_write(p, &g), 0);
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 1, -2, 3 }, 3);
+	bc_parcel_write_byte_array(q, "ok", 2);
+	bc_parcel_write_int32(q, 2);
+	bc_parcel_write_string16(q, "a");
+	bc_parcel_write_string16(q, "bc");
+	bc_parcel_write_int32(q, 1); /* Point[1]: count, then marker + body */
+	bc_parcel_write_int32(q, 1);
+	cr_assert_eq(org_binderc_test_Point_write(q, &g.origin[0]), 0);
+	bc_parcel_write_int32(q, 9);
+	bc_parcel_end_parcelable(q, tok);
+	at_same(p, q);
+	at_rewind(p);
+	cr_assert_eq(org_binderc_test_Grid_read(p, &b), 0);
+	cr_assert_eq(b.xyz_len, 3);
+	cr_assert_eq(b.xyz[1], -2);
+	cr_assert_eq(b.tag_len, 2);
+	cr_assert_eq(b.tag[1], 'k');
+	cr_assert_str_eq(b.names[1], "bc");
+	cr_assert_eq(b.origin_len, 1);
+	cr_assert_eq(b.origin[0].x, 4);
+	cr_assert_eq(b.rest, 9);
+	org_binderc_test_Grid_clear(&g), org_binderc_test_Grid_clear(&b);
+	bc_parcel_unref(p), bc_parcel_unref(q);
+}
+
+Test(aidl_fixed, other_lengths_refused)
+{
+	bc_parcel *p = at_parcel(), *q = at_parcel();
+	org_binderc_test_Grid g, b;
+	size_t tok;
+
+	fill(&g);
+	g.xyz_len = 2; /* sending: nothing written */
+	cr_assert_eq(org_binderc_test_Grid_write(p, &g), -EINVAL);
+	g.xyz_len = 3;
+	g.names_len = 1;
+	cr_assert_eq(org_binderc_test_Grid_write(p, &g), -EINVAL);
+	g.names_len = 2; /* so _clear() frees both */
+	org_binderc_test_Grid_clear(&g);
+	/* a newly initialised Grid has empty arrays: not writable until filled */
+	cr_assert_eq(org_binderc_test_Grid_init(&g), 0);
+	cr_assert_eq(org_binderc_test_Grid_write(p, &g), -EINVAL);
+	org_binderc_test_Grid_clear(&g);
+
+	/* receiving: four ints where three are declared */
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 1, 2, 3, 4 }, 4);
+	bc_parcel_end_parcelable(q, tok);
+	at_rewind(q);
+	cr_assert_eq(org_binderc_test_Grid_read(q, &b), -EBADMSG);
+	bc_parcel_unref(p), bc_parcel_unref(q);
+}
+
+static int g_pair(void *self, const int32_t *v, size_t v_len, const org_binderc_test_Grid *g, int64_t **_ret,
+		  size_t *_ret_len)
+{
+	(void)self;
+	cr_assert_eq(v_len, 3);
+	cr_assert_eq(g->xyz_len, 3);
+	*_ret = malloc(2 * sizeof(int64_t));
+	(*_ret)[0] = v[0] + v[1] + v[2];
+	(*_ret)[1] = g->xyz[2];
+	*_ret_len = 2;
+	return 0;
+}
+
+static const struct org_binderc_test_IGrid_ops gops = { .pair = g_pair };
+
+Test(aidl_fixed, stub_in_and_return)
+{
+	bc_parcel *in = at_parcel(), *want = at_parcel(), *reply = at_parcel();
+	org_binderc_test_Grid g;
+
+	fill(&g);
+	bc_parcel_write_int32_array(in, (const int32_t[]){ 10, 20, 30 }, 3);
+	bc_parcel_write_int32(in, 1);
+	cr_assert_eq(org_binderc_test_Grid_write(in, &g), 0);
+	at_rewind(in);
+	cr_assert_eq(org_binderc_test_IGrid_dispatch(&gops, NULL, org_binderc_test_IGrid_CODE_pair, in, reply), 0);
+	bc_parcel_write_status(want, NULL);
+	bc_parcel_write_int64_array(want, (const int64_t[]){ 60, 3 }, 2);
+	at_same(reply, want);
+	bc_parcel_unref(in), bc_parcel_unref(reply);
+
+	/* an in T[3] holding two elements is an undecodable request */
+	in = at_parcel(), reply = at_parcel();
+	bc_parcel_write_int32_array(in, (const int32_t[]){ 10, 20 }, 2);
+	bc_parcel_write_int32(in, 1);
+	cr_assert_eq(org_binderc_test_Grid_write(in, &g), 0);
+	at_rewind(in);
+	cr_assert_eq(org_binderc_test_IGrid_dispatch(&gops, NULL, org_binderc_test_IGrid_CODE_pair, in, reply), -EINVAL);
+	org_binderc_test_Grid_clear(&g);
+	bc_parcel_unref(in), bc_parcel_unref(want), bc_parcel_unref(reply);
+}
