@@ -981,6 +981,26 @@ static void registry(void)
 
 /* ---- parent ---------------------------------------------------------------------------- */
 
+/*
+ * Every child dies with the parent (a crashed parent must not leave workers
+ * holding the device), and buffered output is flushed first so that no
+ * line is printed twice.
+ */
+static pid_t fork_child(void)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("binderc-stress: fork");
+		exit(2);
+	}
+	if (pid == 0)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	return pid;
+}
+
 static pid_t fork_worker(unsigned slot)
 {
 	unsigned inc = atomic_load(&sh->w[slot].inc);
@@ -990,16 +1010,9 @@ static pid_t fork_worker(unsigned slot)
 	atomic_store(&sh->w[slot].idle, 0);
 	for (unsigned i = 0; i < NREC; i++)
 		atomic_store(&sh->w[slot].call[i].start_ms, 0);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		perror("binderc-stress: fork");
-		exit(2);
-	}
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	pid = fork_child();
+	if (pid == 0)
 		worker(slot, inc);
-	}
 	atomic_store(&sh->w[slot].pid, pid);
 	return pid;
 }
@@ -1167,18 +1180,10 @@ static void reports_main(void)
 
 static pid_t start_reports(void)
 {
-	pid_t pid;
+	pid_t pid = fork_child();
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		perror("binderc-stress: fork");
-		exit(2);
-	}
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pid == 0)
 		reports_main();
-	}
 	for (int i = 0; !atomic_load(&sh->reports_joined) && i < 500; i++)
 		usleep(10 * 1000);
 	return pid;
@@ -1251,11 +1256,9 @@ int main(int argc, char **argv)
 	if (o_reports)
 		reporter = start_reports();
 
-	cm = fork();
-	if (cm == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+	cm = fork_child();
+	if (cm == 0)
 		registry();
-	}
 	for (int i = 0; !atomic_load(&sh->cm_ready); i++) {
 		int ws;
 
