@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: MIT
-# bench/build.mk: the benchmark (binderc-bench) and its guest runs.
+# bench/build.mk: the benchmark (binderc-bench, installed as binder-bench)
+# and its guest runs.
 # Included by the top-level Makefile (TOP, B, CFLAGS_BASE come from there).
 #
 #   make bench-run     full run: one -smp 1 guest (latency), one -smp 2
 #                      guest (scaling); results in build/bench/
 #   make bench-quick   a --quick run of everything in one guest boot; fails
 #                      only when the benchmark itself breaks
+#   make install       binder-bench in $(PREFIX)/bin, its library helper in
+#                      $(PREFIX)/libexec/binder-c
 TOP ?= $(CURDIR)
 B ?= $(TOP)/build
 CFLAGS_BASE ?= -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include
@@ -13,7 +16,8 @@ CFLAGS_BASE ?= -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/incl
 BENCH_SRC := $(TOP)/bench
 BENCH_OBJ := $(B)/obj/bench
 BENCH_BIN := $(B)/guest/bin/binderc-bench
-BENCH_OBJS := $(addprefix $(BENCH_OBJ)/,main.o util.o ipc_simple.o ipc_binder.o)
+BENCH_OBJS := $(addprefix $(BENCH_OBJ)/,main.o point.o table.o util.o ipc_simple.o ipc_binder.o)
+BENCH_LIBEXEC := $(PREFIX)/libexec/binder-c
 
 # The library rows (libbinder-c, libffi proxy): IFC_A, FFI_LIBS and LBC_A
 # come from the libraries' fragments, read before this one.
@@ -21,6 +25,15 @@ BENCH_LIB := $(B)/guest/bin/binderc-bench-lib
 BENCH_LIBDEPS := $(IFC_A) $(LBC_A)
 
 ALL_TARGETS += $(BENCH_BIN) $(BENCH_LIB)
+INSTALL_TARGETS += install-binder-bench
+
+# binder-bench's options and outputs, on the host (no driver needed).
+BENCH_CLI_TEST := $(B)/tests/bench/test_cli
+HOST_TESTS += $(BENCH_CLI_TEST)
+
+$(BENCH_CLI_TEST): $(TOP)/tests/bench/test_cli.c $(BENCH_BIN)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -DBENCH_BIN='"$(BENCH_BIN)"' -o $@ $< $(CRITERION_LIBS)
 
 .PHONY: bench-bin bench-run bench-quick
 bench-bin: $(BENCH_BIN) $(BENCH_LIB)
@@ -28,6 +41,10 @@ bench-bin: $(BENCH_BIN) $(BENCH_LIB)
 $(BENCH_OBJ)/%.o: $(BENCH_SRC)/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+
+# The installed program finds its helper here (the build tree's copy sits
+# beside it and is found first).
+$(BENCH_OBJ)/main.o: CFLAGS_BASE += -DBENCH_LIBEXECDIR='"$(BENCH_LIBEXEC)"'
 
 $(BENCH_BIN): $(BENCH_OBJS)
 	@mkdir -p $(dir $@)
@@ -37,6 +54,11 @@ $(BENCH_LIB): $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -o $@ $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS) \
 		$(FFI_LIBS) -lpthread
+
+.PHONY: install-binder-bench
+install-binder-bench: $(BENCH_BIN) $(BENCH_LIB)
+	install -D -m 0755 $(BENCH_BIN) $(DESTDIR)$(PREFIX)/bin/binder-bench
+	install -D -m 0755 $(BENCH_LIB) $(DESTDIR)$(BENCH_LIBEXEC)/binderc-bench-lib
 
 bench-run: bench-bin
 	@$(BENCH_SRC)/run-bench --out $(B)/bench

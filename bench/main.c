@@ -12,11 +12,13 @@
  * repeated, so that every contender sees the same load; the spread over
  * repeats is reported with every point.  See bench/README.md.
  */
-#include "bench.h"
+#include "point.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
+#include <sched.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,10 +34,12 @@ uint8_t *bench_payload;
 size_t bench_payload_size;
 
 #define MAX_PAYLOAD ((size_t)(1u << 20) - 8192)
-static const size_t payloads[] = { 0, 128, 4096, 65536, MAX_PAYLOAD };
-#define NPAYLOADS (sizeof(payloads) / sizeof(payloads[0]))
-static const int pair_counts[] = { 1, 2, 4, 8 };
-#define NPAIRCOUNTS (sizeof(pair_counts) / sizeof(pair_counts[0]))
+#define MAXLIST 16
+/* --payloads and --pairs replace these. */
+static size_t payloads[MAXLIST] = { 0, 128, 4096, 65536, MAX_PAYLOAD };
+static size_t npayloads = 5;
+static int pair_counts[MAXLIST] = { 1, 2, 4, 8, 16 };
+static size_t npaircounts = 5;
 static const int obj_counts[] = { 1, 8, 64, -1 /* one fd */ };
 #define NOBJCFG (sizeof(obj_counts) / sizeof(obj_counts[0]))
 
@@ -48,6 +52,12 @@ static struct {
 	const char *lib_helper; /* binderc-bench-lib, if built */
 	const char *workloads;  /* --workloads: comma list, NULL = all */
 	const char *params;     /* --params: comma list, NULL = all */
+	int cpus[64];           /* --cpus: pin block processes to these */
+	int ncpus;
+	enum { OUT_TABLE, OUT_JSON, OUT_RECORDS } out;
+	const char *reference;  /* --reference: the ratios' denominator */
+	bool dry;               /* counting the blocks for the progress line */
+	unsigned blocks, done;
 } opt;
 
 /* ---- contenders ---------------------------------------------------------- */
@@ -61,14 +71,16 @@ struct contender {
 	int timeouts;
 };
 
-static struct contender contenders[] = {
+/* The binder devices first (--device replaces them), then the others. */
+#define MAXCONT 12
+static struct contender contenders[MAXCONT] = {
 	{ "binderc", &ipc_binder, "/dev/binderc", 0, "", 0 },
 	{ "binder", &ipc_binder, "/dev/binder", 0, "", 0 },
 	{ "pipe", &ipc_pipe, NULL, 0, "", 0 },
 	{ "socket", &ipc_socket, NULL, 0, "", 0 },
 	{ "futex", &ipc_futex, NULL, 0, "", 0 },
 };
-#define NCONT (sizeof(contenders) / sizeof(contenders[0]))
+static size_t ncont = 5;
 
 static int ensure_registry(struct contender *ct)
 {
@@ -91,7 +103,7 @@ static int ensure_registry(struct contender *ct)
 
 static void stop_registries(void)
 {
-	for (size_t i = 0; i < NCONT; i++)
+	for (size_t i = 0; i < ncont; i++)
 		if (contenders[i].registry > 0) {
 			kill(-contenders[i].registry, SIGKILL);
 			kill(contenders[i].registry, SIGKILL);
@@ -118,20 +130,6 @@ static void send_error(int fd, int err, const char *what)
 	send_result(fd, &h, NULL);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static uint64_t pct(const uint64_t *sorted, size_t n, double p)
-{
-	if (!n)
-		return 0;
-	size_t i = (size_t)ceil(p * (double)n);
-	return sorted[i ? i - 1 : 0];
-}
-
 /* Close a channel's descriptors in a process that does not use it. */
 static void chan_drop(struct chan *c)
 {
@@ -140,6 +138,23 @@ static void chan_drop(struct chan *c)
 			close(c->fds[i]);
 			c->fds[i] = -1;
 		}
+}
+
+/*
+ * --cpus: the client of pair i runs on the (2i)th CPU of the list and its
+ * server on the (2i+1)th, wrapping around; without the option the
+ * scheduler places them.
+ */
+static void pin(int slot)
+{
+	cpu_set_t set;
+
+	if (!opt.ncpus)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(opt.cpus[slot % opt.ncpus], &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		fprintf(stderr, "bench: cannot pin to CPU %d: %s\n", opt.cpus[slot % opt.ncpus], strerror(errno));
 }
 
 /* Fork a server for channel @self of @cs[@n]; returns its pid, with the
@@ -162,6 +177,7 @@ static pid_t start_server(struct chan *cs, int ncs, int self, const struct workl
 				chan_drop(&cs[i]);
 		alarm((unsigned)timeout_s + 5);
 		bench_err[0] = 0;
+		pin(2 * self + 1);
 		int r = c->ops->serve(c, w, rp[1], done_fd);
 		if (r < 0) {
 			char m[BENCH_ERRLEN + 1];
@@ -210,6 +226,7 @@ static void run_single(const struct contender *ct, const struct workload *w, int
 		return send_error(out, srv, "");
 	if (dp[1] >= 0)
 		close(dp[1]);
+	pin(0);
 	if ((r = ct->ops->connect(&c, w)) < 0)
 		return send_error(out, r, "connect");
 	for (long i = 0; i < w->warmup; i++)
@@ -283,6 +300,7 @@ static void run_pairs(const struct contender *ct, const struct workload *w, int 
 			char b;
 
 			alarm((unsigned)timeout_s + 5);
+			pin(2 * i);
 			close(go[1]);
 			close(rp[0]);
 			for (int j = 0; j < n; j++)
@@ -479,99 +497,7 @@ static int run_block(struct contender *ct, struct workload w, const char *helper
 	return r;
 }
 
-/* ---- aggregation and output -------------------------------------------------- */
-
-struct point {
-	const char *workload;
-	char param[16];
-	char contender[32];
-	bool pending;
-	char err[BENCH_ERRLEN];
-	uint64_t *samples;
-	size_t n;
-	double rep[32];     /* per-repeat median (us) or throughput */
-	int nrep;
-	double lat_avg_us[32], lat_p99_us[32];
-	struct point *next;
-};
-
-static struct point *points, **points_tail = &points;
-
-static struct point *point_get(const char *wl, const char *param, const char *cont)
-{
-	for (struct point *p = points; p; p = p->next)
-		if (!strcmp(p->workload, wl) && !strcmp(p->param, param) && !strcmp(p->contender, cont))
-			return p;
-	struct point *p = calloc(1, sizeof(*p));
-	if (!p)
-		abort();
-	p->workload = wl;
-	bench_fmt(p->param, sizeof(p->param), "%s", param);
-	bench_fmt(p->contender, sizeof(p->contender), "%s", cont);
-	*points_tail = p;
-	points_tail = &p->next;
-	return p;
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-static void emit(struct point *p)
-{
-	FILE *f = stdout;
-
-	fprintf(f, "BENCH {\"type\":\"point\",\"workload\":\"%s\",\"param\":\"%s\",\"contender\":", p->workload,
-		p->param);
-	json_str(f, p->contender);
-	if (p->pending) {
-		fprintf(f, ",\"status\":\"pending\",\"error\":");
-		json_str(f, p->err);
-	} else if (p->err[0]) {
-		fprintf(f, ",\"status\":\"error\",\"error\":");
-		json_str(f, p->err);
-	} else {
-		fprintf(f, ",\"status\":\"ok\"");
-	}
-	if (p->n) {
-		qsort(p->samples, p->n, sizeof(uint64_t), cmp_u64);
-		double sum = 0;
-		for (size_t i = 0; i < p->n; i++)
-			sum += (double)p->samples[i];
-		fprintf(f, ",\"n\":%zu,\"median_us\":%.2f,\"p90_us\":%.2f,\"p99_us\":%.2f,\"max_us\":%.2f,"
-			   "\"mean_us\":%.2f,\"min_us\":%.2f",
-			p->n, pct(p->samples, p->n, 0.5) / 1e3, pct(p->samples, p->n, 0.9) / 1e3,
-			pct(p->samples, p->n, 0.99) / 1e3, p->samples[p->n - 1] / 1e3, sum / (double)p->n / 1e3,
-			p->samples[0] / 1e3);
-	}
-	if (p->nrep) {
-		bool tput = !strcmp(p->workload, "pairs") || !strcmp(p->workload, "oneway");
-		fprintf(f, ",\"%s\":[", tput ? "rep_tput" : "rep_median_us");
-		for (int i = 0; i < p->nrep; i++)
-			fprintf(f, "%s%.2f", i ? "," : "", p->rep[i]);
-		fprintf(f, "]");
-		if (!strcmp(p->workload, "pairs")) {
-			double a = 0, q = 0;
-			for (int i = 0; i < p->nrep; i++) {
-				a += p->lat_avg_us[i];
-				q += p->lat_p99_us[i];
-			}
-			fprintf(f, ",\"lat_avg_us\":%.2f,\"lat_p99_us\":%.2f", a / p->nrep, q / p->nrep);
-		}
-	}
-	fprintf(f, "}\n");
-	fflush(f);
-}
+/* ---- selection ---------------------------------------------------------------- */
 
 static bool in_list(const char *list, const char *item)
 {
@@ -596,41 +522,28 @@ static void measure(const char *wl, const char *param, const char *label, struct
 {
 	if (!selected(wl, param))
 		return;
+	if (opt.dry) {
+		opt.blocks++;
+		return;
+	}
 	struct point *p = point_get(wl, param, label);
 	struct block b;
 
-	if (p->err[0]) /* failed on an earlier repeat: do not retry */
+	if (p->err[0]) { /* failed on an earlier repeat: do not retry */
+		opt.done++;
 		return;
+	}
 	uint64_t t0 = now_ns();
 	int r = run_block(ct, *w, helper, &b);
-	fprintf(stderr, "bench: %-8s %-6s %-20s %s (%.1f s)\n", wl, param, label,
+	opt.done++;
+	fprintf(stderr, "bench: [%u/%u] %-8s %-6s %-20s %s (%.1f s)\n", opt.done, opt.blocks, wl, param, label,
 		r < 0 ? bench_err : "ok", (double)(now_ns() - t0) / 1e9);
 	if (r < 0) {
 		bench_fmt(p->err, sizeof(p->err), "%s", bench_err);
 		return;
 	}
-	if (b.h.n) {
-		uint64_t *ns = realloc(p->samples, (p->n + b.h.n) * sizeof(uint64_t));
-		if (!ns)
-			abort();
-		p->samples = ns;
-		memcpy(p->samples + p->n, b.samples, b.h.n * sizeof(uint64_t));
-		p->n += b.h.n;
-		qsort(b.samples, b.h.n, sizeof(uint64_t), cmp_u64);
-		if (p->nrep < 32)
-			p->rep[p->nrep++] = pct(b.samples, b.h.n, 0.5) / 1e3;
-	} else if (p->nrep < 32) {
-		p->lat_avg_us[p->nrep] = b.h.lat_avg_us;
-		p->lat_p99_us[p->nrep] = b.h.lat_p99_us;
-		p->rep[p->nrep++] = b.h.tput;
-	}
+	point_add(p, &b.h, b.samples);
 	free(b.samples);
-}
-
-static void emit_all(void)
-{
-	for (struct point *p = points; p; p = p->next)
-		emit(p);
 }
 
 /* ---- phases ---------------------------------------------------------------- */
@@ -647,20 +560,21 @@ static void phase_latency(void)
 	long warm = opt.quick ? 10 : 50;
 
 	for (int rep = 0; rep < opt.repeats; rep++)
-		for (size_t pi = 0; pi < NPAYLOADS; pi++)
-			for (size_t c = 0; c < NCONT; c++) {
-				/* The largest payload costs ~10x: fewer warm-up trips. */
+		for (size_t pi = 0; pi < npayloads; pi++)
+			for (size_t c = 0; c < ncont; c++) {
+				/* A 1 MiB payload costs ~10x: fewer warm-up trips. */
+				bool big = payloads[pi] > 65536;
 				struct workload w = { .kind = WL_LATENCY, .payload = payloads[pi],
-						      .iters = per_block(), .warmup = pi == NPAYLOADS - 1 ? 5 : warm };
+						      .iters = per_block(), .warmup = big ? 5 : warm };
 				/* --quick only checks that it works: few big ones. */
-				if (opt.quick && pi == NPAYLOADS - 1 && w.iters > 20)
+				if (opt.quick && big && w.iters > 20)
 					w.iters = 20;
 				bench_fmt(param, sizeof(param), "%zu", payloads[pi]);
 				measure("latency", param, contenders[c].name, &contenders[c], &w, NULL);
 			}
 	for (int rep = 0; rep < opt.repeats; rep++)
 		for (size_t oi = 0; oi < NOBJCFG; oi++)
-			for (size_t c = 0; c < NCONT; c++) {
+			for (size_t c = 0; c < ncont; c++) {
 				struct contender *ct = &contenders[c];
 				struct workload w = { .kind = WL_OBJECTS, .nobj = obj_counts[oi] < 0 ? 0 : obj_counts[oi],
 						      .fd = obj_counts[oi] < 0, .iters = per_block(), .warmup = warm };
@@ -675,8 +589,11 @@ static void phase_latency(void)
 	/* The library layers: the same 0-byte round trip, raw ioctls vs the
 	 * libraries (external helpers that share the registry). */
 	for (int rep = 0; rep < opt.repeats; rep++)
-		for (size_t c = 0; c < 2; c++) {
+		for (size_t c = 0; c < ncont; c++) {
 			struct contender *ct = &contenders[c];
+
+			if (!ct->ops->binder)
+				continue;
 			struct workload w = { .kind = WL_LATENCY, .payload = 0, .iters = per_block(), .warmup = warm };
 			char label[40];
 			bench_fmt(label, sizeof(label), "%s/raw", ct->name);
@@ -684,7 +601,7 @@ static void phase_latency(void)
 			bench_fmt(label, sizeof(label), "%s/libbinder-c", ct->name);
 			if (opt.lib_helper)
 				measure("api", "0", label, ct, &w, "lbc");
-			else if (rep == 0 && selected("api", "0")) {
+			else if (rep == 0 && selected("api", "0") && !opt.dry) {
 				struct point *p = point_get("api", "0", label);
 				p->pending = true;
 				bench_fmt(p->err, sizeof(p->err), "binderc-bench-lib not built");
@@ -692,7 +609,7 @@ static void phase_latency(void)
 			bench_fmt(label, sizeof(label), "%s/ffi", ct->name);
 			if (opt.lib_helper)
 				measure("api", "0", label, ct, &w, "ffi");
-			else if (rep == 0 && selected("api", "0")) {
+			else if (rep == 0 && selected("api", "0") && !opt.dry) {
 				struct point *p = point_get("api", "0", label);
 				p->pending = true;
 				bench_fmt(p->err, sizeof(p->err), "binderc-bench-lib not built");
@@ -706,15 +623,15 @@ static void phase_scaling(void)
 	int reps = opt.quick ? 1 : 3;
 
 	for (int rep = 0; rep < reps; rep++)
-		for (size_t pi = 0; pi < NPAIRCOUNTS; pi++)
-			for (size_t c = 0; c < NCONT; c++) {
+		for (size_t pi = 0; pi < npaircounts; pi++)
+			for (size_t c = 0; c < ncont; c++) {
 				struct workload w = { .kind = WL_PAIRS, .npairs = pair_counts[pi], .secs = opt.secs,
 						      .warmup = opt.quick ? 5 : 20 };
 				bench_fmt(param, sizeof(param), "%d", pair_counts[pi]);
 				measure("pairs", param, contenders[c].name, &contenders[c], &w, NULL);
 			}
 	for (int rep = 0; rep < reps; rep++)
-		for (size_t c = 0; c < NCONT; c++) {
+		for (size_t c = 0; c < ncont; c++) {
 			struct contender *ct = &contenders[c];
 			if (!ct->ops->can_oneway)
 				continue;
@@ -738,32 +655,135 @@ static const char *helper_next_to(const char *argv0, const char *name)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: binderc-bench [--phase latency|scaling|all] [--quick] [--iters N] [--repeats R]\n"
-			"                     [--secs S] [--oneway N] [--only CONTENDERS] [--workloads LIST]\n"
-			"                     [--params LIST]\n"
-			"  workloads: latency objects api pairs oneway; params: payload bytes, object\n"
-			"  counts (1 8 64 fd), pair counts; contenders: binderc binder pipe socket futex\n");
+	fprintf(stderr,
+		"usage: binder-bench [--phase latency|scaling|all] [--quick] [--device LABEL=PATH]...\n"
+		"                    [--only CONTENDERS] [--workloads LIST] [--params LIST]\n"
+		"                    [--payloads BYTES,...] [--pairs N,...] [--iters N] [--repeats R]\n"
+		"                    [--seconds S] [--oneway N] [--cpus LIST] [--reference LABEL]\n"
+		"                    [--table|--json|--records]\n"
+		"  workloads: latency objects api pairs oneway; params: payload bytes, object\n"
+		"  counts (1 8 64 fd), pair counts; contenders: the binder devices (default\n"
+		"  binderc=/dev/binderc binder=/dev/binder), pipe socket futex.\n"
+		"  Output: --table (default) Markdown tables, --json one JSON object per\n"
+		"  result, --records the same prefixed with \"BENCH \" (guest logs).\n");
 	exit(2);
 }
 
-int main(int argc, char **argv)
+static void die_usage(const char *what, const char *arg)
 {
-	const char *phase = "all";
-	const char *only = NULL;
+	fprintf(stderr, "binder-bench: %s: '%s'\n", what, arg);
+	exit(2);
+}
+
+/* A comma list of numbers and ranges (A-B) in [lo, hi] into @out (at
+ * most @max). */
+static size_t parse_list(const char *what, const char *arg, unsigned long lo, unsigned long hi, size_t *out,
+			 size_t max)
+{
+	const char *p = arg;
+	size_t n = 0;
+
+	while (*p) {
+		char *end, *end2;
+		unsigned long v, last;
+		bool bad = false;
+
+		errno = 0;
+		v = last = strtoul(p, &end, 10);
+		if (end != p && *end == '-') {
+			last = strtoul(end + 1, &end2, 10);
+			bad = end2 == end + 1; /* "A-": no end */
+			end = end2;
+		}
+		if (bad || end == p || errno || v < lo || last > hi || last < v || (*end && *end != ',') ||
+		    last - v >= max - n) {
+			char m[96];
+
+			bench_fmt(m, sizeof(m), "%s must be a list of at most %zu numbers from %lu to %lu", what, max,
+				  lo, hi);
+			die_usage(m, arg);
+		}
+		while (v <= last)
+			out[n++] = v++;
+		p = *end ? end + 1 : end;
+	}
+	if (!n)
+		die_usage(what, arg);
+	return n;
+}
+
+/* --device LABEL=PATH: the first one replaces the default binder devices. */
+static void add_device(const char *arg)
+{
+	static size_t ndev;
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : 0;
+	struct contender *ct;
+
+	if (!eq || !len || len > 20 || !eq[1] || strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+						       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != len)
+		die_usage("--device wants LABEL=PATH (LABEL: up to 20 of A-Z a-z 0-9 . _ -)", arg);
+	if (ndev == 0) { /* drop the defaults, keep the non-binder contenders */
+		for (size_t i = 0; i < ncont;) {
+			if (contenders[i].ops->binder) {
+				memmove(&contenders[i], &contenders[i + 1], (ncont - i - 1) * sizeof(contenders[0]));
+				ncont--;
+			} else {
+				i++;
+			}
+		}
+	}
+	if (ncont == MAXCONT)
+		die_usage("too many devices", arg);
+	memmove(&contenders[ndev + 1], &contenders[ndev], (ncont - ndev) * sizeof(contenders[0]));
+	ct = &contenders[ndev++];
+	ncont++;
+	*ct = (struct contender){ .ops = &ipc_binder, .device = eq + 1 };
+	ct->name = strndup(arg, len);
+	if (!ct->name)
+		exit(1);
+}
+
+static void select_only(const char *only)
+{
+	char *l = malloc(strlen(only) + 3);
+
+	if (!l)
+		exit(1);
+	sprintf(l, ",%s,", only);
+	for (size_t c = 0; c < ncont; c++) {
+		char pat[40];
+
+		bench_fmt(pat, sizeof(pat), ",%s,", contenders[c].name);
+		if (!strstr(l, pat))
+			bench_fmt(contenders[c].disabled, sizeof(contenders[c].disabled), "not selected (--only)");
+	}
+	free(l);
+}
+
+static void parse_options(int argc, char **argv, const char **phase)
+{
 	static const struct option lo[] = {
-		{ "phase", required_argument, NULL, 'p' },   { "quick", no_argument, NULL, 'q' },
-		{ "iters", required_argument, NULL, 'i' },   { "repeats", required_argument, NULL, 'r' },
-		{ "secs", required_argument, NULL, 's' },    { "oneway", required_argument, NULL, 'o' },
-		{ "only", required_argument, NULL, 'O' },    { "workloads", required_argument, NULL, 'W' },
-		{ "params", required_argument, NULL, 'P' },  { NULL, 0, NULL, 0 },
+		{ "phase", required_argument, NULL, 'p' },     { "quick", no_argument, NULL, 'q' },
+		{ "iters", required_argument, NULL, 'i' },     { "repeats", required_argument, NULL, 'r' },
+		{ "secs", required_argument, NULL, 's' },      { "seconds", required_argument, NULL, 's' },
+		{ "oneway", required_argument, NULL, 'o' },    { "only", required_argument, NULL, 'O' },
+		{ "workloads", required_argument, NULL, 'W' }, { "params", required_argument, NULL, 'P' },
+		{ "device", required_argument, NULL, 'd' },    { "payloads", required_argument, NULL, 'y' },
+		{ "pairs", required_argument, NULL, 'n' },     { "cpus", required_argument, NULL, 'c' },
+		{ "reference", required_argument, NULL, 'R' }, { "table", no_argument, NULL, 'T' },
+		{ "json", no_argument, NULL, 'J' },            { "records", no_argument, NULL, 'B' },
+		{ "help", no_argument, NULL, 'h' },            { NULL, 0, NULL, 0 },
 	};
 	long iters = -1, oneway = -1;
 	int repeats = -1, ch;
 	double secs = -1;
+	const char *only = NULL;
+	size_t v[64];
 
 	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (ch) {
-		case 'p': phase = optarg; break;
+		case 'p': *phase = optarg; break;
 		case 'q': opt.quick = true; break;
 		case 'i': iters = atol(optarg); break;
 		case 'r': repeats = atoi(optarg); break;
@@ -772,29 +792,71 @@ int main(int argc, char **argv)
 		case 'O': only = optarg; break;
 		case 'W': opt.workloads = optarg; break;
 		case 'P': opt.params = optarg; break;
+		case 'd': add_device(optarg); break;
+		case 'y': npayloads = parse_list("--payloads", optarg, 0, MAX_PAYLOAD, payloads, MAXLIST); break;
+		case 'n':
+			npaircounts = parse_list("--pairs", optarg, 1, 16, v, MAXLIST);
+			for (size_t i = 0; i < npaircounts; i++)
+				pair_counts[i] = (int)v[i];
+			break;
+		case 'c':
+			opt.ncpus = (int)parse_list("--cpus", optarg, 0, CPU_SETSIZE - 1, v, 64);
+			for (int i = 0; i < opt.ncpus; i++)
+				opt.cpus[i] = (int)v[i];
+			break;
+		case 'R': opt.reference = optarg; break;
+		case 'T': opt.out = OUT_TABLE; break;
+		case 'J': opt.out = OUT_JSON; break;
+		case 'B': opt.out = OUT_RECORDS; break;
 		default: usage();
 		}
 	}
-	if (strcmp(phase, "latency") && strcmp(phase, "scaling") && strcmp(phase, "all"))
+	if (optind < argc || (strcmp(*phase, "latency") && strcmp(*phase, "scaling") && strcmp(*phase, "all")))
 		usage();
 	opt.iters = iters > 0 ? iters : opt.quick ? 100 : 5000;
 	opt.repeats = repeats > 0 ? repeats : opt.quick ? 1 : 5;
-	if (opt.repeats > 32)
-		opt.repeats = 32;
+	if (opt.repeats > POINT_MAXREP)
+		opt.repeats = POINT_MAXREP;
 	opt.secs = secs > 0 ? secs : opt.quick ? 0.3 : 2.0;
 	opt.oneway = oneway > 0 ? oneway : opt.quick ? 1000 : 10000;
-	opt.lib_helper = helper_next_to(argv[0], "binderc-bench-lib");
+	if (!opt.reference)
+		opt.reference = "binder";
 	if (only)
-		for (size_t c = 0; c < NCONT; c++) {
-			char pat[40];
-			bench_fmt(pat, sizeof(pat), ",%s,", contenders[c].name);
-			char *l = malloc(strlen(only) + 3);
-			sprintf(l, ",%s,", only);
-			if (!strstr(l, pat))
-				bench_fmt(contenders[c].disabled, sizeof(contenders[c].disabled), "not selected (--only)");
-			free(l);
-		}
+		select_only(only);
+}
 
+/* The library helper: beside this program (the build tree), or where
+ * 'make install' puts it. */
+static const char *find_lib_helper(const char *argv0)
+{
+	const char *h = helper_next_to(argv0, "binderc-bench-lib");
+
+#ifdef BENCH_LIBEXECDIR
+	if (!h && access(BENCH_LIBEXECDIR "/binderc-bench-lib", X_OK) == 0)
+		h = BENCH_LIBEXECDIR "/binderc-bench-lib";
+#endif
+	return h;
+}
+
+static void run_phases(const char *phase)
+{
+	if (!strcmp(phase, "latency") || !strcmp(phase, "all"))
+		phase_latency();
+	if (!strcmp(phase, "scaling") || !strcmp(phase, "all"))
+		phase_scaling();
+}
+
+int main(int argc, char **argv)
+{
+	const char *phase = "all";
+	const char *prefix;
+	struct utsname u;
+	uint64_t t0;
+	FILE *rec;
+	int rc = 0;
+
+	parse_options(argc, argv, &phase);
+	opt.lib_helper = find_lib_helper(argv[0]);
 	signal(SIGPIPE, SIG_IGN);
 	bench_payload_size = MAX_PAYLOAD;
 	bench_payload = malloc(bench_payload_size);
@@ -803,26 +865,38 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < bench_payload_size; i++)
 		bench_payload[i] = (uint8_t)(i * 131 + 7);
 
-	struct utsname u;
+	/* Records go to stdout, or nowhere when only the table is wanted. */
+	prefix = opt.out == OUT_RECORDS ? "BENCH " : "";
+	rec = opt.out == OUT_TABLE ? NULL : stdout;
 	uname(&u);
-	printf("BENCH {\"type\":\"meta\",\"phase\":\"%s\",\"quick\":%s,\"cpus\":%ld,\"kernel\":", phase,
-	       opt.quick ? "true" : "false", sysconf(_SC_NPROCESSORS_ONLN));
-	json_str(stdout, u.release);
-	printf(",\"iters\":%ld,\"repeats\":%d,\"pair_secs\":%.2f,\"oneway_msgs\":%ld}\n", opt.iters, opt.repeats,
-	       opt.secs, opt.oneway);
-	fflush(stdout);
+	if (rec) {
+		fprintf(rec, "%s{\"type\":\"meta\",\"phase\":\"%s\",\"quick\":%s,\"cpus\":%ld,\"kernel\":", prefix,
+			phase, opt.quick ? "true" : "false", sysconf(_SC_NPROCESSORS_ONLN));
+		json_str(rec, u.release);
+		fprintf(rec, ",\"iters\":%ld,\"repeats\":%d,\"pair_secs\":%.2f,\"oneway_msgs\":%ld}\n", opt.iters,
+			opt.repeats, opt.secs, opt.oneway);
+		fflush(rec);
+	}
 
-	uint64_t t0 = now_ns();
-	if (!strcmp(phase, "latency") || !strcmp(phase, "all"))
-		phase_latency();
-	if (!strcmp(phase, "scaling") || !strcmp(phase, "all"))
-		phase_scaling();
+	opt.dry = true; /* count the blocks, for the progress line */
+	run_phases(phase);
+	opt.dry = false;
+	t0 = now_ns();
+	run_phases(phase);
 	stop_registries();
-	emit_all();
-	printf("BENCH {\"type\":\"end\",\"secs\":%.1f}\n", (double)(now_ns() - t0) / 1e9);
+	if (rec) {
+		for (struct point *p = points; p; p = p->next)
+			point_emit(rec, prefix, p);
+		fprintf(rec, "%s{\"type\":\"end\",\"secs\":%.1f}\n", prefix, (double)(now_ns() - t0) / 1e9);
+	} else {
+		printf("binder-bench: kernel %s, %ld CPUs, %ld iterations per latency point over %d repeats, "
+		       "%.1f s per pairs block, %.0f s in all\n\n",
+		       u.release, sysconf(_SC_NPROCESSORS_ONLN), opt.iters, opt.repeats, opt.secs,
+		       (double)(now_ns() - t0) / 1e9);
+		table_print(stdout, opt.reference, "futex");
+	}
 
 	/* The benchmark itself is broken if a reference contender failed. */
-	int rc = 0;
 	for (struct point *p = points; p; p = p->next)
 		if (!p->pending && p->err[0] && strcmp(p->contender, "binderc") && strncmp(p->contender, "binderc/", 8) &&
 		    !strstr(p->err, "--only")) {

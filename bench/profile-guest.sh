@@ -9,7 +9,7 @@ params=${1:-0}
 iters=${2:-3000}
 for dev in binderc binder; do
 	perf record -q -a -g -F 1999 -e cpu-clock -o /tmp/$dev.data -- \
-		binderc-bench --only $dev --workloads latency --params "$params" \
+		binderc-bench --records --only $dev --workloads latency --params "$params" \
 		--iters "$iters" --repeats 1 > /tmp/$dev.out 2>&1
 	grep '"median_us"' /tmp/$dev.out | sed 's/^BENCH //'
 	echo "PROFILE-START $dev (self time, whole guest)"

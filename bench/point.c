@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/* binderc-bench: folding blocks into points, and the JSON records. */
+#include "point.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct point *points;
+static struct point **points_tail = &points;
+
+int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t pct(const uint64_t *sorted, size_t n, double p)
+{
+	size_t i;
+
+	if (!n)
+		return 0;
+	i = (size_t)ceil(p * (double)n);
+	return sorted[i ? i - 1 : 0];
+}
+
+struct point *point_get(const char *wl, const char *param, const char *cont)
+{
+	struct point *p;
+
+	for (p = points; p; p = p->next)
+		if (!strcmp(p->workload, wl) && !strcmp(p->param, param) && !strcmp(p->contender, cont))
+			return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		abort();
+	p->workload = wl;
+	bench_fmt(p->param, sizeof(p->param), "%s", param);
+	bench_fmt(p->contender, sizeof(p->contender), "%s", cont);
+	*points_tail = p;
+	points_tail = &p->next;
+	return p;
+}
+
+void point_add(struct point *p, const struct rhdr *h, const uint64_t *samples)
+{
+	if (h->n) {
+		uint64_t *ns = realloc(p->samples, (p->n + h->n) * sizeof(uint64_t));
+		uint64_t *sorted = malloc(h->n * sizeof(uint64_t));
+
+		if (!ns || !sorted)
+			abort();
+		p->samples = ns;
+		memcpy(p->samples + p->n, samples, h->n * sizeof(uint64_t));
+		p->n += h->n;
+		memcpy(sorted, samples, h->n * sizeof(uint64_t));
+		qsort(sorted, h->n, sizeof(uint64_t), cmp_u64);
+		if (p->nrep < POINT_MAXREP)
+			p->rep[p->nrep++] = (double)pct(sorted, h->n, 0.5) / 1e3;
+		free(sorted);
+	} else if (p->nrep < POINT_MAXREP) {
+		p->lat_avg_us[p->nrep] = h->lat_avg_us;
+		p->lat_p99_us[p->nrep] = h->lat_p99_us;
+		p->rep[p->nrep++] = h->tput;
+	}
+}
+
+void point_stats(struct point *p, double *median, double *p90, double *p99, double *max, double *mean,
+		 double *min)
+{
+	double sum = 0;
+
+	qsort(p->samples, p->n, sizeof(uint64_t), cmp_u64);
+	for (size_t i = 0; i < p->n; i++)
+		sum += (double)p->samples[i];
+	*median = (double)pct(p->samples, p->n, 0.5) / 1e3;
+	*p90 = (double)pct(p->samples, p->n, 0.9) / 1e3;
+	*p99 = (double)pct(p->samples, p->n, 0.99) / 1e3;
+	*max = p->n ? (double)p->samples[p->n - 1] / 1e3 : 0;
+	*min = p->n ? (double)p->samples[0] / 1e3 : 0;
+	*mean = p->n ? sum / (double)p->n / 1e3 : 0;
+}
+
+bool point_ok(const struct point *p)
+{
+	return p && !p->pending && !p->err[0] && (p->n || p->nrep);
+}
+
+double point_rep_mean(const struct point *p)
+{
+	double s = 0;
+
+	for (int i = 0; i < p->nrep; i++)
+		s += p->rep[i];
+	return p->nrep ? s / p->nrep : 0;
+}
+
+void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static bool is_tput(const struct point *p)
+{
+	return !strcmp(p->workload, "pairs") || !strcmp(p->workload, "oneway");
+}
+
+void point_emit(FILE *f, const char *prefix, const struct point *cp)
+{
+	struct point *p = (struct point *)cp; /* sorting its samples is no change */
+	double med, p90, p99, max, mean, min;
+
+	fprintf(f, "%s{\"type\":\"point\",\"workload\":\"%s\",\"param\":\"%s\",\"contender\":", prefix, p->workload,
+		p->param);
+	json_str(f, p->contender);
+	if (p->pending || p->err[0]) {
+		fprintf(f, ",\"status\":\"%s\",\"error\":", p->pending ? "pending" : "error");
+		json_str(f, p->err);
+	} else {
+		fprintf(f, ",\"status\":\"ok\"");
+	}
+	if (p->n) {
+		point_stats(p, &med, &p90, &p99, &max, &mean, &min);
+		fprintf(f, ",\"n\":%zu,\"median_us\":%.2f,\"p90_us\":%.2f,\"p99_us\":%.2f,\"max_us\":%.2f,"
+			   "\"mean_us\":%.2f,\"min_us\":%.2f",
+			p->n, med, p90, p99, max, mean, min);
+	}
+	if (p->nrep) {
+		fprintf(f, ",\"%s\":[", is_tput(p) ? "rep_tput" : "rep_median_us");
+		for (int i = 0; i < p->nrep; i++)
+			fprintf(f, "%s%.2f", i ? "," : "", p->rep[i]);
+		fprintf(f, "]");
+		if (!strcmp(p->workload, "pairs")) {
+			double a = 0, q = 0;
+
+			for (int i = 0; i < p->nrep; i++) {
+				a += p->lat_avg_us[i];
+				q += p->lat_p99_us[i];
+			}
+			fprintf(f, ",\"lat_avg_us\":%.2f,\"lat_p99_us\":%.2f", a / p->nrep, q / p->nrep);
+		}
+	}
+	fprintf(f, "}\n");
+	fflush(f);
+}
