@@ -54,15 +54,21 @@ struct workload {
 	unsigned key;       /* binder: registry key base for this block */
 };
 
-/* Per-client result of a WL_PAIRS run (small: fits one atomic pipe write). */
+/* Per-client result of a WL_PAIRS run (small: fits one atomic pipe write;
+ * the round-trip times go to the client's histogram in shared memory). */
 struct pair_result {
 	int32_t status;
 	uint32_t pad;
 	uint64_t count;
 	uint64_t elapsed_ns;
 	uint64_t sum_ns;
-	uint64_t p50_ns, p99_ns, max_ns;
 	char err[BENCH_ERRLEN];
+};
+
+/* WL_PAIRS: every client's round trips together, in microseconds; the
+ * terms of binderThroughputTest (average, worst, best, percentiles). */
+struct lat_summary {
+	double avg, min, max, p50, p90, p95, p99;
 };
 
 /* What a runner (or an external helper, on fd 3) sends back: this header,
@@ -73,7 +79,7 @@ struct rhdr {
 	uint64_t count;
 	uint64_t elapsed_ns;
 	double tput;      /* WL_PAIRS/WL_ONEWAY: operations per second */
-	double lat_avg_us, lat_p99_us;
+	struct lat_summary lat; /* WL_PAIRS */
 	char err[BENCH_ERRLEN];
 };
 

@@ -12,6 +12,7 @@
  * repeated, so that every contender sees the same load; the spread over
  * repeats is reported with every point.  See bench/README.md.
  */
+#include "hist.h"
 #include "point.h"
 
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -267,6 +269,60 @@ static void run_single(const struct contender *ct, const struct workload *w, int
 	free(s);
 }
 
+/*
+ * One client of run_pairs(): connect, warm up, say 'c' on @ready (or 'E'),
+ * wait for @go to close, then call for w->secs into @hist; the totals go
+ * to @result.
+ */
+static void __attribute__((noreturn))
+pair_client(const struct contender *ct, const struct workload *w, struct chan *c, int i, int go, int ready,
+	    int result, struct hist *hist)
+{
+	struct pair_result pr = { 0 };
+	uint64_t t0, end, prev;
+	char b;
+	int r;
+
+	if ((r = ct->ops->connect(&c[i], w)) < 0) {
+		pr.status = r;
+		bench_fmt(pr.err, sizeof(pr.err), "connect: %s", bench_err);
+		write_full(ready, "E", 1);
+		goto done;
+	}
+	for (long j = 0; j < w->warmup; j++)
+		if ((r = ct->ops->call(&c[i], w)) < 0) {
+			pr.status = r;
+			bench_fmt(pr.err, sizeof(pr.err), "warm-up: %s", bench_err);
+			write_full(ready, "E", 1);
+			goto done;
+		}
+	write_full(ready, "c", 1);
+	if (read(go, &b, 1) < 0) { /* EOF = go */
+	}
+	t0 = now_ns();
+	end = t0 + (uint64_t)(w->secs * 1e9);
+	prev = t0;
+	while (prev < end) {
+		uint64_t t;
+
+		if ((r = ct->ops->call(&c[i], w)) < 0) {
+			pr.status = r;
+			bench_fmt(pr.err, sizeof(pr.err), "round trip: %s", bench_err);
+			goto done;
+		}
+		t = now_ns();
+		hist_add(hist, t - prev);
+		pr.sum_ns += t - prev;
+		pr.count++;
+		prev = t;
+	}
+	pr.elapsed_ns = prev - t0;
+	ct->ops->close(&c[i]);
+done:
+	write_full(result, &pr, sizeof(pr));
+	_exit(0);
+}
+
 /* npairs pairs, each client and each server a process of its own. */
 static void run_pairs(const struct contender *ct, const struct workload *w, int out, int timeout_s)
 {
@@ -274,6 +330,13 @@ static void run_pairs(const struct contender *ct, const struct workload *w, int 
 	struct chan c[16];
 	pid_t srv[16], cli[16];
 	int go[2], rp[2], cp[2];
+	/* One histogram per client, shared: the runner merges them. (This
+	 * process exits after the block; the mapping goes with it.) */
+	struct hist *hists = mmap(NULL, (size_t)n * sizeof(*hists), PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (hists == MAP_FAILED)
+		return send_error(out, -errno, "mmap");
 
 	for (int i = 0; i < n; i++) {
 		c[i] = (struct chan){ .ops = ct->ops, .device = ct->device, .fds = { -1, -1, -1, -1 } };
@@ -294,11 +357,6 @@ static void run_pairs(const struct contender *ct, const struct workload *w, int 
 		if (cli[i] < 0)
 			return send_error(out, -errno, "fork");
 		if (cli[i] == 0) {
-			struct pair_result pr = { 0 };
-			size_t cap = 1u << 20, k = 0;
-			uint64_t *s = malloc(cap * sizeof(*s));
-			char b;
-
 			alarm((unsigned)timeout_s + 5);
 			pin(2 * i);
 			close(go[1]);
@@ -306,49 +364,7 @@ static void run_pairs(const struct contender *ct, const struct workload *w, int 
 			for (int j = 0; j < n; j++)
 				if (j != i)
 					chan_drop(&c[j]);
-			if (!s) {
-				pr.status = -ENOMEM;
-				goto done;
-			}
-			if ((r = ct->ops->connect(&c[i], w)) < 0) {
-				pr.status = r;
-				bench_fmt(pr.err, sizeof(pr.err), "connect: %s", bench_err);
-				write_full(cp[1], "E", 1);
-				goto done;
-			}
-			for (long j = 0; j < w->warmup; j++)
-				if ((r = ct->ops->call(&c[i], w)) < 0) {
-					pr.status = r;
-					bench_fmt(pr.err, sizeof(pr.err), "warm-up: %s", bench_err);
-					write_full(cp[1], "E", 1);
-					goto done;
-				}
-			write_full(cp[1], "c", 1);
-			if (read(go[0], &b, 1) < 0) { /* EOF = go */
-			}
-			uint64_t t0 = now_ns(), end = t0 + (uint64_t)(w->secs * 1e9), prev = t0;
-			while (prev < end) {
-				if ((r = ct->ops->call(&c[i], w)) < 0) {
-					pr.status = r;
-					bench_fmt(pr.err, sizeof(pr.err), "round trip: %s", bench_err);
-					goto done;
-				}
-				uint64_t t = now_ns();
-				if (k < cap)
-					s[k++] = t - prev;
-				pr.sum_ns += t - prev;
-				pr.count++;
-				prev = t;
-			}
-			pr.elapsed_ns = prev - t0;
-			qsort(s, k, sizeof(*s), cmp_u64);
-			pr.p50_ns = pct(s, k, 0.5);
-			pr.p99_ns = pct(s, k, 0.99);
-			pr.max_ns = k ? s[k - 1] : 0;
-			ct->ops->close(&c[i]);
-done:
-			write_full(rp[1], &pr, sizeof(pr));
-			_exit(0);
+			pair_client(ct, w, c, i, go[0], cp[1], rp[1], &hists[i]);
 		}
 	}
 	close(go[0]);
@@ -367,7 +383,8 @@ done:
 	}
 	close(go[1]); /* go */
 	struct rhdr h = { 0 };
-	double lat_sum = 0, p99_max = 0;
+	struct hist all = { 0 };
+	double lat_sum = 0;
 	uint64_t cnt = 0;
 	for (int i = 0; i < n; i++) {
 		struct pair_result pr;
@@ -380,12 +397,19 @@ done:
 			h.tput += (double)pr.count * 1e9 / (double)pr.elapsed_ns;
 		lat_sum += (double)pr.sum_ns;
 		cnt += pr.count;
-		if ((double)pr.p99_ns > p99_max)
-			p99_max = (double)pr.p99_ns;
 	}
 	h.count = cnt;
-	h.lat_avg_us = cnt ? lat_sum / (double)cnt / 1e3 : 0;
-	h.lat_p99_us = p99_max / 1e3;
+	for (int i = 0; i < n; i++)
+		hist_merge(&all, &hists[i]);
+	h.lat = (struct lat_summary){
+		.avg = cnt ? lat_sum / (double)cnt / 1e3 : 0,
+		.min = (double)all.min_ns / 1e3,
+		.max = (double)all.max_ns / 1e3,
+		.p50 = (double)hist_pct(&all, 0.5) / 1e3,
+		.p90 = (double)hist_pct(&all, 0.9) / 1e3,
+		.p95 = (double)hist_pct(&all, 0.95) / 1e3,
+		.p99 = (double)hist_pct(&all, 0.99) / 1e3,
+	};
 	for (int i = 0; i < n; i++) {
 		reap(cli[i], 2000);
 		reap(srv[i], 2000);

@@ -61,8 +61,7 @@ void point_add(struct point *p, const struct rhdr *h, const uint64_t *samples)
 			p->rep[p->nrep++] = (double)pct(sorted, h->n, 0.5) / 1e3;
 		free(sorted);
 	} else if (p->nrep < POINT_MAXREP) {
-		p->lat_avg_us[p->nrep] = h->lat_avg_us;
-		p->lat_p99_us[p->nrep] = h->lat_p99_us;
+		p->lat[p->nrep] = h->lat;
 		p->rep[p->nrep++] = h->tput;
 	}
 }
@@ -95,6 +94,24 @@ double point_rep_mean(const struct point *p)
 	for (int i = 0; i < p->nrep; i++)
 		s += p->rep[i];
 	return p->nrep ? s / p->nrep : 0;
+}
+
+struct lat_summary point_lat(const struct point *p)
+{
+	struct lat_summary s = { 0 };
+
+	for (int i = 0; i < p->nrep; i++) {
+		const struct lat_summary *l = &p->lat[i];
+
+		s.avg += l->avg / p->nrep;
+		s.p50 += l->p50 / p->nrep;
+		s.p90 += l->p90 / p->nrep;
+		s.p95 += l->p95 / p->nrep;
+		s.p99 += l->p99 / p->nrep;
+		s.min = i == 0 || l->min < s.min ? l->min : s.min;
+		s.max = l->max > s.max ? l->max : s.max;
+	}
+	return s;
 }
 
 void json_str(FILE *f, const char *s)
@@ -142,13 +159,11 @@ void point_emit(FILE *f, const char *prefix, const struct point *cp)
 			fprintf(f, "%s%.2f", i ? "," : "", p->rep[i]);
 		fprintf(f, "]");
 		if (!strcmp(p->workload, "pairs")) {
-			double a = 0, q = 0;
+			struct lat_summary l = point_lat(p);
 
-			for (int i = 0; i < p->nrep; i++) {
-				a += p->lat_avg_us[i];
-				q += p->lat_p99_us[i];
-			}
-			fprintf(f, ",\"lat_avg_us\":%.2f,\"lat_p99_us\":%.2f", a / p->nrep, q / p->nrep);
+			fprintf(f, ",\"lat_avg_us\":%.2f,\"lat_min_us\":%.2f,\"lat_max_us\":%.2f,\"lat_p50_us\":%.2f,"
+				   "\"lat_p90_us\":%.2f,\"lat_p95_us\":%.2f,\"lat_p99_us\":%.2f",
+				l.avg, l.min, l.max, l.p50, l.p90, l.p95, l.p99);
 		}
 	}
 	fprintf(f, "}\n");

@@ -24,7 +24,7 @@ struct point {
 	size_t n;
 	double rep[POINT_MAXREP]; /* per-block median (us) or throughput */
 	int nrep;
-	double lat_avg_us[POINT_MAXREP], lat_p99_us[POINT_MAXREP];
+	struct lat_summary lat[POINT_MAXREP]; /* pairs: per block */
 	struct point *next;
 };
 
@@ -41,6 +41,9 @@ void point_stats(struct point *p, double *median, double *p90, double *p99, doub
 bool point_ok(const struct point *p);
 /* The mean of the per-block values (throughput rows). */
 double point_rep_mean(const struct point *p);
+/* Pairs: the blocks' latency summaries together (means; worst and best
+ * over all blocks). */
+struct lat_summary point_lat(const struct point *p);
 
 /* One JSON object per point and the run's meta/end records, each line
  * prefixed with @prefix ("BENCH " in guest logs, "" for --json). */

@@ -184,7 +184,8 @@ static void pairs_rows(FILE *f, const char *ref, const char *floor)
 
 		for (int c = 0; c < cs.n; c++) {
 			struct point *p = find("pairs", ps.v[i], cs.v[c]), *one = find("pairs", "1", cs.v[c]);
-			double t, a = 0, q = 0;
+			double t;
+			struct lat_summary l;
 
 			if (!p || !shown(p))
 				continue;
@@ -194,17 +195,35 @@ static void pairs_rows(FILE *f, const char *ref, const char *floor)
 				continue;
 			}
 			t = point_rep_mean(p);
-			for (int r = 0; r < p->nrep; r++) {
-				a += p->lat_avg_us[r] / p->nrep;
-				q += p->lat_p99_us[r] / p->nrep;
-			}
+			l = point_lat(p);
 			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", ps.v[i], label(cs.v[c]),
-				num(t, 0, b[0], 64), spread(p, b[1], 64), num(a, 1, b[2], 64), num(q, 1, b[3], 64),
+				num(t, 0, b[0], 64), spread(p, b[1], 64), num(l.avg, 1, b[2], 64), num(l.p99, 1, b[3], 64),
 				ratio(t, one, one ? point_rep_mean(one) : 0, b[4], 64),
 				ratio(t, rp, rp ? point_rep_mean(rp) : 0, b[5], 64),
 				ratio(t, fp, fp ? point_rep_mean(fp) : 0, b[6], 64));
 		}
 	}
+}
+
+/* The pairs again, as binderThroughputTest prints them (ms). */
+static void throughput_test_rows(FILE *f)
+{
+	struct names ps = params_of("pairs"), cs = contenders_of("pairs");
+
+	qsort(ps.v, (size_t)ps.n, sizeof(ps.v[0]), cmp_param);
+	for (int i = 0; i < ps.n; i++)
+		for (int c = 0; c < cs.n; c++) {
+			struct point *p = find("pairs", ps.v[i], cs.v[c]);
+			struct lat_summary l;
+			char b[64];
+
+			if (!p || !shown(p) || !point_ok(p))
+				continue;
+			l = point_lat(p);
+			fprintf(f, "| %s | %s | %s | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f | %.4f |\n", ps.v[i],
+				label(cs.v[c]), num(point_rep_mean(p), 1, b, sizeof(b)), l.avg / 1e3, l.max / 1e3,
+				l.min / 1e3, l.p50 / 1e3, l.p90 / 1e3, l.p95 / 1e3, l.p99 / 1e3);
+		}
 }
 
 static void oneway_rows(FILE *f, const char *ref)
@@ -279,6 +298,11 @@ void table_print(FILE *f, const char *ref, const char *floor)
 			   "| pairs | contender | round trips/s | spread | avg us | p99 us | vs 1 pair | vs %s | vs %s |\n"
 			   "|---|---|---|---|---|---|---|---|---|\n", ref, floor);
 		pairs_rows(f, ref, floor);
+		fprintf(f, "\n### The same pairs in binderThroughputTest's terms (every client's round trips "
+			   "together; ms)\n\n"
+			   "| pairs | contender | iterations/s | average | worst | best | 50%% | 90%% | 95%% | 99%% |\n"
+			   "|---|---|---|---|---|---|---|---|---|---|\n");
+		throughput_test_rows(f);
 		fprintf(f, "\n");
 	}
 	if (has("oneway")) {
