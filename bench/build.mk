@@ -27,9 +27,15 @@ BENCH_LIBDEPS := $(IFC_A) $(LBC_A)
 ALL_TARGETS += $(BENCH_BIN) $(BENCH_LIB)
 INSTALL_TARGETS += install-binder-bench
 
-# binder-bench's options and outputs, on the host (no driver needed).
+# binder-bench's options and outputs, and its histograms, on the host (no
+# driver needed).
 BENCH_CLI_TEST := $(B)/tests/bench/test_cli
-HOST_TESTS += $(BENCH_CLI_TEST)
+BENCH_HIST_TEST := $(B)/tests/bench/test_hist
+HOST_TESTS += $(BENCH_CLI_TEST) $(BENCH_HIST_TEST)
+
+$(BENCH_HIST_TEST): $(TOP)/tests/bench/test_hist.c $(BENCH_SRC)/hist.c $(BENCH_SRC)/hist.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -I$(BENCH_SRC) -o $@ $< $(BENCH_SRC)/hist.c $(CRITERION_LIBS) -lm
 
 $(BENCH_CLI_TEST): $(TOP)/tests/bench/test_cli.c $(BENCH_BIN)
 	@mkdir -p $(dir $@)

@@ -60,6 +60,8 @@ uint64_t hist_pct(const struct hist *h, double p)
 	rank = (uint64_t)ceil(p * (double)h->n);
 	if (rank < 1)
 		rank = 1;
+	if (rank >= h->n) /* the last one is known exactly */
+		return h->max_ns;
 	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
 		seen += h->b[i];
 		if (seen >= rank) {
