@@ -5,6 +5,7 @@
 #
 #   make bench-run     full run: one -smp 1 guest (latency), one -smp 2
 #                      guest (scaling); results in build/bench/
+#                      (BENCH_KERNELS="stock 6.12": per kernel)
 #   make bench-quick   a --quick run of everything in one guest boot; fails
 #                      only when the benchmark itself breaks
 #   make install       binder-bench in $(PREFIX)/bin, its library helper in
@@ -66,8 +67,11 @@ install-binder-bench: $(BENCH_BIN) $(BENCH_LIB)
 	install -D -m 0755 $(BENCH_BIN) $(DESTDIR)$(PREFIX)/bin/binder-bench
 	install -D -m 0755 $(BENCH_LIB) $(DESTDIR)$(BENCH_LIBEXEC)/binderc-bench-lib
 
+# make bench BENCH_KERNELS="stock 6.12": one report per kernel, binderc
+# beside that kernel's binder_linux (build/bench/KERNEL/).
+BENCH_KERNELS ?= stock
 bench-run: bench-bin
-	@$(BENCH_SRC)/run-bench --out $(B)/bench
+	@$(BENCH_SRC)/run-bench --out $(B)/bench $(foreach k,$(BENCH_KERNELS),--kernel $(k))
 
 bench-quick: bench-bin
 	@$(BENCH_SRC)/run-bench --quick --out $(B)/bench/quick
