@@ -281,18 +281,25 @@ static bool has(const char *wl)
 	return false;
 }
 
+/* The latency and objects tables: medians and tails per parameter. */
+static void latency_table(FILE *f, const char *wl, const char *title, const char *first, const char *ref,
+			  const char *floor)
+{
+	if (!has(wl))
+		return;
+	fprintf(f, "### %s\n\n| %s | contender | median | spread | p90 | p99 | max | vs %s | vs %s |\n"
+		   "|---|---|---|---|---|---|---|---|---|\n", title, first, ref, floor);
+	latency_rows(f, wl, ref, floor);
+	fprintf(f, "\n");
+}
+
 void table_print(FILE *f, const char *ref, const char *floor)
 {
 	fprintf(f, "Latency in us; \"spread\" is the range of the per-repeat medians. Ratios: contender / %s "
 		   "on the median (lower is better) for latency, on throughput (higher is better) for "
 		   "pairs and oneway.\n\n", ref);
-	if (has("latency")) {
-		fprintf(f, "### Round-trip latency (payload in the request, empty reply)\n\n"
-			   "| payload | contender | median | spread | p90 | p99 | max | vs %s | vs %s |\n"
-			   "|---|---|---|---|---|---|---|---|---|\n", ref, floor);
-		latency_rows(f, "latency", ref, floor);
-		fprintf(f, "\n");
-	}
+	latency_table(f, "latency", "Round-trip latency (payload in the request, empty reply)", "payload", ref,
+		      floor);
 	if (has("pairs")) {
 		fprintf(f, "### Throughput: N client/server pairs, 0-byte round trips\n\n"
 			   "| pairs | contender | round trips/s | spread | avg us | p99 us | vs 1 pair | vs %s | vs %s |\n"
@@ -311,13 +318,8 @@ void table_print(FILE *f, const char *ref, const char *floor)
 		oneway_rows(f, ref);
 		fprintf(f, "\n");
 	}
-	if (has("objects")) {
-		fprintf(f, "### Round trips carrying objects (N local binder objects, or one fd)\n\n"
-			   "| objects | contender | median | spread | p90 | p99 | max | vs %s | vs %s |\n"
-			   "|---|---|---|---|---|---|---|---|---|\n", ref, floor);
-		latency_rows(f, "objects", ref, floor);
-		fprintf(f, "\n");
-	}
+	latency_table(f, "objects", "Round trips carrying objects (N local binder objects, or one fd)", "objects",
+		      ref, floor);
 	if (has("api")) {
 		fprintf(f, "### Library layers: 0-byte round trip, raw ioctls vs libbinder-c vs libffi proxy\n\n"
 			   "| device | layer | median | spread | p99 | vs raw |\n|---|---|---|---|---|---|\n");
