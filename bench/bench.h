@@ -39,6 +39,8 @@ enum wl_kind {
 	WL_OBJECTS,  /* round trips carrying nobj binder objects or one fd */
 	WL_PAIRS,    /* npairs client/server pairs for a fixed time */
 	WL_ONEWAY,   /* oneway messages into one server */
+	WL_MEMORY,   /* kernel memory per binder process (payload: 0 idle,
+		      * 1 after a burst, 2 after memory pressure) */
 };
 
 struct workload {
@@ -122,6 +124,9 @@ struct chan {
 };
 
 extern const struct ipc_ops ipc_pipe, ipc_socket, ipc_futex, ipc_binder;
+
+/* The memory workload on binder device @dev (memory.c): fills @h. */
+void run_memory(const char *dev, const struct workload *w, struct rhdr *h);
 
 /* Shared payload source buffer (filled once, at least the largest payload). */
 extern uint8_t *bench_payload;

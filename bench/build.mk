@@ -17,7 +17,7 @@ CFLAGS_BASE ?= -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/incl
 BENCH_SRC := $(TOP)/bench
 BENCH_OBJ := $(B)/obj/bench
 BENCH_BIN := $(B)/guest/bin/binderc-bench
-BENCH_OBJS := $(addprefix $(BENCH_OBJ)/,main.o point.o table.o hist.o util.o ipc_simple.o ipc_binder.o)
+BENCH_OBJS := $(addprefix $(BENCH_OBJ)/,main.o point.o table.o hist.o memory.o util.o ipc_simple.o ipc_binder.o)
 BENCH_LIBEXEC := $(PREFIX)/libexec/binder-c
 
 # The library rows (libbinder-c, libffi proxy): IFC_A, FFI_LIBS and LBC_A

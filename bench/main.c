@@ -453,6 +453,8 @@ static int block_timeout(const struct workload *w)
 		return 40 + (int)w->secs + 5 * w->npairs;
 	case WL_ONEWAY:
 		return 30 + (int)((double)w->iters * 0.003);
+	case WL_MEMORY:
+		return 90;
 	}
 	return 60;
 }
@@ -470,7 +472,7 @@ static int run_block(struct contender *ct, struct workload w, const char *helper
 	if (ensure_registry(ct) < 0)
 		return bench_fail(-EIO, "registry: %s", ct->disabled[0] ? ct->disabled : bench_err);
 	w.key = next_key;
-	next_key += 16;
+	next_key += 64; /* pairs use up to 16 keys, the memory workload 32 */
 	int tmo = block_timeout(&w);
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return bench_fail(-errno, "pipe: %s", strerror(errno));
@@ -482,12 +484,18 @@ static int run_block(struct contender *ct, struct workload w, const char *helper
 		setpgid(0, 0);
 		alarm((unsigned)tmo + 10);
 		bench_err[0] = 0;
-		if (helper)
+		if (helper) {
 			run_helper(helper, ct, &w, p[1]);
-		else if (w.kind == WL_PAIRS)
+		} else if (w.kind == WL_MEMORY) {
+			struct rhdr h = { 0 };
+
+			run_memory(ct->device, &w, &h);
+			send_result(p[1], &h, NULL);
+		} else if (w.kind == WL_PAIRS) {
 			run_pairs(ct, &w, p[1], tmo);
-		else
+		} else {
 			run_single(ct, &w, p[1], tmo);
+		}
 		_exit(0);
 	}
 	setpgid(pid, pid);
@@ -641,6 +649,22 @@ static void phase_latency(void)
 		}
 }
 
+/* Memory per binder process: three states, binder devices only. */
+static void phase_memory(void)
+{
+	static const char *const states[] = { "idle", "burst", "pressure" };
+	int reps = opt.quick ? 1 : 3;
+
+	for (int rep = 0; rep < reps; rep++)
+		for (size_t s = 0; s < 3; s++)
+			for (size_t c = 0; c < ncont; c++) {
+				struct workload w = { .kind = WL_MEMORY, .payload = s };
+
+				if (contenders[c].ops->binder)
+					measure("memory", states[s], contenders[c].name, &contenders[c], &w, NULL);
+			}
+}
+
 static void phase_scaling(void)
 {
 	char param[16];
@@ -685,8 +709,9 @@ static void usage(void)
 		"                    [--payloads BYTES,...] [--pairs N,...] [--iters N] [--repeats R]\n"
 		"                    [--seconds S] [--oneway N] [--cpus LIST] [--reference LABEL]\n"
 		"                    [--table|--json|--records]\n"
-		"  workloads: latency objects api pairs oneway; params: payload bytes, object\n"
-		"  counts (1 8 64 fd), pair counts; contenders: the binder devices (default\n"
+		"  workloads: latency objects api memory pairs oneway; params: payload bytes,\n"
+		"  object counts (1 8 64 fd), memory states (idle burst pressure), pair\n"
+		"  counts; contenders: the binder devices (default\n"
 		"  binderc=/dev/binderc binder=/dev/binder), pipe socket futex.\n"
 		"  Output: --table (default) Markdown tables, --json one JSON object per\n"
 		"  result, --records the same prefixed with \"BENCH \" (guest logs).\n");
@@ -864,8 +889,10 @@ static const char *find_lib_helper(const char *argv0)
 
 static void run_phases(const char *phase)
 {
-	if (!strcmp(phase, "latency") || !strcmp(phase, "all"))
+	if (!strcmp(phase, "latency") || !strcmp(phase, "all")) {
 		phase_latency();
+		phase_memory();
+	}
 	if (!strcmp(phase, "scaling") || !strcmp(phase, "all"))
 		phase_scaling();
 }

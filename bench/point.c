@@ -128,9 +128,14 @@ void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static bool is_tput(const struct point *p)
+/* The name of the per-block values in the JSON record. */
+static const char *rep_key(const struct point *p)
 {
-	return !strcmp(p->workload, "pairs") || !strcmp(p->workload, "oneway");
+	if (!strcmp(p->workload, "pairs") || !strcmp(p->workload, "oneway"))
+		return "rep_tput";
+	if (!strcmp(p->workload, "memory"))
+		return "rep_kib";
+	return "rep_median_us";
 }
 
 void point_emit(FILE *f, const char *prefix, const struct point *cp)
@@ -154,7 +159,7 @@ void point_emit(FILE *f, const char *prefix, const struct point *cp)
 			p->n, med, p90, p99, max, mean, min);
 	}
 	if (p->nrep) {
-		fprintf(f, ",\"%s\":[", is_tput(p) ? "rep_tput" : "rep_median_us");
+		fprintf(f, ",\"%s\":[", rep_key(p));
 		for (int i = 0; i < p->nrep; i++)
 			fprintf(f, "%s%.2f", i ? "," : "", p->rep[i]);
 		fprintf(f, "]");

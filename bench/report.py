@@ -215,6 +215,26 @@ def tables(metas, points):
                 w(f"| {name} | {LABEL[c]} | {fmt(p['median_us'])} | {spread(p, 'rep_median_us')} | "
                   f"{fmt(p['p99_us'])} | {fmt(p['max_us'])} | {fr(rm)} |")
         w("")
+    # memory
+    if any(x["workload"] == "memory" for x in points):
+        w("### Kernel memory per binder process (KiB; 1 MiB mapping; idle, after a burst that filled it, "
+          "after memory pressure)")
+        w("")
+        w("| state | contender | KiB a process | spread | vs mainline |")
+        w("|---|---|---|---|---|")
+        for par in ["idle", "burst", "pressure"]:
+            ref = find(points, "memory", par, "binder")
+            for c in ["binderc", "binder"]:
+                p = find(points, "memory", par, c)
+                if p is None:
+                    continue
+                if not ok(p):
+                    w(f"| {par} | {LABEL[c]} | {status_cell(p)} | | |")
+                    continue
+                k = mean(p["rep_kib"])
+                rm = ratio(k, mean(ref["rep_kib"])) if ok(ref) else None
+                w(f"| {par} | {LABEL[c]} | {k:.1f} | {spread(p, 'rep_kib')} | {fr(rm)} |")
+        w("")
     # api
     if any(x["workload"] == "api" for x in points):
         w("### Library layers: 0-byte round trip, raw ioctls vs libbinder-c vs libffi proxy")
@@ -266,6 +286,15 @@ def goals(points):
         name = f"{par} pair{'s' if par != '1' else ''}" if wl == "pairs" else "oneway messages/s"
         g.append({"goal": f"binderc/mainline throughput, {name}", "limit": lim, "value": r,
                   "met": None if r is None else r >= lim})
+    for par in ["idle", "pressure"]:
+        a, b = find(points, "memory", par, "binderc"), find(points, "memory", par, "binder")
+        if ok(a) and ok(b):
+            ka, kb = mean(a["rep_kib"]), mean(b["rep_kib"])
+            # within 8 KiB a process is measurement noise (idle spreads are +-5)
+            g.append({"goal": f"kernel KiB a process, {par}: binderc {ka:.1f} <= mainline {kb:.1f} (+8)",
+                      "limit": kb + 8, "value": ka, "met": ka <= kb + 8})
+        else:
+            g.append({"goal": f"kernel KiB a process, {par}", "limit": None, "value": None, "met": None})
     for layer, lim in [("libbinder-c", 1.04), ("ffi", 1.15)]:
         for dev in ["binderc", "binder"]:
             a, raw = find(points, "api", "0", f"{dev}/{layer}"), find(points, "api", "0", f"{dev}/raw")

@@ -246,6 +246,31 @@ static void oneway_rows(FILE *f, const char *ref)
 	}
 }
 
+/* Memory rows: KiB of kernel memory a process, per state. */
+static void memory_rows(FILE *f, const char *ref)
+{
+	struct names ps = params_of("memory"), cs = contenders_of("memory");
+	char b[4][64];
+
+	for (int i = 0; i < ps.n; i++) {
+		struct point *rp = find("memory", ps.v[i], ref);
+
+		for (int c = 0; c < cs.n; c++) {
+			struct point *p = find("memory", ps.v[i], cs.v[c]);
+
+			if (!p || !shown(p))
+				continue;
+			if (!point_ok(p)) {
+				fprintf(f, "| %s | %s | %s | | |\n", ps.v[i], label(cs.v[c]), status(p, b[0], sizeof(b[0])));
+				continue;
+			}
+			fprintf(f, "| %s | %s | %.1f | %s | %s |\n", ps.v[i], label(cs.v[c]), point_rep_mean(p),
+				spread(p, b[1], 64),
+				ratio(point_rep_mean(p), rp, rp ? point_rep_mean(rp) : 0, b[2], 64));
+		}
+	}
+}
+
 /* api rows: contenders "DEVICE/LAYER", the ratio against DEVICE/raw. */
 static void api_rows(FILE *f)
 {
@@ -320,6 +345,13 @@ void table_print(FILE *f, const char *ref, const char *floor)
 	}
 	latency_table(f, "objects", "Round trips carrying objects (N local binder objects, or one fd)", "objects",
 		      ref, floor);
+	if (has("memory")) {
+		fprintf(f, "### Kernel memory per binder process (KiB; 1 MiB mapping; idle, after a burst that "
+			   "filled it, after memory pressure)\n\n"
+			   "| state | contender | KiB a process | spread | vs %s |\n|---|---|---|---|---|\n", ref);
+		memory_rows(f, ref);
+		fprintf(f, "\n");
+	}
 	if (has("api")) {
 		fprintf(f, "### Library layers: 0-byte round trip, raw ioctls vs libbinder-c vs libffi proxy\n\n"
 			   "| device | layer | median | spread | p99 | vs raw |\n|---|---|---|---|---|---|\n");
