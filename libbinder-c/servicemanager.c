@@ -213,6 +213,36 @@ static int call(bc_sm *sm, uint32_t code, bc_parcel *req, bc_parcel **ret_reply)
 	return 0;
 }
 
+/*
+ * A lookup's answer: a binder, or -- from Android 15 builds whose
+ * checkService answered the Service union -- int32 1 (non-null), int32
+ * tag 0, then either the binder (first shape) or a non-null
+ * ServiceWithMetadata parcelable whose first field is the binder (later
+ * shape).  A binder object never starts with the word 1, so the forms
+ * cannot be confused.  Tag 1 (an accessor, for RPC) is not followed.
+ */
+static int read_binder_or_union(bc_parcel *reply, bc_binder **ret)
+{
+	size_t pos = bc_parcel_get_position(reply), end;
+	int32_t present = 0, tag = -1;
+	int r = bc_parcel_read_binder(reply, ret);
+
+	if (r == 0 || r == -ENODEV)
+		return r;
+	if (bc_parcel_set_position(reply, pos) < 0 || bc_parcel_read_int32(reply, &present) < 0 || present != 1 ||
+	    bc_parcel_read_int32(reply, &tag) < 0)
+		return r;
+	if (tag != 0)
+		return -EOPNOTSUPP;
+	pos = bc_parcel_get_position(reply);
+	if (bc_parcel_read_binder(reply, ret) == 0)
+		return 0;
+	if (bc_parcel_set_position(reply, pos) < 0 || bc_parcel_read_int32(reply, &present) < 0 || present != 1 ||
+	    bc_parcel_enter_parcelable(reply, &end) < 0)
+		return r;
+	return bc_parcel_read_binder(reply, ret);
+}
+
 static int lookup(bc_sm *sm, uint32_t code, const char *name, bc_binder **ret)
 {
 	bc_parcel *req, *reply;
@@ -231,7 +261,7 @@ static int lookup(bc_sm *sm, uint32_t code, const char *name, bc_binder **ret)
 	if (!aidl(sm) && bc_parcel_remaining(reply) < 24)
 		r = 0;
 	else
-		r = bc_parcel_read_binder(reply, &b);
+		r = read_binder_or_union(reply, &b);
 	bc_parcel_unref(reply);
 	if (r < 0)
 		return r == -ENODATA ? -EBADMSG : r;

@@ -84,6 +84,10 @@ static const char *dialect_name(const struct req *q)
 
 	if (q->h->dialect != BINDERC_SM_DIALECT_AIDL)
 		return "legacy";
+	if (q->release == SM_ANDROID_15 && sm_union_shape(q->sm) == SM_UNION_15_R6)
+		return "android-15-r6";
+	if (q->release == SM_ANDROID_15 && sm_union_shape(q->sm) == SM_UNION_15_R20)
+		return "android-15-r20";
 	return sm_release_is_valid(q->release) ? names[q->release - SM_RELEASE_FIRST] : "aidl";
 }
 
@@ -124,26 +128,33 @@ static struct sm_service *lookup(struct req *q, const char *name)
 
 /*
  * The Service union that getService2 and checkService2 return (Android
- * 15 and 16; layout as libgbinder's aidl5 reader documents it):
+ * 15 and 16), in the two shapes it had (frameworks/native's Service.aidl):
  *
- *   union Service { ServiceWithMetadata serviceWithMetadata;  // tag 0
- *                   @nullable IBinder accessor; }             // tag 1
- *   parcelable ServiceWithMetadata { @nullable IBinder service;
- *                                    boolean isLazyService; }
+ *   first (android-15.0.0_r6):   union Service { @nullable IBinder binder;     // tag 0
+ *                                                @nullable IBinder accessor; } // tag 1
+ *   later (r20 on, and 16):      union Service { ServiceWithMetadata serviceWithMetadata; // tag 0
+ *                                                @nullable IBinder accessor; }            // tag 1
+ *                                parcelable ServiceWithMetadata { @nullable IBinder service;
+ *                                                                 boolean isLazyService; }
  *
  * A non-null return value is written as int32 1, then the union: int32
- * tag, then the member; a parcelable member again as int32 1 and then its
- * size-prefixed body.  We always answer tag 0 (no accessors), with a null
- * service when absent or hidden; isLazyService is true for services that
- * registered a client callback (lazy.c).
+ * tag, then the member (a union has no size prefix); a parcelable member
+ * again as int32 1 and then its size-prefixed body.  We always answer tag
+ * 0 (no accessors), with a null binder when absent or hidden;
+ * isLazyService is true for services that registered a client callback
+ * (lazy.c).
  */
-static int write_service_union(bc_parcel *reply, const struct sm_service *s)
+enum reply_form { RF_BINDER, RF_UNION_BINDER, RF_UNION_METADATA };
+
+static int write_service_union(bc_parcel *reply, const struct sm_service *s, enum reply_form form)
 {
 	size_t tok;
 	int r = bc_parcel_write_int32(reply, 1);
 
 	if (r == 0)
 		r = bc_parcel_write_int32(reply, 0);
+	if (r == 0 && form == RF_UNION_BINDER)
+		return bc_parcel_write_binder(reply, s ? s->binder : NULL);
 	if (r == 0)
 		r = bc_parcel_write_int32(reply, 1);
 	if (r == 0)
@@ -155,6 +166,24 @@ static int write_service_union(bc_parcel *reply, const struct sm_service *s)
 	if (r == 0)
 		r = bc_parcel_end_parcelable(reply, tok);
 	return r;
+}
+
+/*
+ * What a lookup answers.  getService2 and checkService2 the union;
+ * checkService a plain binder, except in the Android 15 variants whose
+ * checkService returned the union too (only when the request was read
+ * in Android 15's numbering: a request read as another release's gets
+ * that release's answer).
+ */
+static enum reply_form reply_form(const struct req *q)
+{
+	int shape = q->release == SM_ANDROID_15 ? sm_union_shape(q->sm) : SM_UNION_DEFAULT;
+	bool by_union = q->method == SM_M_GET_SERVICE2 || q->method == SM_M_CHECK_SERVICE2 ||
+			(q->method == SM_M_CHECK_SERVICE && shape != SM_UNION_DEFAULT);
+
+	if (q->h->dialect != BINDERC_SM_DIALECT_AIDL || !by_union)
+		return RF_BINDER;
+	return shape == SM_UNION_15_R6 ? RF_UNION_BINDER : RF_UNION_METADATA;
 }
 
 /* ---- get, check ------------------------------------------------------------ */
@@ -191,8 +220,8 @@ static int do_get(struct req *q)
 	free(name);
 	if (q->h->dialect == BINDERC_SM_DIALECT_AIDL)
 		r = bc_parcel_write_status(q->reply, NULL);
-	if (r == 0 && (q->method == SM_M_GET_SERVICE2 || q->method == SM_M_CHECK_SERVICE2))
-		r = write_service_union(q->reply, s);
+	if (r == 0 && reply_form(q) != RF_BINDER)
+		r = write_service_union(q->reply, s, reply_form(q));
 	else if (r == 0)
 		r = bc_parcel_write_binder(q->reply, s ? s->binder : NULL);
 	if (r == 0 && s)

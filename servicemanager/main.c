@@ -64,7 +64,9 @@ static void usage(FILE *f)
 		"legacy dialect of Android <= 10 and the AIDL ones of Android 11-16).\n"
 		"\n"
 		"  -a, --android-release N\n"
-		"                      answer AIDL codes as Android N (11-16) numbers them\n"
+		"                      answer AIDL codes as Android N (11-16) numbers them;\n"
+		"                      15-r6, 15-r20: Android 15 builds whose getService2\n"
+		"                      and checkService answer a Service union\n"
 		"                      (default: the policy's android-release, else 14)\n"
 		"  -d, --device PATH   binder device (default " DEFAULT_DEVICE ")\n"
 		"  -c, --config FILE   policy file (default " SM_DEFAULT_POLICY ";\n"
@@ -86,7 +88,7 @@ struct opts {
 	bool config_given;
 	bool daemon;
 	const char *pidfile;
-	int release;
+	int release, shape;
 };
 
 static int load_policy(const struct opts *o, struct sm_policy **ret)
@@ -195,6 +197,7 @@ static int run(const struct opts *o, int ready_fd)
 		return 1;
 	sm_init(&sm, policy);
 	sm.release = o->release;
+	sm.shape = o->shape;
 
 	r = bc_process_open(o->device, &proc);
 	if (r < 0) {
@@ -371,18 +374,13 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "a:d:c:Dp:svqh", lo, NULL)) != -1) {
 		switch (c) {
-		case 'a': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || !sm_release_is_valid((int)v)) {
-				fprintf(stderr, "servicemanager: --android-release takes %d..%d\n", SM_RELEASE_FIRST,
-					SM_RELEASE_LAST);
+		case 'a':
+			if (sm_parse_release(optarg, &o.release, &o.shape) < 0) {
+				fprintf(stderr, "servicemanager: --android-release takes %d..%d, 15-r6 or 15-r20\n",
+					SM_RELEASE_FIRST, SM_RELEASE_LAST);
 				return 2;
 			}
-			o.release = (int)v;
 			break;
-		}
 		case 'd':
 			o.device = optarg;
 			break;

@@ -12,7 +12,8 @@
  *   max-callbacks N
  *   max-callbacks-per-uid N
  *   isolated-uids FIRST-LAST      uids that find only allow-isolated services
- *   android-release N             AIDL method numbering of Android N (11-16)
+ *   android-release N             AIDL method numbering of Android N (11-16;
+ *                                 15-r6, 15-r20: Android 15 variants)
  *   start-command NAME PATH ARG...
  *                                 run PATH ARG... (no shell) when a
  *                                 getService asks for NAME and it is not
@@ -67,6 +68,7 @@ struct sm_policy {
 	size_t n_starts;
 	struct sm_limits limits;
 	int release; /* android-release, 0 when not given */
+	int shape;   /* its enum sm_union_shape */
 };
 
 bool sm_name_is_valid(const char *name)
@@ -118,6 +120,11 @@ static void set_default_limits(struct sm_limits *l)
 int sm_policy_release(const struct sm_policy *p)
 {
 	return p ? p->release : 0;
+}
+
+int sm_policy_union_shape(const struct sm_policy *p)
+{
+	return p ? p->shape : SM_UNION_DEFAULT;
 }
 
 int sm_policy_new_default(struct sm_policy **ret)
@@ -382,9 +389,9 @@ static int parse_line(struct parser *ps, struct sm_policy *p, char *line)
 	if (strcmp(w[0], "start-command") == 0)
 		return parse_start(ps, p, w, n);
 	if (strcmp(w[0], "android-release") == 0) {
-		if (n != 2 || parse_uint(w[1], SM_RELEASE_LAST, &v) < 0 || !sm_release_is_valid((int)v))
-			return perr(ps, "usage: android-release N (%d..%d)", SM_RELEASE_FIRST, SM_RELEASE_LAST);
-		p->release = (int)v;
+		if (n != 2 || sm_parse_release(w[1], &p->release, &p->shape) < 0)
+			return perr(ps, "usage: android-release N (%d..%d, or 15-r6, 15-r20)", SM_RELEASE_FIRST,
+				    SM_RELEASE_LAST);
 		return 0;
 	}
 	if (strcmp(w[0], "isolated-uids") == 0) {

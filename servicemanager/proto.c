@@ -90,12 +90,50 @@ int sm_read_header(bc_parcel *in, struct sm_header *ret)
 int sm_read_name(bc_parcel *in, char **ret)
 {
 	char *s = NULL;
-	int r = bc_parcel_read_string16(in, &s, NULL);
+	size_t len = 0;
+	int r = bc_parcel_read_string16(in, &s, &len);
 
 	if (r < 0)
 		return r;
 	if (!s)
 		return -EBADMSG;
+	/* An embedded NUL would make "s\0x" the name "s": a different name
+	 * from the one sent, so the request is malformed. */
+	if (strlen(s) != len) {
+		free(s);
+		return -EBADMSG;
+	}
 	*ret = s;
 	return 0;
+}
+
+/* The dialect names of the policy file and the command line. */
+static const struct {
+	const char *name;
+	int release, shape;
+} release_names[] = {
+	{ "11", SM_ANDROID_11, SM_UNION_DEFAULT },    { "12", SM_ANDROID_12, SM_UNION_DEFAULT },
+	{ "13", SM_ANDROID_13, SM_UNION_DEFAULT },    { "14", SM_ANDROID_14, SM_UNION_DEFAULT },
+	{ "15", SM_ANDROID_15, SM_UNION_DEFAULT },    { "15-r6", SM_ANDROID_15, SM_UNION_15_R6 },
+	{ "15-r20", SM_ANDROID_15, SM_UNION_15_R20 }, { "16", SM_ANDROID_16, SM_UNION_DEFAULT },
+};
+
+int sm_parse_release(const char *s, int *ret_release, int *ret_shape)
+{
+	for (size_t i = 0; s && i < sizeof(release_names) / sizeof(release_names[0]); i++) {
+		if (strcmp(s, release_names[i].name) == 0) {
+			*ret_release = release_names[i].release;
+			*ret_shape = release_names[i].shape;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *sm_release_name(int release, int shape)
+{
+	for (size_t i = 0; i < sizeof(release_names) / sizeof(release_names[0]); i++)
+		if (release_names[i].release == release && release_names[i].shape == shape)
+			return release_names[i].name;
+	return "?";
 }

@@ -29,6 +29,15 @@ int sm_release(const struct sm *sm)
 	return r ? r : SM_RELEASE_DEFAULT;
 }
 
+int sm_union_shape(const struct sm *sm)
+{
+	/* The shape goes with the release it was given with: the command
+	 * line's when it names one, else the policy file's. */
+	int shape = sm->release ? sm->shape : sm_policy_union_shape(sm->policy);
+
+	return sm_release(sm) == SM_ANDROID_15 ? shape : SM_UNION_DEFAULT;
+}
+
 void sm_set_policy(struct sm *sm, struct sm_policy *policy)
 {
 	sm_policy_free(sm->policy);

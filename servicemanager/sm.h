@@ -95,6 +95,8 @@ int sm_policy_declared_instances(const struct sm_policy *p, const char *iface, c
 const struct sm_limits *sm_policy_limits(const struct sm_policy *p);
 /** The "android-release N" of the file, 0 when it has none. */
 int sm_policy_release(const struct sm_policy *p);
+/** Its Android 15 variant (enum sm_union_shape). */
+int sm_policy_union_shape(const struct sm_policy *p);
 /** Whether @uid is an isolated uid (it finds only allow-isolated services). */
 bool sm_policy_is_isolated(const struct sm_policy *p, uid_t uid);
 /** The "start-command NAME PATH ARG..." argument vector for @name
@@ -122,6 +124,31 @@ int sm_read_header(bc_parcel *in, struct sm_header *ret);
 
 /** Read a String16 that must be present, as UTF-8 (-EBADMSG when null). */
 int sm_read_name(bc_parcel *in, char **ret);
+
+/*
+ * Android 15's IServiceManager changed during its life without a new
+ * release number, in what getService2 and checkService answer (the
+ * requests are the same bytes, so only the device's configuration can
+ * choose; see README.md):
+ */
+enum sm_union_shape {
+	/* "15" and "16": getService2 (and 16's checkService2) answer
+	 * Service { ServiceWithMetadata serviceWithMetadata; IBinder accessor },
+	 * checkService a plain @nullable IBinder. */
+	SM_UNION_DEFAULT = 0,
+	/* "15-r6" (as android-15.0.0_r6): getService2 and checkService answer
+	 * Service { @nullable IBinder binder; @nullable IBinder accessor }. */
+	SM_UNION_15_R6,
+	/* "15-r20" (as android-15.0.0_r20 and later): getService2 and
+	 * checkService answer the ServiceWithMetadata union. */
+	SM_UNION_15_R20,
+};
+
+/** Parse an android-release value: "11".."16", "15-r6" or "15-r20".
+ * -EINVAL for anything else. */
+int sm_parse_release(const char *s, int *ret_release, int *ret_shape);
+/** The name sm_parse_release() reads back ("14", "15-r6", ...). */
+const char *sm_release_name(int release, int shape);
 
 /* ---- registry.c ---------------------------------------------------------- */
 
@@ -169,6 +196,7 @@ struct sm {
 	size_t n_cbs, cap_cbs;
 	bc_binder *self; /* our own object ("manager") */
 	int release;	 /* --android-release; 0: the policy's, else 14 */
+	int shape;	 /* its enum sm_union_shape (with release only) */
 	/* handler.c: the releases each recent caller's requests proved
 	 * possible (bit release - SM_RELEASE_FIRST), by pid, oldest replaced */
 	struct sm_learned {
@@ -188,6 +216,9 @@ struct sm {
 
 /** The AIDL numbering @sm answers in (enum sm_release). */
 int sm_release(const struct sm *sm);
+/** What its getService2/checkService answer (enum sm_union_shape; always
+ * SM_UNION_DEFAULT unless the release is 15). */
+int sm_union_shape(const struct sm *sm);
 
 int sm_init(struct sm *sm, struct sm_policy *policy);
 /** Drop every service and callback (unlinking deaths) and the policy. */

@@ -558,7 +558,7 @@ Test(dialects, android_13_methods)
 /* Android 15 and 16 renumbered; their clients are served by a device set
  * to their release (on others, only requests whose arguments tell the
  * release apart are understood). */
-static void renumbered_release(int release)
+static void renumbered_release(int release, const char *policy_release)
 {
 	char policy[64], out[4096];
 	bc_sm *sm, *legacy;
@@ -568,7 +568,7 @@ static void renumbered_release(int release)
 	char rel[8];
 	int rc;
 
-	snprintf(policy, sizeof(policy), "android-release %d\n", release);
+	snprintf(policy, sizeof(policy), "android-release %s\n", policy_release);
 	init_paths();
 	sm_start(policy);
 	/* the legacy dialect is still detected per request, and what an
@@ -602,13 +602,42 @@ static void renumbered_release(int release)
 
 Test(renumbered, android_15_device_and_client, .fini = teardown, .timeout = 180)
 {
-	renumbered_release(BINDERC_SM_DIALECT_ANDROID_15);
+	renumbered_release(BINDERC_SM_DIALECT_ANDROID_15, "15");
 }
 
 Test(renumbered, android_16_device_and_client, .fini = teardown, .timeout = 180)
 {
-	renumbered_release(BINDERC_SM_DIALECT_ANDROID_16);
+	renumbered_release(BINDERC_SM_DIALECT_ANDROID_16, "16");
 }
+
+/* Devices configured for the earlier AIDL releases, with their clients. */
+Test(renumbered, android_11_device_and_client, .fini = teardown, .timeout = 180)
+{
+	renumbered_release(BINDERC_SM_DIALECT_ANDROID_11, "11");
+}
+
+Test(renumbered, android_12_device_and_client, .fini = teardown, .timeout = 180)
+{
+	renumbered_release(BINDERC_SM_DIALECT_ANDROID_12, "12");
+}
+
+Test(renumbered, android_13_device_and_client, .fini = teardown, .timeout = 180)
+{
+	renumbered_release(BINDERC_SM_DIALECT_ANDROID_13, "13");
+}
+
+/* Android 15 builds whose checkService answers the Service union: the
+ * client's bc_sm_check reads either shape. */
+Test(renumbered, android_15_r6_device_and_client, .fini = teardown, .timeout = 180)
+{
+	renumbered_release(BINDERC_SM_DIALECT_ANDROID_15, "15-r6");
+}
+
+Test(renumbered, android_15_r20_device_and_client, .fini = teardown, .timeout = 180)
+{
+	renumbered_release(BINDERC_SM_DIALECT_ANDROID_15, "15-r20");
+}
+
 
 /* get (both dialects) waits for a service that comes a little later. */
 static void get_waits(int dialect)
@@ -695,6 +724,54 @@ static int32_t rd32(bc_parcel *p)
 
 	cr_assert_eq(bc_parcel_read_int32(p, &v), 0);
 	return v;
+}
+
+/* getService2 (code 2) and checkService2 (code 4) of Android 16 through
+ * the driver: the ServiceWithMetadata union with the service's binder
+ * (isLazyService false), and a null binder for an absent name. */
+Test(raw, android16_get_service2_and_check_service2, .fini = teardown, .timeout = 180)
+{
+	const int w = BINDERC_WIRE_ANDROID_13;
+	struct child c;
+	bc_sm *sm;
+
+	init_paths();
+	sm_start("android-release 16\n");
+	sm = client(BINDERC_SM_DIALECT_ANDROID_16);
+	c = spawn_service("raw.svc2", 1, BINDERC_SM_DIALECT_ANDROID_16, -1);
+	cr_assert_eq(c.status, 0);
+	for (uint32_t code = 2; code <= 4; code += 2) {
+		for (int absent = 0; absent <= 1; absent++) {
+			bc_parcel *req = raw_req(w, BINDERC_PARTITION_SYSTEM), *reply = NULL;
+			bc_binder *b = NULL;
+			bool lazy = true;
+			size_t end;
+
+			bc_parcel_write_string16(req, absent ? "raw.none" : "raw.svc2");
+			cr_assert_eq(raw_call(sm, code, req, &reply, w), 0);
+			/* status, non-null, tag, non-null, size 36, object, stability, bool */
+			cr_assert_eq(bc_parcel_size(reply), 4 * 5 + 24 + 4 + 4, "code %u", code);
+			cr_expect_eq(rd32(reply), 0);
+			cr_expect_eq(rd32(reply), 1);
+			cr_expect_eq(rd32(reply), 0, "tag serviceWithMetadata");
+			cr_expect_eq(rd32(reply), 1);
+			cr_assert_eq(bc_parcel_enter_parcelable(reply, &end), 0);
+			cr_assert_eq(bc_parcel_read_binder(reply, &b), 0);
+			cr_assert_eq(bc_parcel_read_bool(reply, &lazy), 0);
+			cr_expect(!lazy);
+			if (absent) {
+				cr_expect_null(b, "code %u: absent name", code);
+			} else {
+				cr_assert_not_null(b, "code %u", code);
+				expect_echo(b, "svc2");
+				cr_expect_eq(service_pid(b), c.pid);
+			}
+			bc_binder_unref(b);
+			bc_parcel_unref(reply);
+		}
+	}
+	bc_sm_unref(sm);
+	kill_child(&c);
 }
 
 Test(raw, legacy_codes_1_to_4, .init = setup, .fini = teardown, .timeout = 180)

@@ -544,3 +544,23 @@ Test(start_command, real_spawn)
 		cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 127);
 	}
 }
+
+/* getService2 starts the absent service as getService does; checkService2
+ * does not (Android 16 numbering: 2 getService2, 4 checkService2). */
+Test(start_command, get_service2_starts_check_service2_does_not)
+{
+	struct sm *sm = new_sm("start-command lazy /sbin/lazyd\nandroid-release 16\n");
+	int32_t v;
+
+	for (uint32_t code = 4; code >= 2; code -= 2) {
+		bc_parcel *in = req(), *reply;
+
+		bc_parcel_write_string16(in, "lazy");
+		cr_assert_eq(call(sm, 1000, 77, code, in, &reply), BINDERC_EX_NONE);
+		cr_assert_eq(bc_parcel_read_int32(reply, &v), 0);
+		cr_expect_eq(v, 1, "a Service union follows");
+		bc_parcel_unref(reply);
+		cr_expect_eq(spawned, code == 4 ? 0 : 1, "after code %u", code);
+	}
+	sm_fini(sm);
+}

@@ -918,6 +918,7 @@ Test(registry, many_services_sorted)
 #define CB 0xb1d0ff02u
 #define END 0xb1d0ffffu
 #define ANY 0xb1d0fffeu /* in a reply: the rest is not compared */
+#define NOBJ 0xb1d0ff03u /* a null binder (object and stability word) */
 
 /* Android 11+ header: strict-mode policy (Android 12+ sets bit 31), work
  * source -1, 'SYST', String16 "android.os.IServiceManager" (26 chars). */
@@ -939,6 +940,7 @@ Test(registry, many_services_sorted)
 #define S_DEFAULT 7u, 0x00650064u, 0x00610066u, 0x006c0075u, 0x00000074u
 
 static bc_binder *g_svc, *g_cb;
+static int g_shape; /* golden_sm's Android 15 variant (enum sm_union_shape) */
 
 /* A fresh registry: "s1" registered by root (pid 1234) as g_svc. */
 static struct sm *golden_sm(int release)
@@ -959,6 +961,7 @@ static struct sm *golden_sm(int release)
 	cr_assert_eq(sm_policy_parse("declare s1\ndeclare a.IFoo/default\n", "golden", &p, err, sizeof(err)), 0);
 	sm_init(&sm, p);
 	sm.release = release;
+	sm.shape = g_shape;
 	sm.strong_count = no_clients;
 	sm_caller_init(&c, 0, 1234);
 	cr_assert_eq(sm_add(&sm, "s1", g_svc, &c, false, BINDERC_SM_DUMP_DEFAULT), 0);
@@ -972,8 +975,8 @@ static bc_parcel *raw_request(int wire, const uint32_t *w)
 	cr_assert_eq(bc_parcel_new(&p), 0);
 	cr_assert_eq(bc_parcel_set_wire(p, wire, BINDERC_PARTITION_SYSTEM), 0);
 	for (; *w != END; w++) {
-		if (*w == OBJ || *w == CB)
-			cr_assert_eq(bc_parcel_write_binder(p, *w == OBJ ? g_svc : g_cb), 0);
+		if (*w == OBJ || *w == CB || *w == NOBJ)
+			cr_assert_eq(bc_parcel_write_binder(p, *w == OBJ ? g_svc : *w == CB ? g_cb : NULL), 0);
 		else
 			cr_assert_eq(bc_parcel_write_uint32(p, *w), 0);
 	}
@@ -985,11 +988,15 @@ static void expect_reply(bc_parcel *reply, const uint32_t *w, const char *what)
 	for (size_t i = 0; w[i] != END; i++) {
 		if (w[i] == ANY)
 			return;
-		if (w[i] == OBJ || w[i] == CB) {
+		if (w[i] == OBJ || w[i] == CB || w[i] == NOBJ) {
 			bc_binder *b = NULL;
 
 			cr_assert_eq(bc_parcel_read_binder(reply, &b), 0, "%s: word %zu: no binder", what, i);
-			cr_expect(sm_same_binder(b, w[i] == OBJ ? g_svc : g_cb), "%s: word %zu: another binder", what, i);
+			if (w[i] == NOBJ)
+				cr_expect_null(b, "%s: word %zu: not the null binder", what, i);
+			else
+				cr_expect(sm_same_binder(b, w[i] == OBJ ? g_svc : g_cb), "%s: word %zu: another binder",
+					  what, i);
 			bc_binder_unref(b);
 		} else {
 			uint32_t v = 0;
@@ -1544,4 +1551,221 @@ Test(policy, android_release)
 	sm_init(&sm, p);
 	cr_expect_eq(sm_release(&sm), 14);
 	sm_fini(&sm);
+}
+
+/* ---- Android 15's variants ----------------------------------------------------
+ *
+ * android-15.0.0_r6 and r20 on number the methods as "15" does, but their
+ * getService2 and checkService both answer the Service union: first
+ * { @nullable IBinder binder; IBinder accessor }, later
+ * { ServiceWithMetadata serviceWithMetadata; IBinder accessor }.  A union
+ * is written as its tag then the member, with no size. */
+#define S_S9 2u, 0x00390073u, 0x00000000u
+
+static void golden_15_variant(int shape, const char *name, const uint32_t *found, const uint32_t *absent)
+{
+	static const uint32_t look_s1[] = { H_AIDL, S_S1, END }, look_s9[] = { H_AIDL, S_S9, END };
+	static const uint32_t plain[] = { 0, OBJ, END };
+	bc_parcel *reply;
+	char what[96];
+
+	g_shape = shape;
+	/* every other method exactly as "15" */
+	for (uint32_t code = 1; code <= SM_MAX_CODE; code++) {
+		int m = sm_method_of(15, code);
+
+		if (m != SM_M_NONE && m != SM_M_GET_SERVICE2 && m != SM_M_CHECK_SERVICE)
+			run_golden(15, code, golden_of(m));
+	}
+	for (uint32_t code = 2; code <= 3; code++) {
+		snprintf(what, sizeof(what), "%s code %u found", name, code);
+		cr_assert_eq(call(golden_sm(15), 0, code, raw_request(BINDERC_WIRE_ANDROID_13, look_s1), &reply), 0);
+		expect_reply(reply, found, what);
+		bc_parcel_unref(reply);
+		snprintf(what, sizeof(what), "%s code %u absent", name, code);
+		cr_assert_eq(call(golden_sm(15), 0, code, raw_request(BINDERC_WIRE_ANDROID_13, look_s9), &reply), 0);
+		expect_reply(reply, absent, what);
+		bc_parcel_unref(reply);
+	}
+	/* getService stays a plain binder */
+	cr_assert_eq(call(golden_sm(15), 0, 1, raw_request(BINDERC_WIRE_ANDROID_13, look_s1), &reply), 0);
+	expect_reply(reply, plain, name);
+	bc_parcel_unref(reply);
+	g_shape = SM_UNION_DEFAULT;
+}
+
+/* status, Service non-null, tag 0 (binder), the binder */
+Test(golden, android_15_r6)
+{
+	static const uint32_t found[] = { 0, 1, 0, OBJ, END }, absent[] = { 0, 1, 0, NOBJ, END };
+
+	golden_15_variant(SM_UNION_15_R6, "15-r6", found, absent);
+}
+
+/* status, Service non-null, tag 0 (serviceWithMetadata), parcelable
+ * non-null, size 36, binder, isLazyService */
+Test(golden, android_15_r20)
+{
+	static const uint32_t found[] = { 0, 1, 0, 1, 36, OBJ, 0, END }, absent[] = { 0, 1, 0, 1, 36, NOBJ, 0, END };
+
+	golden_15_variant(SM_UNION_15_R20, "15-r20", found, absent);
+}
+
+/* The variants change only Android 15's answers: on a 15-r6 device, an
+ * Android 16 checkService2 (code 4 with a name only; 15's code 4 is
+ * addService) gets 16's union, and on a 14 device an Android 15
+ * checkService (code 3, name only) gets a plain binder. */
+Test(detect, android15_variant_applies_to_android15_requests_only)
+{
+	static const uint32_t look[] = { H_AIDL, S_S1, END }, meta[] = { 0, 1, 0, 1, 36, OBJ, 0, END },
+			      plain[] = { 0, OBJ, END };
+	bc_parcel *reply;
+
+	g_shape = SM_UNION_15_R6;
+	cr_assert_eq(call(golden_sm(15), 0, 4, raw_request(BINDERC_WIRE_ANDROID_13, look), &reply), 0);
+	expect_reply(reply, meta, "16 checkService2 on 15-r6");
+	bc_parcel_unref(reply);
+	cr_assert_eq(call(golden_sm(14), 0, 3, raw_request(BINDERC_WIRE_ANDROID_13, look), &reply), 0);
+	expect_reply(reply, plain, "15 checkService on a 14 device given shape r6");
+	bc_parcel_unref(reply);
+	g_shape = SM_UNION_DEFAULT;
+}
+
+Test(policy, android_release_15_variants)
+{
+	static const char *const bad[] = { "15-r7", "15r6", "16-r6", "15-", "r6", "15-R6", "014" };
+	struct sm_policy *p = NULL;
+	char err[256];
+	struct sm sm;
+	int rel, shape;
+
+	cr_assert_eq(sm_policy_parse("android-release 15-r20\n", "t", &p, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(sm_policy_release(p), 15);
+	cr_expect_eq(sm_policy_union_shape(p), SM_UNION_15_R20);
+	sm_init(&sm, p);
+	cr_expect_eq(sm_release(&sm), 15);
+	cr_expect_eq(sm_union_shape(&sm), SM_UNION_15_R20);
+	/* the command line's release comes with its own variant */
+	sm.release = 15;
+	sm.shape = SM_UNION_15_R6;
+	cr_expect_eq(sm_union_shape(&sm), SM_UNION_15_R6);
+	sm.release = 16;
+	cr_expect_eq(sm_union_shape(&sm), SM_UNION_DEFAULT, "only 15 has variants");
+	sm_fini(&sm);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[64];
+
+		snprintf(text, sizeof(text), "android-release %s\n", bad[i]);
+		cr_expect_eq(sm_policy_parse(text, "t", &p, err, sizeof(err)), -EINVAL, "'%s' accepted", bad[i]);
+		cr_expect_eq(sm_parse_release(bad[i], &rel, &shape), -EINVAL);
+	}
+	cr_assert_eq(sm_parse_release("15-r6", &rel, &shape), 0);
+	cr_expect_eq(rel, 15);
+	cr_expect_eq(shape, SM_UNION_15_R6);
+	cr_expect_str_eq(sm_release_name(rel, shape), "15-r6");
+	cr_expect_str_eq(sm_release_name(11, SM_UNION_DEFAULT), "11");
+}
+
+/* ---- checkService2 (Android 16, code 4) ---------------------------------------- */
+
+/* isLazyService once the service registered a client callback. */
+Test(check_service2, lazy_flag)
+{
+	static const uint32_t ccb[] = { H_AIDL, S_S1, OBJ, CB, END }, look[] = { H_AIDL, S_S1, END },
+			      ok[] = { 0, END }, eager[] = { 0, 1, 0, 1, 36, OBJ, 0, END },
+			      lazy[] = { 0, 1, 0, 1, 36, OBJ, 1, END };
+	struct sm *sm = golden_sm(16);
+	bc_parcel *reply;
+
+	cr_assert_eq(call(sm, 0, 4, raw_request(BINDERC_WIRE_ANDROID_13, look), &reply), 0);
+	expect_reply(reply, eager, "checkService2 before registerClientCallback");
+	bc_parcel_unref(reply);
+	cr_assert_eq(call(sm, 0, 14, raw_request(BINDERC_WIRE_ANDROID_13, ccb), &reply), 0);
+	expect_reply(reply, ok, "registerClientCallback");
+	bc_parcel_unref(reply);
+	cr_assert_eq(call(sm, 0, 4, raw_request(BINDERC_WIRE_ANDROID_13, look), &reply), 0);
+	expect_reply(reply, lazy, "checkService2 of a lazy service");
+	bc_parcel_unref(reply);
+}
+
+/* Absent: OK and the union with a null binder, as Android ("for legacy
+ * reasons" no exception); nothing is started (checkService2 never is). */
+Test(check_service2, absent)
+{
+	static const uint32_t look[] = { H_AIDL, S_S9, END }, want[] = { 0, 1, 0, 1, 36, NOBJ, 0, END };
+	struct sm *sm = golden_sm(16);
+	bc_parcel *reply;
+
+	cr_assert_eq(call(sm, 0, 4, raw_request(BINDERC_WIRE_ANDROID_13, look), &reply), 0);
+	expect_reply(reply, want, "checkService2 of an absent name");
+	bc_parcel_unref(reply);
+	cr_expect_eq(sm->n_svc, 1);
+}
+
+/* Denied by the policy: the same answer as absent (the caller cannot tell
+ * a hidden service from a missing one), while root still finds it. */
+Test(check_service2, denied_reads_as_absent)
+{
+	struct sm *sm = new_sm("deny find s1 uid:1000\nallow find * *\nallow add * root\nandroid-release 16\n");
+	static const uint32_t look[] = { H_AIDL, S_S1, END }, hidden[] = { 0, 1, 0, 1, 36, NOBJ, 0, END },
+			      found[] = { 0, 1, 0, 1, 36, OBJ, 0, END };
+	struct sm_caller c;
+	bc_parcel *reply;
+
+	if (!g_svc) {
+		g_svc = new_service();
+		g_cb = new_service();
+	}
+	sm_caller_init(&c, 0, 1234);
+	cr_assert_eq(sm_add(sm, "s1", g_svc, &c, false, BINDERC_SM_DUMP_DEFAULT), 0);
+	cr_assert_eq(call(sm, 1000, 4, raw_request(BINDERC_WIRE_ANDROID_13, look), &reply), 0);
+	expect_reply(reply, hidden, "checkService2 denied");
+	bc_parcel_unref(reply);
+	cr_assert_eq(call(sm, 0, 4, raw_request(BINDERC_WIRE_ANDROID_13, look), &reply), 0);
+	expect_reply(reply, found, "checkService2 by root");
+	bc_parcel_unref(reply);
+	sm_fini(sm);
+}
+
+/* ---- malformed legacy names --------------------------------------------------- */
+
+/* Each refused (a transaction error, or -EINVAL for a well-formed but
+ * invalid name), and nothing registered: a name of 128 characters, a lone
+ * surrogate (not UTF-16), an embedded NUL ("s\0x", which must not become
+ * "s"), a length past the end of the parcel, and a String16 whose
+ * terminator is not zero. */
+Test(strict, legacy_malformed_names_change_nothing)
+{
+	static const uint32_t lone_surrogate[] = { H_10, 2u, 0x0073d800u, 0, OBJ, 0, 8, END };
+	static const uint32_t embedded_nul[] = { H_10, 3u, 0x00000073u, 0x00000078u, OBJ, 0, 8, END };
+	static const uint32_t past_end[] = { H_10, 200u, 0x00310073u, 0, END };
+	static const uint32_t no_terminator[] = { H_10, 2u, 0x00310073u, 0x00410041u, OBJ, 0, 8, END };
+	static const uint32_t *const bad[] = { lone_surrogate, embedded_nul, past_end, no_terminator };
+	static const char *const what[] = { "lone surrogate", "embedded NUL", "length past the end",
+					    "no terminator" };
+	char long_name[SM_NAME_MAX + 2];
+	struct sm *sm;
+	bc_parcel *reply;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		for (uint32_t code = 1; code <= 3; code++) {
+			char w[64];
+
+			snprintf(w, sizeof(w), "legacy code %u, %s", code, what[i]);
+			sm = golden_sm(14);
+			cr_expect_lt(call(sm, 0, code, raw_request(BINDERC_WIRE_ANDROID_10, bad[i]), &reply), 0,
+				     "%s accepted", w);
+			bc_parcel_unref(reply);
+			cr_expect_eq(sm->n_svc, 1, "%s changed the registry", w);
+			cr_expect_null(sm_find(sm, "s"), "%s", w);
+		}
+	}
+	memset(long_name, 'a', SM_NAME_MAX + 1);
+	long_name[SM_NAME_MAX + 1] = 0;
+	sm = golden_sm(14);
+	cr_expect_eq(legacy_add(sm, BINDERC_WIRE_ANDROID_9, 0, long_name, g_svc), -EINVAL);
+	cr_expect_eq(sm->n_svc, 1);
+	long_name[SM_NAME_MAX] = 0; /* 127: Android's limit, accepted */
+	cr_expect_eq(legacy_add(sm, BINDERC_WIRE_ANDROID_9, 0, long_name, g_svc), 0);
+	cr_expect_eq(sm->n_svc, 2);
 }
