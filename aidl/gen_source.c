@@ -7,6 +7,7 @@
  * label per function).
  */
 #include <string.h>
+#include <inttypes.h>
 
 #include "gen.h"
 
@@ -52,6 +53,10 @@ static void gen_field_read(struct gen *g, const struct aidl_field *f, const char
 	}
 	if (gt.k == G_PARCEL)
 		fprintf(c, "%s%s_clear(&v->%s);\n", ind, gt.ctype, f->name);
+	if (f->type.fixed) { /* the N zero values _init() put there */
+		gen_free(g, c, &f->type, field_lv(g, f), field_len(g, f), ind);
+		fprintf(c, "%sv->%s = NULL;\n%sv->%s_len = 0;\n", ind, f->name, ind, f->name);
+	}
 	gen_read(g, c, &f->type, "p", field_lv(g, f), field_len(g, f), ind);
 	fprintf(c, "%sif (_r < 0)\n%s\tgoto fail;\n", ind, ind);
 }
@@ -61,6 +66,33 @@ static void gen_field_write(struct gen *g, const struct aidl_field *f, const cha
 	const char *val = gen_type(&f->type).k == G_PARCEL ? aidl_printf(g->ctx, "&v->%s", f->name) : field_lv(g, f);
 
 	gen_write(g, g->c, &f->type, "p", val, field_len(g, f), ind);
+}
+
+/*
+ * A fixed-size array field starts with N zero values (0, "", NULL
+ * binders, _init()ed parcelables), as Android's backends declare it
+ * (std::array<T, N>, new T[N]), so a parcelable fresh from _init() is
+ * written as Android's default one is.  Jumps to nomem on failure; the
+ * length is set first, so that _clear() frees what was made.
+ */
+static void gen_fixed_init(struct gen *g, const struct aidl_field *f)
+{
+	FILE *c = g->c;
+	struct gtype gt = gen_type(&f->type);
+	uint32_t n = f->type.fixed;
+
+	if (gt.k == G_PARRAY) {
+		fprintf(c, "\tif (%s_new_array(%" PRIu32 ", &v->%s) < 0)\n\t\tgoto nomem;\n\tv->%s_len = %" PRIu32 ";\n",
+			gt.ctype, n, f->name, f->name, n);
+		return;
+	}
+	fprintf(c, "\tv->%s = calloc(%" PRIu32 ", sizeof(*v->%s));\n\tif (!v->%s)\n\t\tgoto nomem;\n"
+		   "\tv->%s_len = %" PRIu32 ";\n",
+		f->name, n, f->name, f->name, f->name, n);
+	if (gt.k == G_STRV)
+		fprintf(c, "\tfor (size_t _i = 0; _i < %" PRIu32 "; _i++)\n\t\tif (!(v->%s[_i] = bcaidl_strdup(\"\")))\n"
+			   "\t\t\tgoto nomem;\n",
+			n, f->name);
 }
 
 /* A union: int32 tag (the field's index), then that field alone; no size
@@ -123,6 +155,11 @@ void gen_source_parcelable(struct gen *g)
 		const struct aidl_field *f = &d->fields[i];
 		struct gtype gt = gen_type(&f->type);
 
+		if (f->type.fixed) { /* N zero values, as Android's std::array */
+			gen_fixed_init(g, f);
+			nomem = true;
+			continue;
+		}
 		if (gt.k == G_STRING && f->type.nullable && !f->def)
 			continue; /* a nullable String starts as null */
 		if (gt.k == G_STRING) {
