@@ -132,6 +132,7 @@ struct aidl_type {
 	bool utf8; /* @utf8InCpp: C type and wire are unchanged */
 	bool nullable; /* @nullable: NULL is written (and read) as null */
 	uint32_t fixed; /* T[N]: N, the length checked both ways; 0: T[] */
+	struct aidl_expr *fixed_expr; /* T[EXPR]: evaluated into fixed by resolve */
 	struct aidl_decl *decl; /* B_USER after resolution */
 };
 

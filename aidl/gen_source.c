@@ -155,7 +155,7 @@ void gen_source_parcelable(struct gen *g)
 		const struct aidl_field *f = &d->fields[i];
 		struct gtype gt = gen_type(&f->type);
 
-		if (f->type.fixed) { /* N zero values, as Android's std::array */
+		if (f->type.fixed && !f->type.nullable) { /* N zero values, as Android's std::array */
 			gen_fixed_init(g, f);
 			nomem = true;
 			continue;

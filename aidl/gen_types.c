@@ -238,6 +238,9 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 	struct gtype gt = gen_type(t);
 
 	(void)g;
+	if (t->nullable && t->fixed) /* @nullable T[N]: NULL, or N elements */
+		fprintf(f, "%sif ((%s) && (%s) != %" PRIu32 ") {\n%s\t_r = -EINVAL;\n%s\tgoto out;\n%s}\n", ind, val, len,
+			t->fixed, ind, ind, ind);
 	if (t->nullable && gen_write_nullable(f, &gt, p, val, len, ind)) {
 		fprintf(f, "%sif (_r < 0)\n%s\tgoto out;\n", ind, ind);
 		return;
@@ -301,8 +304,12 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 	struct gtype gt = gen_type(t);
 
 	(void)g;
-	if (t->nullable && gen_read_nullable(f, &gt, p, lv, lvlen, ind))
+	if (t->nullable && gen_read_nullable(f, &gt, p, lv, lvlen, ind)) {
+		if (t->fixed) /* null, or N elements */
+			fprintf(f, "%sif (_r >= 0 && (%s) && (%s) != %" PRIu32 ")\n%s\t_r = -EBADMSG;\n", ind, lv, lvlen,
+				t->fixed, ind);
 		return;
+	}
 	switch (gt.k) {
 	case G_SCALAR:
 		fprintf(f, "%s_r = bc_parcel_read_%s(%s, &%s);\n", ind, gt.fn, p, lv);

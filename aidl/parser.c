@@ -341,16 +341,12 @@ static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_anno
 	if (is_punct(ps, "<"))
 		aidl_unsupported(ps->ctx, &ps->t.loc, "a generic type (<...>)");
 	if (is_punct(ps, "[")) {
-		struct aidl_loc at = ps->t.loc;
 		next(ps);
-		if (ps->t.kind == TK_INT) {
-			/* T[N] (Android 13): T[]'s wire format, N elements exactly */
-			if (ps->t.ival < 1 || ps->t.ival > (1u << 20))
-				aidl_fail(ps->ctx, &ps->t.loc, "the size of a fixed-size array must be 1..1048576");
-			ty->fixed = (uint32_t)ps->t.ival;
-			next(ps);
-		} else if (!is_punct(ps, "]")) {
-			aidl_unsupported(ps->ctx, &at, "a fixed-size array whose size is not an integer literal");
+		if (!is_punct(ps, "]")) {
+			/* T[N] (Android 13): T[]'s wire format, N elements
+			 * exactly; N is a constant expression (T[SIZE], T[2 * N])
+			 * that resolve evaluates once constants are known */
+			ty->fixed_expr = parse_expr(ps);
 		}
 		expect_punct(ps, "]");
 		ty->array = true;

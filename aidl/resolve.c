@@ -216,8 +216,24 @@ static const char *type_str(struct aidl_ctx *ctx, const struct aidl_type *t)
 	return t->array ? aidl_printf(ctx, "%s[]", t->name) : t->name;
 }
 
+/* T[EXPR]: an int constant expression in the scope of @d, 1..2^20. */
+static void resolve_fixed_size(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
+{
+	static const struct aidl_type int_type = { .name = "int", .basic = B_INT };
+	struct aidl_value v;
+
+	if (!t->fixed_expr || t->fixed)
+		return;
+	v = aidl_eval(ctx, d, &int_type, t->fixed_expr);
+	if (v.i < 1 || v.i > (1 << 20))
+		aidl_fail(ctx, &t->fixed_expr->loc, "the size of a fixed-size array must be 1..1048576 (it is %lld)",
+			  (long long)v.i);
+	t->fixed = (uint32_t)v.i;
+}
+
 static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
 {
+	resolve_fixed_size(ctx, d, t);
 	if (t->basic == B_USER) {
 		t->decl = aidl_lookup(ctx, d, t->name, &t->loc);
 		if (!t->decl)
@@ -226,8 +242,6 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");
 	if (t->array) {
-		if (t->fixed && t->nullable)
-			aidl_unsupported(ctx, &t->loc, "@nullable on a fixed-size array");
 		if (t->basic == B_VOID)
 			aidl_fail(ctx, &t->loc, "void[] is not a valid type");
 		if ((t->basic == B_IBINDER || (t->basic == B_USER && t->decl->kind == K_INTERFACE)) && t->nullable)
