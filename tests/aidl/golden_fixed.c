@@ -9,6 +9,7 @@
 
 #include "org_binderc_test_Grid.h"
 #include "org_binderc_test_IGrid.h"
+#include "org_binderc_test_Sized.h"
 
 /* _init() gives every T[N] field N zero values: fill them in place. */
 static void fill(org_binderc_test_Grid *g)
@@ -140,7 +141,25 @@ static int g_pair(void *self, const int32_t *v, size_t v_len, const org_binderc_
 	return 0;
 }
 
-static const struct org_binderc_test_IGrid_ops gops = { .pair = g_pair };
+/* @nullable int[N - 1] maybe(in @nullable int[N] v, in Sized s): null for
+ * null, else the first two of v */
+static int g_maybe(void *self, const int32_t *v, size_t v_len, const org_binderc_test_Sized *s, int32_t **_ret,
+		   size_t *_ret_len)
+{
+	(void)self;
+	cr_assert_eq(s->quad_len, 4);
+	if (!v) {
+		*_ret = NULL;
+		return 0;
+	}
+	cr_assert_eq(v_len, 3);
+	*_ret = malloc(2 * sizeof(int32_t));
+	(*_ret)[0] = v[0], (*_ret)[1] = v[1];
+	*_ret_len = 2;
+	return 0;
+}
+
+static const struct org_binderc_test_IGrid_ops gops = { .pair = g_pair, .maybe = g_maybe };
 
 Test(aidl_fixed, stub_in_and_return)
 {
@@ -167,4 +186,119 @@ Test(aidl_fixed, stub_in_and_return)
 	cr_assert_eq(org_binderc_test_IGrid_dispatch(&gops, NULL, org_binderc_test_IGrid_CODE_pair, in, reply), -EINVAL);
 	org_binderc_test_Grid_clear(&g);
 	bc_parcel_unref(in), bc_parcel_unref(want), bc_parcel_unref(reply);
+}
+
+/* T[N * 2], T[IGrid.N]: sizes are int constant expressions, evaluated
+ * like any constant (other types' constants included). */
+Test(aidl_fixed, constant_expression_sizes)
+{
+	bc_parcel *p = at_parcel(), *q = at_parcel();
+	org_binderc_test_Sized s, b;
+	size_t tok;
+
+	cr_assert_eq(org_binderc_test_Sized_init(&s), 0);
+	cr_assert_eq(s.quad_len, 4); /* N * 2, N = 2 */
+	cr_assert_eq(s.three_len, 3); /* IGrid.N */
+	cr_assert_null(s.maybe); /* @nullable T[N] starts as null */
+	s.quad[3] = 44;
+	s.three[0] = 'x';
+	cr_assert_eq(org_binderc_test_Sized_write(p, &s), 0);
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 0, 0, 0, 44 }, 4);
+	bc_parcel_write_int32(q, -1); /* null String[] */
+	bc_parcel_write_byte_array(q, "x\0\0", 3);
+	bc_parcel_end_parcelable(q, tok);
+	at_same(p, q);
+	at_rewind(p);
+	cr_assert_eq(org_binderc_test_Sized_read(p, &b), 0);
+	cr_assert_eq(b.quad[3], 44);
+	cr_assert_null(b.maybe);
+	org_binderc_test_Sized_clear(&b);
+	s.quad_len = 2;
+	cr_assert_eq(org_binderc_test_Sized_write(p, &s), -EINVAL);
+	s.quad_len = 4;
+	org_binderc_test_Sized_clear(&s);
+	bc_parcel_unref(p), bc_parcel_unref(q);
+}
+
+/* @nullable T[N]: NULL is null (-1); otherwise exactly N elements. */
+Test(aidl_fixed, nullable_fixed_arrays)
+{
+	bc_parcel *p = at_parcel(), *q = at_parcel(), *r = at_parcel();
+	org_binderc_test_Sized s, b;
+	size_t tok;
+
+	cr_assert_eq(org_binderc_test_Sized_init(&s), 0);
+	s.maybe = calloc(2, sizeof(char *));
+	s.maybe[0] = strdup("m"), s.maybe[1] = strdup("n");
+	s.maybe_len = 2;
+	cr_assert_eq(org_binderc_test_Sized_write(p, &s), 0);
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 0, 0, 0, 0 }, 4);
+	bc_parcel_write_int32(q, 2);
+	bc_parcel_write_string16(q, "m");
+	bc_parcel_write_string16(q, "n");
+	bc_parcel_write_byte_array(q, "\0\0\0", 3);
+	bc_parcel_end_parcelable(q, tok);
+	at_same(p, q);
+	at_rewind(p);
+	cr_assert_eq(org_binderc_test_Sized_read(p, &b), 0);
+	cr_assert_eq(b.maybe_len, 2);
+	cr_assert_str_eq(b.maybe[1], "n");
+	org_binderc_test_Sized_clear(&b);
+	s.maybe_len = 1; /* neither null nor N elements */
+	cr_assert_eq(org_binderc_test_Sized_write(r, &s), -EINVAL);
+	s.maybe_len = 2;
+
+	/* received: one string where two or null are declared */
+	bc_parcel_unref(q), q = at_parcel();
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 0, 0, 0, 0 }, 4);
+	bc_parcel_write_int32(q, 1);
+	bc_parcel_write_string16(q, "m");
+	bc_parcel_end_parcelable(q, tok);
+	at_rewind(q);
+	cr_assert_eq(org_binderc_test_Sized_read(q, &b), -EBADMSG);
+	org_binderc_test_Sized_clear(&s);
+	bc_parcel_unref(p), bc_parcel_unref(q), bc_parcel_unref(r);
+}
+
+Test(aidl_fixed, nullable_fixed_in_and_return)
+{
+	bc_parcel *in = at_parcel(), *want = at_parcel(), *reply = at_parcel();
+	org_binderc_test_Sized s;
+
+	cr_assert_eq(org_binderc_test_Sized_init(&s), 0);
+	/* null in, null back */
+	bc_parcel_write_int32(in, -1);
+	bc_parcel_write_int32(in, 1);
+	cr_assert_eq(org_binderc_test_Sized_write(in, &s), 0);
+	at_rewind(in);
+	cr_assert_eq(org_binderc_test_IGrid_dispatch(&gops, NULL, org_binderc_test_IGrid_CODE_maybe, in, reply), 0);
+	bc_parcel_write_status(want, NULL);
+	bc_parcel_write_int32(want, -1);
+	at_same(reply, want);
+	bc_parcel_unref(in), bc_parcel_unref(want), bc_parcel_unref(reply);
+
+	/* three in, two back */
+	in = at_parcel(), want = at_parcel(), reply = at_parcel();
+	bc_parcel_write_int32_array(in, (const int32_t[]){ 5, 6, 7 }, 3);
+	bc_parcel_write_int32(in, 1);
+	cr_assert_eq(org_binderc_test_Sized_write(in, &s), 0);
+	at_rewind(in);
+	cr_assert_eq(org_binderc_test_IGrid_dispatch(&gops, NULL, org_binderc_test_IGrid_CODE_maybe, in, reply), 0);
+	bc_parcel_write_status(want, NULL);
+	bc_parcel_write_int32_array(want, (const int32_t[]){ 5, 6 }, 2);
+	at_same(reply, want);
+	bc_parcel_unref(in), bc_parcel_unref(want), bc_parcel_unref(reply);
+
+	/* two in where null or three are declared: undecodable */
+	in = at_parcel(), reply = at_parcel();
+	bc_parcel_write_int32_array(in, (const int32_t[]){ 5, 6 }, 2);
+	bc_parcel_write_int32(in, 1);
+	cr_assert_eq(org_binderc_test_Sized_write(in, &s), 0);
+	at_rewind(in);
+	cr_assert_eq(org_binderc_test_IGrid_dispatch(&gops, NULL, org_binderc_test_IGrid_CODE_maybe, in, reply), -EINVAL);
+	org_binderc_test_Sized_clear(&s);
+	bc_parcel_unref(in), bc_parcel_unref(reply);
 }
