@@ -79,7 +79,7 @@ static void gen_fixed_init(struct gen *g, const struct aidl_field *f)
 {
 	FILE *c = g->c;
 	struct gtype gt = gen_type(&f->type);
-	uint32_t n = f->type.fixed;
+	uint32_t n = aidl_fixed_len(&f->type);
 
 	if (gt.k == G_PARRAY) {
 		fprintf(c, "\tif (%s_new_array(%" PRIu32 ", &v->%s) < 0)\n\t\tgoto nomem;\n\tv->%s_len = %" PRIu32 ";\n",

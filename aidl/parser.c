@@ -350,8 +350,18 @@ static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_anno
 		}
 		expect_punct(ps, "]");
 		ty->array = true;
-		if (is_punct(ps, "["))
-			aidl_unsupported(ps->ctx, &ps->t.loc, "a multi-dimensional array");
+		if (is_punct(ps, "[")) {
+			/* T[N][M] only: Android writes it as N arrays of M */
+			struct aidl_loc at = ps->t.loc;
+
+			next(ps);
+			if (!ty->fixed_expr || is_punct(ps, "]"))
+				aidl_unsupported(ps->ctx, &at, "a multi-dimensional array that is not fixed-size");
+			ty->fixed2_expr = parse_expr(ps);
+			expect_punct(ps, "]");
+			if (is_punct(ps, "["))
+				aidl_unsupported(ps->ctx, &ps->t.loc, "an array of more than two dimensions");
+		}
 	}
 check:
 	if (ty->utf8 && ty->basic != B_STRING)

@@ -229,16 +229,29 @@ static void resolve_fixed_size(struct aidl_ctx *ctx, struct aidl_decl *d, struct
 		aidl_fail(ctx, &t->fixed_expr->loc, "the size of a fixed-size array must be 1..1048576 (it is %lld)",
 			  (long long)v.i);
 	t->fixed = (uint32_t)v.i;
+	if (!t->fixed2_expr)
+		return;
+	v = aidl_eval(ctx, d, &int_type, t->fixed2_expr);
+	if (v.i < 1 || v.i > (1 << 20) || (uint64_t)v.i * t->fixed > (1u << 20))
+		aidl_fail(ctx, &t->fixed2_expr->loc,
+			  "a fixed-size array must have 1..1048576 elements in all (it has %u * %lld)", t->fixed,
+			  (long long)v.i);
+	t->fixed2 = (uint32_t)v.i;
+	if (t->nullable)
+		aidl_unsupported(ctx, &t->loc, "@nullable on a multi-dimensional array");
+	if (t->basic == B_IBINDER || (t->basic == B_USER && t->decl && t->decl->kind != K_ENUM))
+		aidl_unsupported(ctx, &t->fixed2_expr->loc,
+				 "a multi-dimensional array of binders or parcelables");
 }
 
 static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
 {
-	resolve_fixed_size(ctx, d, t);
 	if (t->basic == B_USER) {
 		t->decl = aidl_lookup(ctx, d, t->name, &t->loc);
 		if (!t->decl)
 			aidl_fail(ctx, &t->loc, "unknown type %s (not declared, imported or found with -I)", t->name);
 	}
+	resolve_fixed_size(ctx, d, t);
 	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");
 	if (t->array) {
