@@ -9,6 +9,7 @@
 
 #include "org_binderc_test_Grid.h"
 #include "org_binderc_test_IGrid.h"
+#include "org_binderc_test_Matrix.h"
 #include "org_binderc_test_Sized.h"
 
 /* _init() gives every T[N] field N zero values: fill them in place. */
@@ -159,7 +160,20 @@ static int g_maybe(void *self, const int32_t *v, size_t v_len, const org_binderc
 	return 0;
 }
 
-static const struct org_binderc_test_IGrid_ops gops = { .pair = g_pair, .maybe = g_maybe };
+/* long[3][2] transpose(in long[2][3] m): both row-major in C */
+static int g_transpose(void *self, const int64_t *m, size_t m_len, int64_t **_ret, size_t *_ret_len)
+{
+	(void)self;
+	cr_assert_eq(m_len, 6);
+	*_ret = malloc(6 * sizeof(int64_t));
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 3; j++)
+			(*_ret)[j * 2 + i] = m[i * 3 + j];
+	*_ret_len = 6;
+	return 0;
+}
+
+static const struct org_binderc_test_IGrid_ops gops = { .pair = g_pair, .maybe = g_maybe, .transpose = g_transpose };
 
 Test(aidl_fixed, stub_in_and_return)
 {
@@ -301,4 +315,85 @@ Test(aidl_fixed, nullable_fixed_in_and_return)
 	cr_assert_eq(org_binderc_test_IGrid_dispatch(&gops, NULL, org_binderc_test_IGrid_CODE_maybe, in, reply), -EINVAL);
 	org_binderc_test_Sized_clear(&s);
 	bc_parcel_unref(in), bc_parcel_unref(reply);
+}
+
+/* T[N][M]: int32 N, then N rows each written as T[M] (as Android's
+ * Parcel.writeFixedArray and the C++/NDK backends do); N * M in C. */
+Test(aidl_fixed, two_dimensions_as_rows)
+{
+	bc_parcel *p = at_parcel(), *q = at_parcel();
+	org_binderc_test_Matrix m, b;
+	size_t tok;
+
+	cr_assert_eq(org_binderc_test_Matrix_init(&m), 0);
+	cr_assert_eq(m.cells_len, 6);
+	cr_assert_eq(m.words_len, 2);
+	cr_assert_str_eq(m.words[1], "");
+	for (int i = 0; i < 6; i++)
+		m.cells[i] = i + 1;
+	free(m.words[0]), free(m.words[1]);
+	m.words[0] = strdup("a"), m.words[1] = strdup("b");
+	memcpy(m.bits, "abcd", 4);
+	cr_assert_eq(org_binderc_test_Matrix_write(p, &m), 0);
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_int32(q, 2);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 1, 2, 3 }, 3);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 4, 5, 6 }, 3);
+	bc_parcel_write_int32(q, 2);
+	bc_parcel_write_int32(q, 1);
+	bc_parcel_write_string16(q, "a");
+	bc_parcel_write_int32(q, 1);
+	bc_parcel_write_string16(q, "b");
+	bc_parcel_write_int32(q, 2);
+	bc_parcel_write_byte_array(q, "ab", 2);
+	bc_parcel_write_byte_array(q, "cd", 2);
+	bc_parcel_end_parcelable(q, tok);
+	at_same(p, q);
+	at_rewind(p);
+	cr_assert_eq(org_binderc_test_Matrix_read(p, &b), 0);
+	cr_assert_eq(b.cells_len, 6);
+	cr_assert_eq(b.cells[5], 6);
+	cr_assert_str_eq(b.words[1], "b");
+	cr_assert_eq(b.bits[2], 'c');
+	org_binderc_test_Matrix_clear(&b);
+	m.cells_len = 5;
+	cr_assert_eq(org_binderc_test_Matrix_write(p, &m), -EINVAL);
+	m.cells_len = 6;
+	org_binderc_test_Matrix_clear(&m);
+
+	/* a short row, or another row count, is malformed */
+	bc_parcel_unref(q), q = at_parcel();
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_int32(q, 2);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 1, 2, 3 }, 3);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 4, 5 }, 2);
+	bc_parcel_end_parcelable(q, tok);
+	at_rewind(q);
+	cr_assert_eq(org_binderc_test_Matrix_read(q, &b), -EBADMSG);
+	bc_parcel_unref(q), q = at_parcel();
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_int32(q, 3);
+	bc_parcel_end_parcelable(q, tok);
+	at_rewind(q);
+	cr_assert_eq(org_binderc_test_Matrix_read(q, &b), -EBADMSG);
+	bc_parcel_unref(p), bc_parcel_unref(q);
+}
+
+Test(aidl_fixed, two_dimensions_in_and_return)
+{
+	bc_parcel *in = at_parcel(), *want = at_parcel(), *reply = at_parcel();
+
+	bc_parcel_write_int32(in, 2);
+	bc_parcel_write_int64_array(in, (const int64_t[]){ 1, 2, 3 }, 3);
+	bc_parcel_write_int64_array(in, (const int64_t[]){ 4, 5, 6 }, 3);
+	at_rewind(in);
+	cr_assert_eq(org_binderc_test_IGrid_dispatch(&gops, NULL, org_binderc_test_IGrid_CODE_transpose, in, reply),
+		     0);
+	bc_parcel_write_status(want, NULL);
+	bc_parcel_write_int32(want, 3);
+	bc_parcel_write_int64_array(want, (const int64_t[]){ 1, 4 }, 2);
+	bc_parcel_write_int64_array(want, (const int64_t[]){ 2, 5 }, 2);
+	bc_parcel_write_int64_array(want, (const int64_t[]){ 3, 6 }, 2);
+	at_same(reply, want);
+	bc_parcel_unref(in), bc_parcel_unref(want), bc_parcel_unref(reply);
 }
