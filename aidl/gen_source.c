@@ -421,9 +421,9 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 	const char *args = "";
 
 	fprintf(c,
-		"static int bcaidl_stub_%s(const struct %s_ops *_ops, void *_self, bc_parcel *_in, bc_parcel *_reply)\n{\n"
+		"static int bcaidl_%s__m_%s(const struct %s_ops *_ops, void *_self, bc_parcel *_in, bc_parcel *_reply)\n{\n"
 		"\tint _r = 0;\n",
-		m->name, cn);
+		cn, m->name, cn);
 	for (size_t i = 0; i < m->n_params; i++)
 		gen_local(g, &m->params[i].type, aidl_printf(ctx, "_a_%s", m->params[i].name), "\t");
 	if (!is_void(m))
@@ -533,8 +533,8 @@ void gen_source_interface(struct gen *g)
 		   "\tswitch (code) {\n",
 		cn, cn);
 	for (size_t i = 0; i < d->n_methods; i++)
-		fprintf(c, "\tcase %s_CODE_%s:\n\t\treturn bcaidl_stub_%s(ops, self, in, reply);\n", cn, d->methods[i].name,
-			d->methods[i].name);
+		fprintf(c, "\tcase %s_CODE_%s:\n\t\treturn bcaidl_%s__m_%s(ops, self, in, reply);\n", cn,
+			d->methods[i].name, cn, d->methods[i].name);
 	if (o->version > 0)
 		fprintf(c, "\tcase %s_CODE_getInterfaceVersion:\n\t\t_r = bc_parcel_write_status(reply, NULL);\n"
 			   "\t\treturn _r < 0 ? _r : bc_parcel_write_int32(reply, %s_VERSION);\n",
@@ -546,18 +546,18 @@ void gen_source_interface(struct gen *g)
 	fprintf(c, "\tdefault:\n\t\treturn -EBADMSG; /* UNKNOWN_TRANSACTION */\n\t}\n}\n\n");
 
 	fprintf(c,
-		"struct bcaidl_stub_stub {\n\tconst struct %s_ops *ops;\n\tvoid *self;\n\tbc_destroy_fn on_destroy;\n};\n\n"
-		"static int bcaidl_stub_on_transact(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply,\n"
-		"\t\t\t    void *userdata)\n{\n\tconst struct bcaidl_stub_stub *s = userdata;\n\n\t(void)b, (void)txn;\n"
+		"struct bcaidl_%s__stub {\n\tconst struct %s_ops *ops;\n\tvoid *self;\n\tbc_destroy_fn on_destroy;\n};\n\n"
+		"static int bcaidl_%s__on_transact(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply,\n"
+		"\t\t\t    void *userdata)\n{\n\tconst struct bcaidl_%s__stub *s = userdata;\n\n\t(void)b, (void)txn;\n"
 		"\treturn %s_dispatch(s->ops, s->self, code, in, reply);\n}\n\n"
-		"static void bcaidl_stub_on_destroy(void *userdata)\n{\n\tstruct bcaidl_stub_stub *s = userdata;\n\n"
+		"static void bcaidl_%s__on_destroy(void *userdata)\n{\n\tstruct bcaidl_%s__stub *s = userdata;\n\n"
 		"\tif (s->on_destroy)\n\t\ts->on_destroy(s->self);\n\tfree(s);\n}\n\n"
 		"int %s_stub_new(const struct %s_ops *ops, void *self, bc_destroy_fn on_destroy, bc_binder **ret)\n{\n"
-		"\tstruct bcaidl_stub_stub *s;\n\tbc_class *cls = NULL;\n\tint r;\n\n\tif (!ops || !ret)\n\t\treturn -EINVAL;\n"
+		"\tstruct bcaidl_%s__stub *s;\n\tbc_class *cls = NULL;\n\tint r;\n\n\tif (!ops || !ret)\n\t\treturn -EINVAL;\n"
 		"\ts = calloc(1, sizeof(*s));\n\tif (!s)\n\t\treturn -ENOMEM;\n"
 		"\ts->ops = ops;\n\ts->self = self;\n\ts->on_destroy = on_destroy;\n"
-		"\tr = bc_class_new(%s_DESCRIPTOR, bcaidl_stub_on_transact, bcaidl_stub_on_destroy, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);\n"
+		"\tr = bc_class_new(%s_DESCRIPTOR, bcaidl_%s__on_transact, bcaidl_%s__on_destroy, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);\n"
 		"\tif (r == 0)\n\t\tr = bc_binder_new(cls, s, ret);\n\tbc_class_unref(cls);\n\tif (r < 0)\n\t\tfree(s);\n"
 		"\treturn r;\n}\n",
-		cn, cn, cn, cn, cn);
+		cn, cn, cn, cn, cn, cn, cn, cn, cn, cn, cn, cn, cn);
 }

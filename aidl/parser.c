@@ -384,9 +384,10 @@ static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc, str
 				    struct aidl_annot *a, size_t na);
 
 /* A type declared inside @d (Android 13's nested types): a parcelable,
- * union or enum, named Outer.Inner.  A nested type may not be named like
- * an enclosing one (Java's rule, which AIDL follows). */
-static void parse_nested(struct parser *ps, struct aidl_decl *d, struct aidl_annot *a, size_t na)
+ * union, enum or interface, named Outer.Inner (@oneway: "oneway" was read
+ * already).  A nested type may not be named like an enclosing one (Java's
+ * rule, which AIDL follows). */
+static void parse_nested(struct parser *ps, struct aidl_decl *d, struct aidl_annot *a, size_t na, bool oneway)
 {
 	struct aidl_decl *n;
 	int depth = 0;
@@ -394,9 +395,8 @@ static void parse_nested(struct parser *ps, struct aidl_decl *d, struct aidl_ann
 	for (const struct aidl_decl *up = d; up; up = up->parent)
 		if (++depth > 16) /* bounds the recursion (and the C names) */
 			aidl_fail(ps->ctx, &ps->t.loc, "types nested too deeply");
-	if (is_word(ps, "interface")) /* the generator writes one stub per file */
-		aidl_unsupported(ps->ctx, &ps->t.loc, "a nested interface");
 	n = parse_decl(ps, d->doc, d, a, na);
+	n->oneway |= oneway;
 	for (const struct aidl_decl *up = d; up; up = up->parent)
 		if (strcmp(up->name, n->name) == 0)
 			aidl_fail(ps->ctx, &n->loc, "nested type '%s' has the same name as its enclosing type", n->name);
@@ -427,6 +427,11 @@ static void parse_method(struct parser *ps, struct aidl_decl *d, struct aidl_ann
 	if (is_word(ps, "oneway")) {
 		m->oneway = true;
 		next(ps);
+		if (is_word(ps, "interface")) { /* not a method: a nested oneway interface */
+			d->n_methods--;
+			parse_nested(ps, d, a, na, true);
+			return;
+		}
 	}
 	parse_type(ps, &m->ret, a, na);
 	m->name = expect_ident(ps, "a method name");
@@ -475,7 +480,7 @@ static void parse_interface(struct parser *ps, struct aidl_decl *d)
 			expected(ps, "'}' to close the interface");
 		parse_annots(ps, &a, &na);
 		if (at_decl(ps))
-			parse_nested(ps, d, a, na);
+			parse_nested(ps, d, a, na, false);
 		else if (is_word(ps, "const"))
 			parse_const(ps, d, a, na);
 		else
@@ -500,8 +505,15 @@ static void parse_parcelable(struct parser *ps, struct aidl_decl *d)
 		if (ps->t.kind == TK_EOF)
 			expected(ps, "'}' to close the parcelable");
 		parse_annots(ps, &a, &na);
+		if (is_word(ps, "oneway")) {
+			next(ps);
+			if (!is_word(ps, "interface"))
+				expected(ps, "'interface' after 'oneway'");
+			parse_nested(ps, d, a, na, true);
+			continue;
+		}
 		if (at_decl(ps)) {
-			parse_nested(ps, d, a, na);
+			parse_nested(ps, d, a, na, false);
 			continue;
 		}
 		if (is_word(ps, "const")) {

@@ -187,8 +187,8 @@ static void check_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const c
 		aidl_fail(ctx, loc, "'%s': names starting with '_' are reserved in the generated C", name);
 }
 
-/* A member whose C name (TYPE_name) is also one the generator emits. */
-static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *d)
+/* Whether TYPE_@name is also a name the generator emits for @d. */
+static bool generated_name(const struct aidl_decl *d, const char *name, bool is_const)
 {
 	static const char *const iface[] = { "DESCRIPTOR", "VERSION", "HASH", "ops", "stub_new", "dispatch" };
 	static const char *const parc[] = { "zero",	  "init",	   "clear",	    "write_array",
@@ -198,17 +198,30 @@ static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *
 	size_t n = d->kind == K_INTERFACE ? sizeof(iface) / sizeof(iface[0])
 		   : d->kind == K_PARCELABLE ? 12
 					     : 2; /* an enum has write and read */
+	bool clash = d->kind == K_INTERFACE && is_const && strncmp(name, "CODE_", 5) == 0;
 
+	for (size_t j = 0; j < n && !clash; j++)
+		clash = strcmp(name, names[j + (d->kind == K_ENUM ? 10 : 0)]) == 0;
+	return clash;
+}
+
+/* A member whose C name (TYPE_name) is also one the generator emits. */
+static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *d)
+{
 	for (size_t i = 0; i < d->n_consts + d->n_methods; i++) {
 		const char *name = i < d->n_consts ? d->consts[i].name : d->methods[i - d->n_consts].name;
 		const struct aidl_loc *loc = i < d->n_consts ? &d->consts[i].loc : &d->methods[i - d->n_consts].loc;
-		bool clash = d->kind == K_INTERFACE && i < d->n_consts && strncmp(name, "CODE_", 5) == 0;
 
-		for (size_t j = 0; j < n && !clash; j++)
-			clash = strcmp(name, names[j + (d->kind == K_ENUM ? 10 : 0)]) == 0;
-		if (clash)
+		if (generated_name(d, name, i < d->n_consts))
 			aidl_fail(ctx, loc, "'%s' would clash with the generated %s_%s", name, d->cname, name);
 	}
+	/* a nested type's C name is Outer_Inner too ("CODE" would start
+	 * Outer_CODE_x, the name of the nested interface's method x) */
+	for (size_t i = 0; i < d->n_nested; i++)
+		if (generated_name(d, d->nested[i]->name, true) ||
+		    (d->kind == K_INTERFACE && strcmp(d->nested[i]->name, "CODE") == 0))
+			aidl_fail(ctx, &d->nested[i]->loc, "nested type '%s' would clash with the generated %s_%s",
+				  d->nested[i]->name, d->cname, d->nested[i]->name);
 }
 
 static const char *type_str(struct aidl_ctx *ctx, const struct aidl_type *t)
