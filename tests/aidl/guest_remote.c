@@ -5,7 +5,8 @@
  * forks a service that is the device's context manager (handle 0) and
  * calls it through the generated proxy: fds both ways, @nullable values
  * null and not, dynamic and fixed-size arrays in/out/inout, a nested
- * parcelable and enum, a callback interface passed as an argument (called
+ * parcelable and enum, objects of a nested interface made by the service,
+ * a callback interface passed as an argument (called
  * while the client waits, and one-way), one-way calls, and the service
  * dying (dead-object errors and death notifications).
  */
@@ -190,6 +191,25 @@ static int s_ping(void *self, bc_binder *l, int32_t n)
 	return org_binderc_remote_IListener_pong(l, n + 1, "pong");
 }
 
+static int c_next(void *self, int32_t *_ret)
+{
+	*_ret = (*(int32_t *)self)++;
+	return 0;
+}
+
+static const struct org_binderc_remote_IRemote_ICounter_ops c_ops = { .next = c_next };
+
+static int s_counter(void *self, int32_t start, bc_binder **_ret)
+{
+	int32_t *n = malloc(sizeof(*n));
+
+	(void)self;
+	if (!n)
+		return -ENOMEM;
+	*n = start;
+	return org_binderc_remote_IRemote_ICounter_stub_new(&c_ops, n, free, _ret);
+}
+
 static int s_pid(void *self, int32_t *_ret)
 {
 	(void)self;
@@ -213,6 +233,7 @@ static const struct org_binderc_remote_IRemote_ops s_ops = {
 	.swap = s_swap,
 	.callBack = s_call_back,
 	.ping = s_ping,
+	.counter = s_counter,
 	.pid = s_pid,
 	.quit = s_quit,
 };
@@ -482,6 +503,28 @@ Test(aidl_remote, callbacks_two_way_and_oneway)
 	cr_assert_str_eq(l_what, "pong");
 	pthread_mutex_unlock(&l_lock);
 	bc_binder_unref(l);
+}
+
+/* A nested interface's objects, made by the service, called from here. */
+Test(aidl_remote, nested_interface_objects)
+{
+	bc_binder *a = NULL, *b = NULL;
+	char *desc = NULL;
+	int32_t n = 0;
+
+	cr_assert_eq(org_binderc_remote_IRemote_counter(g_svc, 10, &a), 0);
+	cr_assert_eq(org_binderc_remote_IRemote_counter(g_svc, 100, &b), 0);
+	cr_assert(bc_binder_is_remote(a));
+	cr_assert_eq(bc_binder_get_interface(a, &desc), 0);
+	cr_assert_str_eq(desc, "org.binderc.remote.IRemote.ICounter");
+	free(desc);
+	cr_assert_eq(org_binderc_remote_IRemote_ICounter_next(a, &n), 0);
+	cr_assert_eq(n, 10);
+	cr_assert_eq(org_binderc_remote_IRemote_ICounter_next(b, &n), 0);
+	cr_assert_eq(n, 100);
+	cr_assert_eq(org_binderc_remote_IRemote_ICounter_next(a, &n), 0);
+	cr_assert_eq(n, 11);
+	bc_binder_unref(a), bc_binder_unref(b);
 }
 
 /* ---- the service dying -------------------------------------------------------- */

@@ -17,6 +17,11 @@ interface IRemote {
         long[] more;
     }
 
+    /* a nested interface: objects the service makes for the client */
+    interface ICounter {
+        int next();
+    }
+
     /* fds: a pipe made by the service, and fds read by the service */
     ParcelFileDescriptor openPipe(String text);
     String readFds(in ParcelFileDescriptor pfd, in FileDescriptor fd, @nullable in ParcelFileDescriptor maybe);
@@ -30,6 +35,7 @@ interface IRemote {
     /* callbacks: an interface passed as an argument */
     int callBack(IListener l, int n);
     oneway void ping(IListener l, int n);
+    ICounter counter(int start);
     /* the service's pid, and a one-way request that it exit */
     int pid();
     oneway void quit(int status);
