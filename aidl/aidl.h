@@ -132,6 +132,10 @@ struct aidl_type {
 	bool utf8; /* @utf8InCpp: C type and wire are unchanged */
 	bool nullable; /* @nullable: NULL is written (and read) as null */
 	uint32_t fixed; /* T[N]: N, the length checked both ways; 0: T[] */
+	struct aidl_expr *fixed_expr; /* T[EXPR]: evaluated into fixed by resolve */
+	/* T[N][M]: M (0: one dimension); C sees N * M elements, row-major */
+	uint32_t fixed2;
+	struct aidl_expr *fixed2_expr;
 	struct aidl_decl *decl; /* B_USER after resolution */
 };
 
@@ -240,6 +244,11 @@ struct aidl_doc *aidl_parse_file(struct aidl_ctx *ctx, const char *path, const s
  * every rule the generator relies on. */
 void aidl_resolve(struct aidl_ctx *ctx, struct aidl_decl *d);
 /* Evaluate a constant of @type in the scope of @scope. */
+/* The number of elements of a fixed-size array (N, or N * M). */
+static inline uint32_t aidl_fixed_len(const struct aidl_type *t)
+{
+	return t->fixed * (t->fixed2 ? t->fixed2 : 1);
+}
 struct aidl_value aidl_eval(struct aidl_ctx *ctx, struct aidl_decl *scope, const struct aidl_type *type,
 			    struct aidl_expr *e);
 /* Evaluate every constant/enumerator/default of @d. */

@@ -7,6 +7,7 @@
  * label per function).
  */
 #include <string.h>
+#include <inttypes.h>
 
 #include "gen.h"
 
@@ -52,6 +53,10 @@ static void gen_field_read(struct gen *g, const struct aidl_field *f, const char
 	}
 	if (gt.k == G_PARCEL)
 		fprintf(c, "%s%s_clear(&v->%s);\n", ind, gt.ctype, f->name);
+	if (f->type.fixed) { /* the N zero values _init() put there */
+		gen_free(g, c, &f->type, field_lv(g, f), field_len(g, f), ind);
+		fprintf(c, "%sv->%s = NULL;\n%sv->%s_len = 0;\n", ind, f->name, ind, f->name);
+	}
 	gen_read(g, c, &f->type, "p", field_lv(g, f), field_len(g, f), ind);
 	fprintf(c, "%sif (_r < 0)\n%s\tgoto fail;\n", ind, ind);
 }
@@ -61,6 +66,33 @@ static void gen_field_write(struct gen *g, const struct aidl_field *f, const cha
 	const char *val = gen_type(&f->type).k == G_PARCEL ? aidl_printf(g->ctx, "&v->%s", f->name) : field_lv(g, f);
 
 	gen_write(g, g->c, &f->type, "p", val, field_len(g, f), ind);
+}
+
+/*
+ * A fixed-size array field starts with N zero values (0, "", NULL
+ * binders, _init()ed parcelables), as Android's backends declare it
+ * (std::array<T, N>, new T[N]), so a parcelable fresh from _init() is
+ * written as Android's default one is.  Jumps to nomem on failure; the
+ * length is set first, so that _clear() frees what was made.
+ */
+static void gen_fixed_init(struct gen *g, const struct aidl_field *f)
+{
+	FILE *c = g->c;
+	struct gtype gt = gen_type(&f->type);
+	uint32_t n = aidl_fixed_len(&f->type);
+
+	if (gt.k == G_PARRAY) {
+		fprintf(c, "\tif (%s_new_array(%" PRIu32 ", &v->%s) < 0)\n\t\tgoto nomem;\n\tv->%s_len = %" PRIu32 ";\n",
+			gt.ctype, n, f->name, f->name, n);
+		return;
+	}
+	fprintf(c, "\tv->%s = calloc(%" PRIu32 ", sizeof(*v->%s));\n\tif (!v->%s)\n\t\tgoto nomem;\n"
+		   "\tv->%s_len = %" PRIu32 ";\n",
+		f->name, n, f->name, f->name, f->name, n);
+	if (gt.k == G_STRV)
+		fprintf(c, "\tfor (size_t _i = 0; _i < %" PRIu32 "; _i++)\n\t\tif (!(v->%s[_i] = bcaidl_strdup(\"\")))\n"
+			   "\t\t\tgoto nomem;\n",
+			n, f->name);
 }
 
 /* A union: int32 tag (the field's index), then that field alone; no size
@@ -123,6 +155,11 @@ void gen_source_parcelable(struct gen *g)
 		const struct aidl_field *f = &d->fields[i];
 		struct gtype gt = gen_type(&f->type);
 
+		if (f->type.fixed && !f->type.nullable) { /* N zero values, as Android's std::array */
+			gen_fixed_init(g, f);
+			nomem = true;
+			continue;
+		}
 		if (gt.k == G_STRING && f->type.nullable && !f->def)
 			continue; /* a nullable String starts as null */
 		if (gt.k == G_STRING) {
@@ -384,9 +421,9 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 	const char *args = "";
 
 	fprintf(c,
-		"static int bcaidl_stub_%s(const struct %s_ops *_ops, void *_self, bc_parcel *_in, bc_parcel *_reply)\n{\n"
+		"static int bcaidl_%s__m_%s(const struct %s_ops *_ops, void *_self, bc_parcel *_in, bc_parcel *_reply)\n{\n"
 		"\tint _r = 0;\n",
-		m->name, cn);
+		cn, m->name, cn);
 	for (size_t i = 0; i < m->n_params; i++)
 		gen_local(g, &m->params[i].type, aidl_printf(ctx, "_a_%s", m->params[i].name), "\t");
 	if (!is_void(m))
@@ -496,8 +533,8 @@ void gen_source_interface(struct gen *g)
 		   "\tswitch (code) {\n",
 		cn, cn);
 	for (size_t i = 0; i < d->n_methods; i++)
-		fprintf(c, "\tcase %s_CODE_%s:\n\t\treturn bcaidl_stub_%s(ops, self, in, reply);\n", cn, d->methods[i].name,
-			d->methods[i].name);
+		fprintf(c, "\tcase %s_CODE_%s:\n\t\treturn bcaidl_%s__m_%s(ops, self, in, reply);\n", cn,
+			d->methods[i].name, cn, d->methods[i].name);
 	if (o->version > 0)
 		fprintf(c, "\tcase %s_CODE_getInterfaceVersion:\n\t\t_r = bc_parcel_write_status(reply, NULL);\n"
 			   "\t\treturn _r < 0 ? _r : bc_parcel_write_int32(reply, %s_VERSION);\n",
@@ -509,18 +546,18 @@ void gen_source_interface(struct gen *g)
 	fprintf(c, "\tdefault:\n\t\treturn -EBADMSG; /* UNKNOWN_TRANSACTION */\n\t}\n}\n\n");
 
 	fprintf(c,
-		"struct bcaidl_stub_stub {\n\tconst struct %s_ops *ops;\n\tvoid *self;\n\tbc_destroy_fn on_destroy;\n};\n\n"
-		"static int bcaidl_stub_on_transact(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply,\n"
-		"\t\t\t    void *userdata)\n{\n\tconst struct bcaidl_stub_stub *s = userdata;\n\n\t(void)b, (void)txn;\n"
+		"struct bcaidl_%s__stub {\n\tconst struct %s_ops *ops;\n\tvoid *self;\n\tbc_destroy_fn on_destroy;\n};\n\n"
+		"static int bcaidl_%s__on_transact(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply,\n"
+		"\t\t\t    void *userdata)\n{\n\tconst struct bcaidl_%s__stub *s = userdata;\n\n\t(void)b, (void)txn;\n"
 		"\treturn %s_dispatch(s->ops, s->self, code, in, reply);\n}\n\n"
-		"static void bcaidl_stub_on_destroy(void *userdata)\n{\n\tstruct bcaidl_stub_stub *s = userdata;\n\n"
+		"static void bcaidl_%s__on_destroy(void *userdata)\n{\n\tstruct bcaidl_%s__stub *s = userdata;\n\n"
 		"\tif (s->on_destroy)\n\t\ts->on_destroy(s->self);\n\tfree(s);\n}\n\n"
 		"int %s_stub_new(const struct %s_ops *ops, void *self, bc_destroy_fn on_destroy, bc_binder **ret)\n{\n"
-		"\tstruct bcaidl_stub_stub *s;\n\tbc_class *cls = NULL;\n\tint r;\n\n\tif (!ops || !ret)\n\t\treturn -EINVAL;\n"
+		"\tstruct bcaidl_%s__stub *s;\n\tbc_class *cls = NULL;\n\tint r;\n\n\tif (!ops || !ret)\n\t\treturn -EINVAL;\n"
 		"\ts = calloc(1, sizeof(*s));\n\tif (!s)\n\t\treturn -ENOMEM;\n"
 		"\ts->ops = ops;\n\ts->self = self;\n\ts->on_destroy = on_destroy;\n"
-		"\tr = bc_class_new(%s_DESCRIPTOR, bcaidl_stub_on_transact, bcaidl_stub_on_destroy, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);\n"
+		"\tr = bc_class_new(%s_DESCRIPTOR, bcaidl_%s__on_transact, bcaidl_%s__on_destroy, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);\n"
 		"\tif (r == 0)\n\t\tr = bc_binder_new(cls, s, ret);\n\tbc_class_unref(cls);\n\tif (r < 0)\n\t\tfree(s);\n"
 		"\treturn r;\n}\n",
-		cn, cn, cn, cn, cn);
+		cn, cn, cn, cn, cn, cn, cn, cn, cn, cn, cn, cn, cn);
 }

@@ -238,13 +238,29 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 	struct gtype gt = gen_type(t);
 
 	(void)g;
+	if (t->nullable && t->fixed) /* @nullable T[N]: NULL, or N elements */
+		fprintf(f, "%sif ((%s) && (%s) != %" PRIu32 ") {\n%s\t_r = -EINVAL;\n%s\tgoto out;\n%s}\n", ind, val, len,
+			t->fixed, ind, ind, ind);
 	if (t->nullable && gen_write_nullable(f, &gt, p, val, len, ind)) {
 		fprintf(f, "%sif (_r < 0)\n%s\tgoto out;\n", ind, ind);
 		return;
 	}
 	if (t->fixed) /* T[N]: exactly N elements, or nothing is sent */
-		fprintf(f, "%sif ((%s) != %" PRIu32 ") {\n%s\t_r = -EINVAL;\n%s\tgoto out;\n%s}\n", ind, len, t->fixed, ind, ind,
-			ind);
+		fprintf(f, "%sif ((%s) != %" PRIu32 ") {\n%s\t_r = -EINVAL;\n%s\tgoto out;\n%s}\n", ind, len,
+			aidl_fixed_len(t), ind, ind, ind);
+	if (t->fixed2) { /* T[N][M]: int32 N, then N rows as T[M] is written */
+		struct aidl_type row = *t;
+
+		row.fixed = row.fixed2, row.fixed2 = 0;
+		fprintf(f, "%s_r = bc_parcel_write_int32(%s, %" PRIu32 ");\n%sif (_r < 0)\n%s\tgoto out;\n", ind, p,
+			t->fixed, ind, ind);
+		fprintf(f, "%sfor (size_t _j = 0; _j < %" PRIu32 "; _j++) {\n", ind, t->fixed);
+		row.fixed = 0; /* the count is checked above */
+		gen_write(g, f, &row, p, aidl_printf(g->ctx, "(%s) + _j * %" PRIu32, val, t->fixed2),
+			  aidl_printf(g->ctx, "%" PRIu32, t->fixed2), aidl_printf(g->ctx, "%s\t", ind));
+		fprintf(f, "%s}\n", ind);
+		return;
+	}
 	switch (gt.k) {
 	case G_SCALAR:
 		fprintf(f, "%s_r = bc_parcel_write_%s(%s, %s);\n", ind, gt.fn, p, val);
@@ -295,14 +311,52 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 	fprintf(f, "%sif (_r < 0)\n%s\tgoto out;\n", ind, ind);
 }
 
+/*
+ * T[N][M]: int32 N (exactly), then N rows read as T[M] (each exactly M),
+ * moved into one array of N * M elements.  On failure @lv holds what was
+ * read (unread String slots NULL) and @lvlen its size, for the caller to
+ * free.
+ */
+static void gen_read_2d(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, const char *lv,
+			const char *lvlen, const char *ind)
+{
+	struct gtype gt = gen_type(t);
+	struct aidl_type row = *t;
+	const char *et = gt.k == G_STRV ? "char *" : aidl_printf(g->ctx, "%s ", gt.ctype);
+	const char *in = aidl_printf(g->ctx, "%s\t", ind), *in2 = aidl_printf(g->ctx, "%s\t\t", ind);
+
+	row.fixed = row.fixed2, row.fixed2 = 0;
+	fprintf(f, "%s{\n%sint32_t _n = 0;\n\n%s_r = bc_parcel_read_int32(%s, &_n);\n", ind, in, in, p);
+	fprintf(f, "%sif (_r >= 0 && _n != %" PRIu32 ")\n%s\t_r = -EBADMSG;\n", in, t->fixed, in);
+	fprintf(f, "%sif (_r >= 0 && !(%s = calloc(%" PRIu32 ", sizeof(*%s))))\n%s\t_r = -ENOMEM;\n", in, lv,
+		aidl_fixed_len(t), lv, in);
+	fprintf(f, "%sif (_r >= 0)\n%s\t%s = %" PRIu32 ";\n", in, in, lvlen, aidl_fixed_len(t));
+	fprintf(f, "%sfor (size_t _j = 0; _r >= 0 && _j < %" PRIu32 "; _j++) {\n", in, t->fixed);
+	fprintf(f, "%s%s*_row = NULL;\n%ssize_t _row_len = 0;\n\n", in2, et, in2);
+	gen_read(g, f, &row, p, "_row", "_row_len", in2);
+	fprintf(f, "%sif (_r >= 0)\n%s\tmemcpy(%s + _j * %" PRIu32 ", _row, %" PRIu32 " * sizeof(*_row));\n", in2,
+		in2, lv, t->fixed2, t->fixed2);
+	fprintf(f, "%sif (_r >= 0)\n%s\tfree(_row);\n%selse\n", in2, in2, in2);
+	gen_free(g, f, &row, "_row", "_row_len", aidl_printf(g->ctx, "%s\t", in2));
+	fprintf(f, "%s}\n%s}\n", in, ind);
+}
+
 void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, const char *lv, const char *lvlen,
 	      const char *ind)
 {
 	struct gtype gt = gen_type(t);
 
 	(void)g;
-	if (t->nullable && gen_read_nullable(f, &gt, p, lv, lvlen, ind))
+	if (t->fixed2) {
+		gen_read_2d(g, f, t, p, lv, lvlen, ind);
 		return;
+	}
+	if (t->nullable && gen_read_nullable(f, &gt, p, lv, lvlen, ind)) {
+		if (t->fixed) /* null, or N elements */
+			fprintf(f, "%sif (_r >= 0 && (%s) && (%s) != %" PRIu32 ")\n%s\t_r = -EBADMSG;\n", ind, lv, lvlen,
+				t->fixed, ind);
+		return;
+	}
 	switch (gt.k) {
 	case G_SCALAR:
 		fprintf(f, "%s_r = bc_parcel_read_%s(%s, &%s);\n", ind, gt.fn, p, lv);
@@ -347,7 +401,7 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 		break;
 	}
 	if (t->fixed) /* another length is malformed; the caller frees what was read */
-		fprintf(f, "%sif (_r >= 0 && (%s) != %" PRIu32 ")\n%s\t_r = -EBADMSG;\n", ind, lvlen, t->fixed, ind);
+		fprintf(f, "%sif (_r >= 0 && (%s) != %" PRIu32 ")\n%s\t_r = -EBADMSG;\n", ind, lvlen, aidl_fixed_len(t), ind);
 }
 
 void gen_free(struct gen *g, FILE *f, const struct aidl_type *t, const char *lv, const char *lvlen, const char *ind)

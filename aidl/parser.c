@@ -341,21 +341,27 @@ static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_anno
 	if (is_punct(ps, "<"))
 		aidl_unsupported(ps->ctx, &ps->t.loc, "a generic type (<...>)");
 	if (is_punct(ps, "[")) {
-		struct aidl_loc at = ps->t.loc;
 		next(ps);
-		if (ps->t.kind == TK_INT) {
-			/* T[N] (Android 13): T[]'s wire format, N elements exactly */
-			if (ps->t.ival < 1 || ps->t.ival > (1u << 20))
-				aidl_fail(ps->ctx, &ps->t.loc, "the size of a fixed-size array must be 1..1048576");
-			ty->fixed = (uint32_t)ps->t.ival;
-			next(ps);
-		} else if (!is_punct(ps, "]")) {
-			aidl_unsupported(ps->ctx, &at, "a fixed-size array whose size is not an integer literal");
+		if (!is_punct(ps, "]")) {
+			/* T[N] (Android 13): T[]'s wire format, N elements
+			 * exactly; N is a constant expression (T[SIZE], T[2 * N])
+			 * that resolve evaluates once constants are known */
+			ty->fixed_expr = parse_expr(ps);
 		}
 		expect_punct(ps, "]");
 		ty->array = true;
-		if (is_punct(ps, "["))
-			aidl_unsupported(ps->ctx, &ps->t.loc, "a multi-dimensional array");
+		if (is_punct(ps, "[")) {
+			/* T[N][M] only: Android writes it as N arrays of M */
+			struct aidl_loc at = ps->t.loc;
+
+			next(ps);
+			if (!ty->fixed_expr || is_punct(ps, "]"))
+				aidl_unsupported(ps->ctx, &at, "a multi-dimensional array that is not fixed-size");
+			ty->fixed2_expr = parse_expr(ps);
+			expect_punct(ps, "]");
+			if (is_punct(ps, "["))
+				aidl_unsupported(ps->ctx, &ps->t.loc, "an array of more than two dimensions");
+		}
 	}
 check:
 	if (ty->utf8 && ty->basic != B_STRING)
@@ -378,9 +384,10 @@ static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc, str
 				    struct aidl_annot *a, size_t na);
 
 /* A type declared inside @d (Android 13's nested types): a parcelable,
- * union or enum, named Outer.Inner.  A nested type may not be named like
- * an enclosing one (Java's rule, which AIDL follows). */
-static void parse_nested(struct parser *ps, struct aidl_decl *d, struct aidl_annot *a, size_t na)
+ * union, enum or interface, named Outer.Inner (@oneway: "oneway" was read
+ * already).  A nested type may not be named like an enclosing one (Java's
+ * rule, which AIDL follows). */
+static void parse_nested(struct parser *ps, struct aidl_decl *d, struct aidl_annot *a, size_t na, bool oneway)
 {
 	struct aidl_decl *n;
 	int depth = 0;
@@ -388,9 +395,8 @@ static void parse_nested(struct parser *ps, struct aidl_decl *d, struct aidl_ann
 	for (const struct aidl_decl *up = d; up; up = up->parent)
 		if (++depth > 16) /* bounds the recursion (and the C names) */
 			aidl_fail(ps->ctx, &ps->t.loc, "types nested too deeply");
-	if (is_word(ps, "interface")) /* the generator writes one stub per file */
-		aidl_unsupported(ps->ctx, &ps->t.loc, "a nested interface");
 	n = parse_decl(ps, d->doc, d, a, na);
+	n->oneway |= oneway;
 	for (const struct aidl_decl *up = d; up; up = up->parent)
 		if (strcmp(up->name, n->name) == 0)
 			aidl_fail(ps->ctx, &n->loc, "nested type '%s' has the same name as its enclosing type", n->name);
@@ -421,6 +427,11 @@ static void parse_method(struct parser *ps, struct aidl_decl *d, struct aidl_ann
 	if (is_word(ps, "oneway")) {
 		m->oneway = true;
 		next(ps);
+		if (is_word(ps, "interface")) { /* not a method: a nested oneway interface */
+			d->n_methods--;
+			parse_nested(ps, d, a, na, true);
+			return;
+		}
 	}
 	parse_type(ps, &m->ret, a, na);
 	m->name = expect_ident(ps, "a method name");
@@ -469,7 +480,7 @@ static void parse_interface(struct parser *ps, struct aidl_decl *d)
 			expected(ps, "'}' to close the interface");
 		parse_annots(ps, &a, &na);
 		if (at_decl(ps))
-			parse_nested(ps, d, a, na);
+			parse_nested(ps, d, a, na, false);
 		else if (is_word(ps, "const"))
 			parse_const(ps, d, a, na);
 		else
@@ -494,8 +505,15 @@ static void parse_parcelable(struct parser *ps, struct aidl_decl *d)
 		if (ps->t.kind == TK_EOF)
 			expected(ps, "'}' to close the parcelable");
 		parse_annots(ps, &a, &na);
+		if (is_word(ps, "oneway")) {
+			next(ps);
+			if (!is_word(ps, "interface"))
+				expected(ps, "'interface' after 'oneway'");
+			parse_nested(ps, d, a, na, true);
+			continue;
+		}
 		if (at_decl(ps)) {
-			parse_nested(ps, d, a, na);
+			parse_nested(ps, d, a, na, false);
 			continue;
 		}
 		if (is_word(ps, "const")) {

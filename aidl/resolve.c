@@ -187,8 +187,8 @@ static void check_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const c
 		aidl_fail(ctx, loc, "'%s': names starting with '_' are reserved in the generated C", name);
 }
 
-/* A member whose C name (TYPE_name) is also one the generator emits. */
-static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *d)
+/* Whether TYPE_@name is also a name the generator emits for @d. */
+static bool generated_name(const struct aidl_decl *d, const char *name, bool is_const)
 {
 	static const char *const iface[] = { "DESCRIPTOR", "VERSION", "HASH", "ops", "stub_new", "dispatch" };
 	static const char *const parc[] = { "zero",	  "init",	   "clear",	    "write_array",
@@ -198,22 +198,63 @@ static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *
 	size_t n = d->kind == K_INTERFACE ? sizeof(iface) / sizeof(iface[0])
 		   : d->kind == K_PARCELABLE ? 12
 					     : 2; /* an enum has write and read */
+	bool clash = d->kind == K_INTERFACE && is_const && strncmp(name, "CODE_", 5) == 0;
 
+	for (size_t j = 0; j < n && !clash; j++)
+		clash = strcmp(name, names[j + (d->kind == K_ENUM ? 10 : 0)]) == 0;
+	return clash;
+}
+
+/* A member whose C name (TYPE_name) is also one the generator emits. */
+static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *d)
+{
 	for (size_t i = 0; i < d->n_consts + d->n_methods; i++) {
 		const char *name = i < d->n_consts ? d->consts[i].name : d->methods[i - d->n_consts].name;
 		const struct aidl_loc *loc = i < d->n_consts ? &d->consts[i].loc : &d->methods[i - d->n_consts].loc;
-		bool clash = d->kind == K_INTERFACE && i < d->n_consts && strncmp(name, "CODE_", 5) == 0;
 
-		for (size_t j = 0; j < n && !clash; j++)
-			clash = strcmp(name, names[j + (d->kind == K_ENUM ? 10 : 0)]) == 0;
-		if (clash)
+		if (generated_name(d, name, i < d->n_consts))
 			aidl_fail(ctx, loc, "'%s' would clash with the generated %s_%s", name, d->cname, name);
 	}
+	/* a nested type's C name is Outer_Inner too ("CODE" would start
+	 * Outer_CODE_x, the name of the nested interface's method x) */
+	for (size_t i = 0; i < d->n_nested; i++)
+		if (generated_name(d, d->nested[i]->name, true) ||
+		    (d->kind == K_INTERFACE && strcmp(d->nested[i]->name, "CODE") == 0))
+			aidl_fail(ctx, &d->nested[i]->loc, "nested type '%s' would clash with the generated %s_%s",
+				  d->nested[i]->name, d->cname, d->nested[i]->name);
 }
 
 static const char *type_str(struct aidl_ctx *ctx, const struct aidl_type *t)
 {
 	return t->array ? aidl_printf(ctx, "%s[]", t->name) : t->name;
+}
+
+/* T[EXPR]: an int constant expression in the scope of @d, 1..2^20. */
+static void resolve_fixed_size(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
+{
+	static const struct aidl_type int_type = { .name = "int", .basic = B_INT };
+	struct aidl_value v;
+
+	if (!t->fixed_expr || t->fixed)
+		return;
+	v = aidl_eval(ctx, d, &int_type, t->fixed_expr);
+	if (v.i < 1 || v.i > (1 << 20))
+		aidl_fail(ctx, &t->fixed_expr->loc, "the size of a fixed-size array must be 1..1048576 (it is %lld)",
+			  (long long)v.i);
+	t->fixed = (uint32_t)v.i;
+	if (!t->fixed2_expr)
+		return;
+	v = aidl_eval(ctx, d, &int_type, t->fixed2_expr);
+	if (v.i < 1 || v.i > (1 << 20) || (uint64_t)v.i * t->fixed > (1u << 20))
+		aidl_fail(ctx, &t->fixed2_expr->loc,
+			  "a fixed-size array must have 1..1048576 elements in all (it has %u * %lld)", t->fixed,
+			  (long long)v.i);
+	t->fixed2 = (uint32_t)v.i;
+	if (t->nullable)
+		aidl_unsupported(ctx, &t->loc, "@nullable on a multi-dimensional array");
+	if (t->basic == B_IBINDER || (t->basic == B_USER && t->decl && t->decl->kind != K_ENUM))
+		aidl_unsupported(ctx, &t->fixed2_expr->loc,
+				 "a multi-dimensional array of binders or parcelables");
 }
 
 static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
@@ -223,11 +264,10 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 		if (!t->decl)
 			aidl_fail(ctx, &t->loc, "unknown type %s (not declared, imported or found with -I)", t->name);
 	}
+	resolve_fixed_size(ctx, d, t);
 	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");
 	if (t->array) {
-		if (t->fixed && t->nullable)
-			aidl_unsupported(ctx, &t->loc, "@nullable on a fixed-size array");
 		if (t->basic == B_VOID)
 			aidl_fail(ctx, &t->loc, "void[] is not a valid type");
 		if ((t->basic == B_IBINDER || (t->basic == B_USER && t->decl->kind == K_INTERFACE)) && t->nullable)

@@ -37,7 +37,7 @@ $(AIDLT_GEN_O): $(AIDLT_GEN)/%.o: $(AIDLT_GEN)/%.c $(AIDLT_GEN_C)
 
 AIDLT_GOLDEN := $(AIDLT_SRC)/golden_types.c $(AIDLT_SRC)/golden_iface.c $(AIDLT_SRC)/golden_nullable.c \
 	$(AIDLT_SRC)/golden_fds.c $(AIDLT_SRC)/golden_union.c $(AIDLT_SRC)/golden_nested.c \
-	$(AIDLT_SRC)/golden_fixed.c
+	$(AIDLT_SRC)/golden_fixed.c $(AIDLT_SRC)/golden_nested_iface.c
 
 $(AIDLT_BIN)/test_aidl_golden: $(AIDLT_GOLDEN) $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDLT_GEN_O) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
@@ -62,3 +62,25 @@ GUEST_TESTS += $(AIDLX_TEST)
 $(AIDLX_TEST): $(AIDLT_SRC)/guest_greeter.c $(TH_OBJS) | $(AIDLX_BINS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -o $@ $< $(TH_OBJS) $(CRITERION_LIBS)
+
+# --- guest: IRemote (tests/aidl/remote) across processes: fds, nullable,
+# arrays, nested types, callbacks, one-way calls, the service dying
+AIDLR_SRC := $(AIDLT_SRC)/remote
+AIDLR_GEN := $(B)/gen/aidl-remote
+AIDLR_AIDL := $(wildcard $(AIDLR_SRC)/org/binderc/remote/*.aidl)
+AIDLR_NAMES := $(patsubst %.aidl,org_binderc_remote_%,$(notdir $(AIDLR_AIDL)))
+AIDLR_GEN_C := $(patsubst %,$(AIDLR_GEN)/%.c,$(AIDLR_NAMES))
+AIDLR_GEN_O := $(patsubst %,$(AIDLR_GEN)/%.o,$(AIDLR_NAMES))
+AIDLR_TEST := $(B)/guest/bin/aidl-remote-test
+GUEST_TESTS += $(AIDLR_TEST)
+
+$(AIDLR_GEN_C): $(AIDLR_GEN)/org_binderc_remote_%.c: $(AIDLR_SRC)/org/binderc/remote/%.aidl $(BC_AIDL)
+	@mkdir -p $(dir $@)
+	$(BC_AIDL) -I $(AIDLR_SRC) -o $(AIDLR_GEN) $<
+
+$(AIDLR_GEN_O): $(AIDLR_GEN)/%.o: $(AIDLR_GEN)/%.c $(AIDLR_GEN_C)
+	$(CC) $(CFLAGS_BASE) -I$(AIDLR_GEN) -c $< -o $@
+
+$(AIDLR_TEST): $(AIDLT_SRC)/guest_remote.c $(TH_HDRS) $(TH_OBJS) $(AIDLR_GEN_O) $(LBC_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -I$(AIDLR_GEN) -o $@ $< $(AIDLR_GEN_O) $(TH_OBJS) $(LBC_LINK) $(CRITERION_LIBS)

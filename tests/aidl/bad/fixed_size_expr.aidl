@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// expect: 5:8: error: a fixed-size array whose size is not an integer literal is not supported yet
+// expect: 5:9: error: unknown constant 'M'
 parcelable P {
     const int N = 3;
-    int[N] a;
+    int[M] a;
 }

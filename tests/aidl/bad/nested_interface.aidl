@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:5: error: a nested interface is not supported yet
-parcelable P {
-    interface IInner { void f(); }
-    int x;
+// expect: 4:5: error: nested type 'ops' would clash with the generated I_ops
+interface I {
+    interface ops { void f(); }
+    void g();
 }
