@@ -52,8 +52,26 @@ $(AIDLT_BIN)/test_aidl_fuzz: $(AIDLT_SRC)/fuzz.c $(AIDLT_SRC)/at.h $(TH_HDRS) $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) $(AIDLT_FLAGS) -I$(TOP)/aidl -o $@ $< $(AIDL_SAN_A) $(CRITERION_LIBS) -lm
 
+# test_aidl_kv: examples/kv's interfaces written in AIDL (kv/) against the
+# same ones in signature strings (examples/kv/kv.h): same bytes.
+AIDLT_KV := $(AIDLT_SRC)/kv/org/binderc/examples
+AIDLT_KV_GEN := $(B)/gen/aidl-kv
+AIDLT_KV_NAMES := org_binderc_examples_IKeyValue org_binderc_examples_IKvListener
+AIDLT_KV_C := $(patsubst %,$(AIDLT_KV_GEN)/%.c,$(AIDLT_KV_NAMES))
+HOST_TESTS += $(AIDLT_BIN)/test_aidl_kv
+
+$(AIDLT_KV_C): $(AIDLT_KV_GEN)/org_binderc_examples_%.c: $(AIDLT_KV)/%.aidl $(BC_AIDL)
+	@mkdir -p $(dir $@)
+	$(BC_AIDL) -I $(AIDLT_SRC)/kv -o $(AIDLT_KV_GEN) $<
+
+$(AIDLT_BIN)/test_aidl_kv: $(AIDLT_SRC)/golden_kv.c $(AIDLT_SRC)/at.h $(TOP)/examples/kv/kv.h $(TH_HDRS) $(AIDLT_KV_C) \
+		$(IFC_SAN_A) $(LBC_SAN_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(AIDLT_KV_GEN) -I$(TOP)/examples/kv -o $@ $< $(AIDLT_KV_C) \
+		$(IFC_SAN_A) $(LBC_SAN_A) $(FFI_LIBS) $(CRITERION_LIBS) -lpthread
+
 .PHONY: aidl-tests
-aidl-tests: $(AIDLT_BIN)/test_aidl_golden $(AIDLT_BIN)/test_aidl_bad $(AIDLT_BIN)/test_aidl_fuzz
+aidl-tests: $(AIDLT_BIN)/test_aidl_golden $(AIDLT_BIN)/test_aidl_bad $(AIDLT_BIN)/test_aidl_fuzz $(AIDLT_BIN)/test_aidl_kv
 
 # --- guest: the greeter example (aidl/build.mk builds it from examples/aidl)
 AIDLX_TEST := $(B)/guest/bin/aidl-greeter-test
