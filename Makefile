@@ -8,7 +8,10 @@
 #                   suite on the stock, backports 6.12 and the debug
 #                   kernel (Linux 7.3 from linux-source-7.3, built once
 #                   and cached: 7-14 min on 2 cores; each test binary on
-#                   /dev/binder and /dev/binderc)
+#                   /dev/binder and /dev/binderc; on the stock kernel
+#                   also the driver and library suites built as i386,
+#                   when gcc-multilib is installed: tests/m32/build.mk)
+#   make m32        those i386 test binaries, under build/m32
 #   make bench      benchmarks in a guest (ratios against mainline binder)
 #   make install    PREFIX=/usr/local DESTDIR= LIBDIR=$(PREFIX)/lib
 #                   MANDIR=$(PREFIX)/share/man
@@ -61,7 +64,7 @@ CHECK_TARGETS :=
 FRAGMENTS := libbinder-c/build.mk libbinder-c/iface.mk servicemanager/build.mk tools/build.mk \
 	examples/build.mk aidl/build.mk man/build.mk \
 	tests/common/build.mk tests/unit/build.mk tests/aidl/build.mk tests/iface/build.mk tests/lib/build.mk \
-	tests/sm/build.mk tests/driver/build.mk tests/guest/build.mk tests/stress/build.mk tests/fuzz/build.mk \
+	tests/sm/build.mk tests/driver/build.mk tests/guest/build.mk tests/stress/build.mk tests/fuzz/build.mk tests/m32/build.mk \
 	bench/build.mk
 # A new fragment must be placed in the list, not silently left out.
 UNLISTED := $(filter-out $(FRAGMENTS),$(patsubst $(TOP)/%,%,$(wildcard $(TOP)/*/build.mk $(TOP)/tests/*/build.mk)))
@@ -151,13 +154,14 @@ GUEST_TIMEOUT_debug := 4200
 
 # Phony targets get no pattern rules, so each kernel gets its rule here.
 define guest_check
-check-guest-$(1): all
+check-guest-$(1): all $(if $(filter stock,$(1)),m32-check-build)
 	@mkdir -p $(B)/check
 	@$(TOP)/tests/vm/run-guest --kernel $(1) --timeout $(GUEST_TIMEOUT_$(1)) --quiet \
 		--log $(B)/check/guest-$(1).log -- \
 		sh tests/guest/run-suite; rc=$$$$?; \
 	grep -E '^(\[----\]|\[FAIL\]|run-criterion|run-suite|[a-z0-9.]+/.*: [0-9]+ passed|guest-)' \
 		$(B)/check/guest-$(1).log || true; \
+	$(if $(filter stock,$(1)),test ! -e $(B)/check/m32.tally || rc=1;) \
 	exit $$$$rc
 endef
 $(foreach k,$(GUEST_KERNELS),$(eval $(call guest_check,$(k))))

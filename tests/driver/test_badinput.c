@@ -203,18 +203,20 @@ TestSuite(sizes, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60)
 
 Test(sizes, data_size_overflows)
 {
-	struct binder_transaction_data t =
-		bt_tr(0, BT_PING_TRANSACTION, 0, NULL, (size_t)-4, NULL, 0);
+	struct binder_transaction_data t = bt_tr(0, BT_PING_TRANSACTION, 0, NULL, 0, NULL, 0);
 
+	/* binder_size_t, not size_t: a 32-bit size_t's -4 is a plain 4 GiB,
+	 * too big (-ENOSPC) rather than an overflow. */
+	t.data_size = (binder_size_t)-4;
 	expect_failed(&t, -EINVAL);
 }
 
 Test(sizes, offsets_size_overflows)
 {
 	uint8_t data[8] = { 0 };
-	struct binder_transaction_data t =
-		bt_tr(0, BT_PING_TRANSACTION, 0, data, sizeof(data), NULL, (size_t)-4);
+	struct binder_transaction_data t = bt_tr(0, BT_PING_TRANSACTION, 0, data, sizeof(data), NULL, 0);
 
+	t.offsets_size = (binder_size_t)-4; /* as above */
 	expect_failed(&t, -EINVAL);
 }
 
