@@ -10,7 +10,7 @@
 #                   and cached: 7-14 min on 2 cores; each test binary on
 #                   /dev/binder and /dev/binderc; on the stock kernel
 #                   also the driver and library suites built as i386,
-#                   when gcc-multilib is installed: tests/m32/build.mk)
+#                   when gcc-12-multilib is installed: tests/m32/build.mk)
 #   make m32        those i386 test binaries, under build/m32
 #   make bench      benchmarks in a guest (ratios against mainline binder)
 #   make install    PREFIX=/usr/local DESTDIR= LIBDIR=$(PREFIX)/lib

@@ -7,7 +7,7 @@
 #   make m32   build/m32/guest/bin/* and build/m32/guest/suite.list
 #
 # A sub-make builds the same rules with B=build/m32 and CC='cc -m32', so
-# the 64-bit build is untouched.  Needs gcc-multilib (scripts/deps) and
+# the 64-bit build is untouched.  Needs gcc-12-multilib (scripts/deps) and
 # Criterion's i386 libraries, which scripts/fetch-i386-root downloads once
 # into a cache; tests/m32/copy-libs puts what the binaries need in
 # build/m32/guest/lib, their rpath, and tests/vm/run-guest copies
@@ -21,7 +21,7 @@ M32_TESTS := $(DRVT_BINS) $(LBCGT_BINS)
 
 .PHONY: m32 m32-build m32-check-build
 m32:
-	@test -n "$(HAVE_M32)" || { echo "m32: no i386 toolchain ($(CC) -m32 fails): apt-get install gcc-multilib" >&2; exit 1; }
+	@test -n "$(HAVE_M32)" || { echo "m32: no i386 toolchain ($(CC) -m32 fails): apt-get install gcc-12-multilib" >&2; exit 1; }
 	@root=$$($(TOP)/scripts/fetch-i386-root) || { echo "m32: Criterion's i386 libraries are missing (scripts/fetch-i386-root failed)" >&2; exit 1; }; \
 	lib=$$root/usr/lib/i386-linux-gnu:$$root/lib/i386-linux-gnu; \
 	$(MAKE) --no-print-directory B=$(M32_B) HAVE_CRITERION=yes M32_ROOT=$$root \
@@ -41,6 +41,6 @@ m32-build: $(M32_TESTS)
 m32-check-build:
 	@mkdir -p $(B)/check
 	@rm -f $(M32_B)/guest/suite.list
-	@if [ -z "$(HAVE_M32)" ]; then echo "check: no i386 toolchain (gcc-multilib): i386 suites skipped"; \
+	@if [ -z "$(HAVE_M32)" ]; then echo "check: no i386 toolchain (gcc-12-multilib): i386 suites skipped"; \
 	elif ! $(MAKE) --no-print-directory m32; then echo "check: the i386 build FAILED"; echo "0 1" >> $(B)/check/m32.tally; \
 	fi; exit 0
