@@ -6,11 +6,20 @@
  * kernel writes.  A transaction's buffer is carved from it and the sender's
  * data is copied once, straight from the sender's user memory into the
  * receiver's pages.  Pages are allocated when a buffer first covers them and
- * are served to the mapping by the fault handler; a page never allocated
- * faults with SIGBUS, like mainline's.
+ * are served to the mapping by the fault handler; a page not allocated
+ * (never, or given back) faults with SIGBUS, like mainline's.
  *
- * Unlike mainline, pages are kept until the proc goes (no shrinker, no
- * unmapping of free ranges): at most buffer_size bytes per proc.
+ * Pages are given back under memory pressure, as mainline does: a page no
+ * allocated buffer covers any more goes on one global list_lru when its
+ * last buffer is freed (it stays allocated and mapped, so a new buffer
+ * there costs nothing), and comes off it when a buffer covers it again.
+ * The shrinker takes pages off the lru, zaps them from the mapping and
+ * frees them; it never sees a page in use, so copies into and out of
+ * buffers (which the caller owns) read alloc->pages without the mutex.
+ * The fault handler takes the mutex: the shrinker may empty any slot it
+ * has not got.  A page the shrinker zapped but something else still holds
+ * (a fault in flight, a get_user_pages() pin) goes back on the lru, so a
+ * slot is never refilled while an old page could still be mapped there.
  *
  * Buffers sit on one address-ordered list (free and allocated), which
  * gives each its size (up to the next one) and its neighbours for merging.
@@ -25,16 +34,31 @@
  * against free_async_space (half the area).
  *
  * alloc->mutex protects all of it; it is never held while user memory is
- * copied (the copies run on buffers the caller owns).
+ * copied (the copies run on buffers the caller owns, whose pages stay).
  */
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include <linux/sched/mm.h>
+
 #include "binderc.h"
 
 #define BINDERC_MAX_MAP_SIZE SZ_4M
+
+/* Unused pages of every proc, oldest first; see the lock order. */
+static struct list_lru binderc_freelist;
+static struct binderc_shrinker binderc_shrinker;
+static atomic_long_t binderc_pages_held;
+static atomic_long_t binderc_pages_reclaimed;
+
+void binderc_alloc_page_stats(long *held, long *lru, long *reclaimed)
+{
+	*held = atomic_long_read(&binderc_pages_held);
+	*lru = list_lru_count(&binderc_freelist);
+	*reclaimed = atomic_long_read(&binderc_pages_reclaimed);
+}
 
 void binderc_alloc_init(struct binderc_alloc *alloc, int pid)
 {
@@ -82,19 +106,26 @@ static void binderc_insert_free_locked(struct binderc_alloc *alloc,
 int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
 {
 	struct binderc_buffer *buffer;
-	size_t size, npages;
-	struct page **pages;
+	struct binderc_page *pages;
+	size_t size, npages, i;
 	int ret = 0;
 
 	size = min_t(unsigned long, vma->vm_end - vma->vm_start,
 		     BINDERC_MAX_MAP_SIZE);
 	npages = size >> PAGE_SHIFT;
-	/* Allocate before the mutex; a second mmap gives it back. */
-	pages = kvcalloc(npages, sizeof(*pages), GFP_KERNEL);
+	/*
+	 * Allocate before the mutex; a second mmap gives it back.  kcalloc,
+	 * not kvcalloc: list_lru finds an item's node from its page.
+	 */
+	pages = kcalloc(npages, sizeof(*pages), GFP_KERNEL);
 	buffer = kzalloc(sizeof(*buffer), GFP_KERNEL);
 	if (!pages || !buffer) {
 		ret = -ENOMEM;
 		goto out_free;
+	}
+	for (i = 0; i < npages; i++) {
+		INIT_LIST_HEAD(&pages[i].lru);
+		pages[i].alloc = alloc;
 	}
 
 	mutex_lock(&alloc->mutex);
@@ -106,6 +137,8 @@ int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
 	alloc->buffer = vma->vm_start;
 	alloc->buffer_size = size;
 	alloc->pages = pages;
+	alloc->mm = vma->vm_mm;
+	mmgrab(alloc->mm);
 	alloc->free_async_space = size / 2;
 	alloc->mapped = true;
 	buffer->user_data = alloc->buffer;
@@ -117,7 +150,7 @@ int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
 
 out_free:
 	kfree(buffer);
-	kvfree(pages);
+	kfree(pages);
 	return ret;
 }
 
@@ -132,27 +165,134 @@ void binderc_alloc_vma_close(struct binderc_alloc *alloc)
 vm_fault_t binderc_alloc_fault(struct binderc_alloc *alloc,
 			       struct vm_fault *vmf)
 {
-	struct page *page;
+	struct page *page = NULL;
 	size_t index;
 
 	/*
-	 * Pages only ever go from NULL to set while the proc lives, and the
-	 * proc outlives the mapping (the vma holds the file), so a lockless
-	 * read is enough.
+	 * The mutex: the shrinker frees unused pages under it.  The proc
+	 * outlives the mapping (the vma holds the file), and the fault's
+	 * reference keeps the page until the pte has it (the shrinker checks
+	 * for such references under the mutex).  By address, not pgoff: the
+	 * mmap offset is ignored, as in mainline.
 	 */
-	/* By address, not pgoff: the mmap offset is ignored, as in mainline. */
-	if (vmf->address < alloc->buffer)
-		return VM_FAULT_SIGBUS;
-	index = (vmf->address - alloc->buffer) >> PAGE_SHIFT;
-	if (index >= alloc->buffer_size >> PAGE_SHIFT)
-		return VM_FAULT_SIGBUS;
-	/* Pairs with smp_store_release() in binderc_alloc_pages_locked(). */
-	page = smp_load_acquire(&alloc->pages[index]);
+	mutex_lock(&alloc->mutex);
+	if (vmf->address >= alloc->buffer) {
+		index = (vmf->address - alloc->buffer) >> PAGE_SHIFT;
+		if (index < alloc->buffer_size >> PAGE_SHIFT)
+			page = alloc->pages[index].page;
+	}
+	if (page)
+		get_page(page);
+	mutex_unlock(&alloc->mutex);
 	if (!page)
 		return VM_FAULT_SIGBUS;
-	get_page(page);
 	vmf->page = page;
 	return 0;
+}
+
+/*
+ * The shrinker's callback, under the lru's lock: free one unused page.
+ * The item is on the lru, so its alloc (and the mm it grabbed) still
+ * exist: binderc_alloc_release() takes every page off first, under the
+ * mutex this only trylocks.  Nothing outside the lru lock is waited for.
+ */
+static enum lru_status binderc_free_page(struct list_head *item,
+					 struct list_lru_one *list,
+					 BINDERC_LRU_LOCK_PARAM void *arg)
+{
+	struct binderc_page *bp = container_of(item, struct binderc_page, lru);
+	struct binderc_alloc *alloc = bp->alloc;
+	struct mm_struct *mm = alloc->mm;
+	struct vm_area_struct *vma = NULL;
+	bool has_users;
+	unsigned long addr;
+	struct page *page;
+
+	/* No users: the mapping is gone or going, nobody can see it. */
+	has_users = mmget_not_zero(mm);
+	if (has_users && !mmap_read_trylock(mm))
+		goto out_mmput;
+	if (!mutex_trylock(&alloc->mutex))
+		goto out_mmap_unlock;
+
+	addr = alloc->buffer + (bp - alloc->pages) * PAGE_SIZE;
+	if (has_users && alloc->mapped) {
+		vma = find_vma(mm, addr);
+		/* Once unmapped, something else may be mapped there. */
+		if (vma && (vma->vm_start > addr ||
+			    !binderc_vma_is_alloc(vma, alloc)))
+			vma = NULL;
+	}
+	list_lru_isolate(list, item);
+	spin_unlock(BINDERC_LRU_LOCK(list));
+
+	page = bp->page;
+	if (vma)
+		binderc_zap_page(vma, addr);
+	if (vma && page_ref_count(page) != 1) {
+		/* Mapped again meanwhile or pinned: keep it for later. */
+		list_lru_add_obj(&binderc_freelist, item);
+	} else {
+		/*
+		 * Without a vma, pte references (a munmap half done) keep
+		 * the page until they go; the slot is not used again then.
+		 */
+		bp->page = NULL;
+		alloc->pages_lru--;
+		alloc->pages_held--;
+		atomic_long_dec(&binderc_pages_held);
+		atomic_long_inc(&binderc_pages_reclaimed);
+		put_page(page);
+	}
+	mutex_unlock(&alloc->mutex);
+	if (has_users) {
+		mmap_read_unlock(mm);
+		mmput_async(mm);
+	}
+	binderc_lru_relock(BINDERC_LRU_LOCK(list));
+	return LRU_REMOVED_RETRY;
+
+out_mmap_unlock:
+	if (has_users)
+		mmap_read_unlock(mm);
+out_mmput:
+	if (has_users)
+		mmput_async(mm);
+	return LRU_SKIP;
+}
+
+static unsigned long binderc_shrink_count(struct shrinker *shrinker,
+					  struct shrink_control *sc)
+{
+	return list_lru_count(&binderc_freelist);
+}
+
+static unsigned long binderc_shrink_scan(struct shrinker *shrinker,
+					 struct shrink_control *sc)
+{
+	return list_lru_walk(&binderc_freelist, binderc_free_page, NULL,
+			     sc->nr_to_scan);
+}
+
+int binderc_alloc_shrinker_init(void)
+{
+	int ret;
+
+	ret = list_lru_init(&binderc_freelist);
+	if (ret)
+		return ret;
+	ret = binderc_shrinker_register(&binderc_shrinker,
+					binderc_shrink_count,
+					binderc_shrink_scan, "binderc");
+	if (ret)
+		list_lru_destroy(&binderc_freelist);
+	return ret;
+}
+
+void binderc_alloc_shrinker_exit(void)
+{
+	binderc_shrinker_unregister(&binderc_shrinker);
+	list_lru_destroy(&binderc_freelist);
 }
 
 void binderc_alloc_release(struct binderc_alloc *alloc)
@@ -160,6 +300,8 @@ void binderc_alloc_release(struct binderc_alloc *alloc)
 	struct binderc_buffer *buffer, *tmp;
 	size_t i, npages = alloc->buffer_size >> PAGE_SHIFT;
 
+	/* The shrinker may hold the mutex on one of these pages: wait. */
+	mutex_lock(&alloc->mutex);
 	list_for_each_entry_safe(buffer, tmp, &alloc->buffers, entry) {
 		/* Buffers userspace never freed go with the proc. */
 		if (!buffer->free)
@@ -167,11 +309,24 @@ void binderc_alloc_release(struct binderc_alloc *alloc)
 		list_del(&buffer->entry);
 		kfree(buffer);
 	}
-	for (i = 0; alloc->pages && i < npages; i++)
-		if (alloc->pages[i])
-			put_page(alloc->pages[i]);
-	kvfree(alloc->pages);
+	for (i = 0; alloc->pages && i < npages; i++) {
+		struct binderc_page *bp = &alloc->pages[i];
+
+		if (!list_empty(&bp->lru))
+			list_lru_del_obj(&binderc_freelist, &bp->lru);
+		if (bp->page) {
+			put_page(bp->page);
+			atomic_long_dec(&binderc_pages_held);
+		}
+	}
+	kfree(alloc->pages);
 	alloc->pages = NULL;
+	alloc->pages_held = 0;
+	alloc->pages_lru = 0;
+	mutex_unlock(&alloc->mutex);
+	if (alloc->mm)
+		mmdrop(alloc->mm);
+	alloc->mm = NULL;
 }
 
 static void binderc_insert_allocated_locked(struct binderc_alloc *alloc,
@@ -195,7 +350,11 @@ static void binderc_insert_allocated_locked(struct binderc_alloc *alloc,
 	rb_insert_color(&new->rb_node, &alloc->allocated);
 }
 
-/* Make sure every page under [start, end) exists. */
+/*
+ * Make sure every page under [start, end) exists and is off the lru (in
+ * use).  A failure leaves pages allocated here unused and off the lru,
+ * which the next free of a buffer over them, or the proc's end, settles.
+ */
 static int binderc_alloc_pages_locked(struct binderc_alloc *alloc,
 				      unsigned long start, unsigned long end)
 {
@@ -205,18 +364,52 @@ static int binderc_alloc_pages_locked(struct binderc_alloc *alloc,
 
 	lockdep_assert_held(&alloc->mutex);
 	for (i = first; i < last; i++) {
+		struct binderc_page *bp = &alloc->pages[i];
 		struct page *page;
 
-		if (alloc->pages[i])
+		if (bp->page) {
+			/* The shrinker isolates only under the mutex. */
+			if (!list_empty(&bp->lru)) {
+				list_lru_del_obj(&binderc_freelist, &bp->lru);
+				alloc->pages_lru--;
+			}
 			continue;
+		}
 		page = alloc_page(GFP_KERNEL | __GFP_HIGHMEM | __GFP_ZERO);
 		if (!page)
 			return -ENOMEM;
-		/* Publish only a zeroed page to the fault handler. */
-		smp_store_release(&alloc->pages[i], page);
-		alloc->pages_in_use++;
+		bp->page = page;
+		alloc->pages_held++;
+		atomic_long_inc(&binderc_pages_held);
 	}
 	return 0;
+}
+
+/*
+ * The pages of [start, end) that no buffer covers any more go on the lru;
+ * [free_start, free_end) is the free buffer they are now part of, so only
+ * pages wholly inside it are unused.
+ */
+static void binderc_lru_add_locked(struct binderc_alloc *alloc,
+				   unsigned long start, unsigned long end,
+				   unsigned long free_start,
+				   unsigned long free_end)
+{
+	unsigned long from = max(round_down(start, PAGE_SIZE),
+				 PAGE_ALIGN(free_start));
+	unsigned long to = min(PAGE_ALIGN(end), round_down(free_end, PAGE_SIZE));
+	unsigned long addr;
+
+	lockdep_assert_held(&alloc->mutex);
+	for (addr = from; addr < to; addr += PAGE_SIZE) {
+		struct binderc_page *bp;
+
+		bp = &alloc->pages[(addr - alloc->buffer) >> PAGE_SHIFT];
+		if (!bp->page || !list_empty(&bp->lru))
+			continue;
+		list_lru_add_obj(&binderc_freelist, &bp->lru);
+		alloc->pages_lru++;
+	}
 }
 
 /* The smallest free buffer of at least @size bytes, or NULL. */
@@ -418,7 +611,7 @@ static void binderc_clear_buffer(struct binderc_alloc *alloc,
 		size_t chunk = min_t(size_t, size - off, PAGE_SIZE - pgoff);
 		struct page *page;
 
-		page = alloc->pages[(addr - alloc->buffer) >> PAGE_SHIFT];
+		page = alloc->pages[(addr - alloc->buffer) >> PAGE_SHIFT].page;
 		memzero_page(page, pgoff, chunk);
 		off += chunk;
 	}
@@ -428,12 +621,14 @@ void binderc_alloc_free_buf(struct binderc_alloc *alloc,
 			    struct binderc_buffer *buffer)
 {
 	struct binderc_buffer *next, *prev;
+	unsigned long start;
 	size_t bsize;
 
 	mutex_lock(&alloc->mutex);
 	WARN_ON(buffer->free);
 	WARN_ON(buffer->transaction);
 	bsize = binderc_alloc_buffer_size(alloc, buffer);
+	start = buffer->user_data;
 	/* TF_CLEAR_BUF: the payload must not outlive the buffer. */
 	if (buffer->clear_on_free) {
 		binderc_clear_buffer(alloc, buffer, bsize);
@@ -469,6 +664,9 @@ void binderc_alloc_free_buf(struct binderc_alloc *alloc,
 		}
 	}
 	binderc_insert_free_locked(alloc, buffer);
+	binderc_lru_add_locked(alloc, start, start + bsize, buffer->user_data,
+			       buffer->user_data +
+			       binderc_alloc_buffer_size(alloc, buffer));
 	mutex_unlock(&alloc->mutex);
 }
 
@@ -499,7 +697,7 @@ static struct page *binderc_page_at(struct binderc_alloc *alloc,
 	unsigned long addr = buffer->user_data + offset;
 
 	*pgoffp = offset_in_page(addr);
-	return alloc->pages[(addr - alloc->buffer) >> PAGE_SHIFT];
+	return alloc->pages[(addr - alloc->buffer) >> PAGE_SHIFT].page;
 }
 
 /* Returns the number of bytes not copied (like copy_from_user). */

@@ -64,8 +64,15 @@
  * netlink layer's own locks are never nested with these, either way.
  *
  * The mm's mmap_lock is outside all of them: vma close (munmap, exit)
- * runs binderc_proc_close_receive() under it, which takes 4 and 6-10;
- * nothing here takes mmap_lock, and no user memory is touched with 4 held.
+ * runs binderc_proc_close_receive() under it, which takes 4 and 6-10, and
+ * the fault handler takes 4 under it (or under the vma's own lock); no
+ * user memory is touched with 4 held.
+ *
+ * The shrinker (alloc.c) adds the global list_lru's spinlock, inside 4
+ * (pages go on and off the lru under alloc->mutex).  Its scan runs under
+ * that spinlock and only trylocks what is outside it, in this order:
+ * mmap_read_trylock() of the proc's mm, then mutex_trylock(alloc->mutex);
+ * it drops the spinlock before zapping the page (mmap_lock and 4 held).
  *
  * A lock of one proc may be nested inside a lock of another proc only if it
  * is on a strictly higher level here (e.g. outer_lock(A) -> node->lock ->
@@ -316,6 +323,17 @@ struct binderc_buffer {
 	int pid;			/* sender tgid */
 };
 
+/*
+ * One page of a receive area.  While no allocated buffer covers it, an
+ * existing page sits on the global list_lru (lru non-empty) for the
+ * shrinker; lru and page change only under alloc->mutex.
+ */
+struct binderc_page {
+	struct list_head lru;
+	struct page *page;
+	struct binderc_alloc *alloc;
+};
+
 /* The receive area of one proc: a read-only mapping filled by the kernel. */
 struct binderc_alloc {
 	struct mutex mutex;
@@ -324,8 +342,10 @@ struct binderc_alloc {
 	size_t free_async_space;
 	bool mapped;			/* the vma still exists */
 	bool oneway_spam_detected;	/* flagged once until space recovers */
-	struct page **pages;		/* filled on demand, freed at release */
-	size_t pages_in_use;
+	struct binderc_page *pages;	/* filled on demand; see alloc.c */
+	struct mm_struct *mm;		/* the mapping's, grabbed at mmap */
+	size_t pages_held;		/* pages allocated */
+	size_t pages_lru;		/* of those, on the lru (unused) */
 	struct list_head buffers;	/* every buffer, by address */
 	struct rb_root allocated;	/* allocated buffers, by address */
 	struct rb_root free_buffers;	/* free buffers, by size, address */
@@ -775,6 +795,12 @@ void binderc_free_txn_fixups(struct binderc_transaction *t);
 void binderc_close_fd(u32 fd);
 
 /* alloc.c */
+int binderc_alloc_shrinker_init(void);
+void binderc_alloc_shrinker_exit(void);
+void binderc_alloc_page_stats(long *held, long *lru, long *reclaimed);
+/* device.c: is @vma the receive mapping of @alloc's proc? */
+bool binderc_vma_is_alloc(struct vm_area_struct *vma,
+			  struct binderc_alloc *alloc);
 void binderc_alloc_init(struct binderc_alloc *alloc, int pid);
 int binderc_alloc_mmap(struct binderc_alloc *alloc,
 		       struct vm_area_struct *vma);

@@ -330,4 +330,117 @@ static inline void simple_inode_init_ts(struct inode *inode)
 }
 #endif
 
+/*
+ * Giving receive-buffer pages back under memory pressure (alloc.c).
+ *
+ * Shrinkers: register_shrinker() up to 6.6 (with a name since 6.0),
+ * shrinker_alloc()/shrinker_register()/shrinker_free() since 6.7.
+ * binderc_shrinker_register(s, count, scan, name) returns 0 or -ENOMEM;
+ * binderc_shrinker_unregister(s) undoes it.
+ */
+#include <linux/list_lru.h>
+#include <linux/shrinker.h>
+
+typedef unsigned long (*binderc_shrink_fn)(struct shrinker *shrinker,
+					   struct shrink_control *sc);
+
+struct binderc_shrinker {
+#if BINDERC_KERNEL_AT_LEAST(6, 7)
+	struct shrinker *shrinker;
+#else
+	struct shrinker shrinker;
+#endif
+};
+
+static inline int binderc_shrinker_register(struct binderc_shrinker *s,
+					    binderc_shrink_fn count,
+					    binderc_shrink_fn scan,
+					    const char *name)
+{
+#if BINDERC_KERNEL_AT_LEAST(6, 7)
+	s->shrinker = shrinker_alloc(0, "%s", name);
+	if (!s->shrinker)
+		return -ENOMEM;
+	s->shrinker->count_objects = count;
+	s->shrinker->scan_objects = scan;
+	s->shrinker->seeks = DEFAULT_SEEKS;
+	shrinker_register(s->shrinker);
+	return 0;
+#else
+	s->shrinker.count_objects = count;
+	s->shrinker.scan_objects = scan;
+	s->shrinker.seeks = DEFAULT_SEEKS;
+#if BINDERC_KERNEL_AT_LEAST(6, 0)
+	return register_shrinker(&s->shrinker, "%s", name);
+#else
+	return register_shrinker(&s->shrinker);
+#endif
+#endif
+}
+
+static inline void binderc_shrinker_unregister(struct binderc_shrinker *s)
+{
+#if BINDERC_KERNEL_AT_LEAST(6, 7)
+	shrinker_free(s->shrinker);
+#else
+	unregister_shrinker(&s->shrinker);
+#endif
+}
+
+/*
+ * list_lru_add()/list_lru_del() take the node and memcg since 6.8; the
+ * old two-argument forms became list_lru_add_obj()/list_lru_del_obj()
+ * (the item must be in directly mapped memory: its page gives the node).
+ */
+#if !BINDERC_KERNEL_AT_LEAST(6, 8)
+#define list_lru_add_obj(lru, item) list_lru_add((lru), (item))
+#define list_lru_del_obj(lru, item) list_lru_del((lru), (item))
+#endif
+
+/*
+ * list_lru walk callbacks: before 6.13 they are handed the list's lock
+ * and must return with it held, also after dropping it (for
+ * LRU_REMOVED_RETRY); since 6.13 the lock is list->lock and the walker
+ * takes it again itself after LRU_REMOVED_RETRY.  Declare the callback as
+ *
+ *	static enum lru_status f(struct list_head *item,
+ *				 struct list_lru_one *list,
+ *				 BINDERC_LRU_LOCK_PARAM void *arg)
+ *
+ * drop the lock with spin_unlock(BINDERC_LRU_LOCK(list)) and return
+ * LRU_REMOVED_RETRY after binderc_lru_relock(BINDERC_LRU_LOCK(list)).
+ */
+#if BINDERC_KERNEL_AT_LEAST(6, 13)
+#define BINDERC_LRU_LOCK_PARAM
+#define BINDERC_LRU_LOCK(list) (&(list)->lock)
+static inline void binderc_lru_relock(spinlock_t *lock)
+{
+}
+#else
+#define BINDERC_LRU_LOCK_PARAM spinlock_t *lock,
+#define BINDERC_LRU_LOCK(list) ((void)(list), lock)
+static inline void binderc_lru_relock(spinlock_t *lock)
+{
+	spin_lock(lock);
+}
+#endif
+
+/*
+ * Unmapping one page of a user mapping, with mmap_lock held at least for
+ * reading: zap_page_range() up to 6.2, zap_page_range_single() (exported
+ * since 6.3), zap_vma_range() in 7.3 (checked against the 6.12 and 7.3
+ * trees; taken here as new in 7.0).
+ */
+static inline void binderc_zap_page(struct vm_area_struct *vma,
+				    unsigned long addr)
+{
+#if BINDERC_KERNEL_AT_LEAST(7, 0)
+	zap_vma_range(vma, addr, PAGE_SIZE);
+#elif BINDERC_KERNEL_AT_LEAST(6, 3)
+	zap_page_range_single(vma, addr, PAGE_SIZE, NULL);
+#else
+	zap_page_range(vma, addr, PAGE_SIZE);
+#endif
+}
+
 #endif /* BINDERC_COMPAT_H */

@@ -327,6 +327,16 @@ static void binderc_print_nodes(struct seq_file *m, struct binderc_proc *proc,
 		binderc_put_node(last_node);
 }
 
+/* As mainline: pages in use, unused (on the lru), never allocated. */
+static void binderc_print_pages_locked(struct seq_file *m,
+				       struct binderc_alloc *alloc)
+{
+	lockdep_assert_held(&alloc->mutex);
+	seq_printf(m, "  pages: %zd:%zd:%zd\n",
+		   alloc->pages_held - alloc->pages_lru, alloc->pages_lru,
+		   (alloc->buffer_size >> PAGE_SHIFT) - alloc->pages_held);
+}
+
 static void binderc_print_buffers(struct seq_file *m,
 				  struct binderc_proc *proc)
 {
@@ -344,8 +354,7 @@ static void binderc_print_buffers(struct seq_file *m,
 			   buffer->extra_buffers_size,
 			   buffer->transaction ? "active" : "delivered");
 	}
-	seq_printf(m, "  pages: %zd:0:%zd\n", alloc->pages_in_use,
-		   (alloc->buffer_size >> PAGE_SHIFT) - alloc->pages_in_use);
+	binderc_print_pages_locked(m, alloc);
 	mutex_unlock(&alloc->mutex);
 }
 
@@ -480,6 +489,7 @@ static void binderc_print_stats(struct seq_file *m, const char *prefix,
 
 static int stats_show(struct seq_file *m, void *unused)
 {
+	long held, lru, reclaimed;
 	struct binderc_proc *proc;
 	int i;
 
@@ -488,11 +498,17 @@ static int stats_show(struct seq_file *m, void *unused)
 	for (i = 0; i < BINDERC_CNT_COUNT; i++)
 		seq_printf(m, "%s: active %d\n", binderc_counter_names[i],
 			   atomic_read(&binderc_counters[i]));
+	binderc_alloc_page_stats(&held, &lru, &reclaimed);
+	seq_printf(m, "pages: held %ld lru %ld reclaimed %ld\n", held, lru,
+		   reclaimed);
 	mutex_lock(&binderc_procs_lock);
 	list_for_each_entry(proc, &binderc_procs, proc_entry) {
 		seq_printf(m, "proc %d\n", proc->pid);
 		seq_printf(m, "context %s\n", proc->context->name);
 		binderc_print_stats(m, "  ", &proc->stats);
+		mutex_lock(&proc->alloc.mutex);
+		binderc_print_pages_locked(m, &proc->alloc);
+		mutex_unlock(&proc->alloc.mutex);
 	}
 	mutex_unlock(&binderc_procs_lock);
 	return 0;

@@ -105,6 +105,14 @@ static const struct vm_operations_struct binderc_vm_ops = {
 	.fault = binderc_vma_fault,
 };
 
+bool binderc_vma_is_alloc(struct vm_area_struct *vma,
+			  struct binderc_alloc *alloc)
+{
+	struct binderc_proc *proc = vma->vm_private_data;
+
+	return vma->vm_ops == &binderc_vm_ops && &proc->alloc == alloc;
+}
+
 static int binderc_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct binderc_proc *proc = filp->private_data;
@@ -405,6 +413,9 @@ static int __init binderc_init(void)
 	ret = binderc_report_init();
 	if (ret)
 		return ret;
+	ret = binderc_alloc_shrinker_init();
+	if (ret)
+		goto out_report;
 	binderc_debugfs_init();
 	ret = binderc_chardev_init(devices);
 	if (ret)
@@ -418,6 +429,8 @@ out_chardev:
 	binderc_chardev_exit();
 out_debugfs:
 	binderc_debugfs_exit();
+	binderc_alloc_shrinker_exit();
+out_report:
 	binderc_report_exit();
 	return ret;
 }
@@ -427,6 +440,7 @@ static void __exit binderc_exit(void)
 	binderc_binderfs_exit();
 	binderc_chardev_exit();
 	binderc_debugfs_exit();
+	binderc_alloc_shrinker_exit();
 	binderc_report_exit();
 }
 

@@ -24,6 +24,8 @@ DRVT_NAMES += report
 DRVT_NAMES += alloc
 # Tracepoints (trace system binderc; mainline's binder events), via tracefs.
 DRVT_NAMES += trace
+# Receive-buffer pages given back under memory pressure (the shrinker).
+DRVT_NAMES += shrink
 DRVT_BINS := $(foreach n,$(DRVT_NAMES),$(DRVT_BIN)/driver-$(n)-test)
 
 GUEST_TESTS += $(DRVT_BINS)
