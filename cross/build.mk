@@ -49,7 +49,10 @@ module-arm64:
 
 # 'make check': the whole cross build, failed on any warning (the module's
 # modpost ones included), timed; one tally line like check-compile's.
-check-cross-arm64:
+# The native bc-aidl is a prerequisite here so that this make builds it
+# (once, with 'all'), never the cross-build's own make at the same time.
+CHECK_TARGETS += check-cross-arm64
+check-cross-arm64: $(BC_AIDL)
 	@mkdir -p $(B)/check
 	@start=$$(date +%s); \
 	if $(MAKE) --no-print-directory cross-arm64 > $(B)/check/cross-arm64.log 2>&1 && \
