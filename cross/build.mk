@@ -8,6 +8,7 @@
 #                             binaries: $(B)/arm64/{lib,guest}/...
 #   make module-arm64         binderc.ko for Debian 12's arm64 kernel:
 #                             $(B)/arm64/driver/binderc.ko
+#   make check-arm64          the guest suite in an aarch64 guest
 #
 # Userspace is a sub-make of this same Makefile with B=$(B)/arm64 and the
 # cross compiler as CC, so every rule is the native one and the native
@@ -63,3 +64,18 @@ check-cross-arm64: $(BC_AIDL)
 		grep -iE 'error|warning' $(B)/check/cross-arm64.log | head -n 20 | sed 's/^/  /'; \
 		echo "0 1" > $(B)/check/cross-arm64.tally; exit 1; \
 	fi
+
+# The aarch64 guest: Debian 12's arm64 kernel (qemu-system-aarch64, TCG)
+# with its binder_linux and this binderc.ko, the whole guest suite of the
+# cross build on both drivers (tests/vm/run-guest --kernel arm64).  Not
+# part of 'make check': TCG emulating arm64 is several times slower than
+# the x86 guests, and the whole suite has not been timed yet.
+GUEST_TIMEOUT_arm64 := 3600
+.PHONY: check-arm64
+check-arm64: cross-arm64
+	@mkdir -p $(B)/check
+	@$(TOP)/tests/vm/run-guest --kernel arm64 --timeout $(GUEST_TIMEOUT_arm64) --quiet \
+		--log $(B)/check/guest-arm64.log -- sh tests/guest/run-suite; rc=$$?; \
+	grep -E '^(\[----\]|\[FAIL\]|run-criterion|run-suite|[a-z0-9.]+/.*: [0-9]+ passed|guest-)' \
+		$(B)/check/guest-arm64.log || true; \
+	exit $$rc
