@@ -65,7 +65,7 @@ FRAGMENTS := libbinder-c/build.mk libbinder-c/iface.mk servicemanager/build.mk t
 	examples/build.mk aidl/build.mk man/build.mk \
 	tests/common/build.mk tests/unit/build.mk tests/aidl/build.mk tests/iface/build.mk tests/lib/build.mk \
 	tests/sm/build.mk tests/driver/build.mk tests/guest/build.mk tests/stress/build.mk tests/fuzz/build.mk tests/m32/build.mk \
-	bench/build.mk
+	bench/build.mk cross/build.mk
 # A new fragment must be placed in the list, not silently left out.
 UNLISTED := $(filter-out $(FRAGMENTS),$(patsubst $(TOP)/%,%,$(wildcard $(TOP)/*/build.mk $(TOP)/tests/*/build.mk)))
 $(if $(UNLISTED),$(error build fragments missing from FRAGMENTS in the top Makefile: $(UNLISTED)))

@@ -32,7 +32,7 @@ $(BC_AIDL): $(patsubst %,$(AIDL_OBJ)/%.o,$(AIDL_NAMES) main)
 	$(CC) $(CFLAGS_BASE) -o $@ $^ -lm
 
 $(AIDL_SAN_A): $(patsubst %,$(AIDL_OBJ)/san/%.o,$(AIDL_NAMES))
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(AIDL_PC): $(AIDL_SRC)/build.mk
 	@mkdir -p $(dir $@)
@@ -57,13 +57,16 @@ AIDLX_NAMES := $(patsubst %.aidl,org_binderc_examples_%,$(notdir $(AIDLX_AIDL)))
 AIDLX_GEN_C := $(patsubst %,$(AIDLX_GEN)/%.c,$(AIDLX_NAMES))
 AIDLX_GEN_O := $(patsubst %,$(AIDLX_GEN)/%.o,$(AIDLX_NAMES))
 AIDLX_BINS := $(B)/guest/bin/greeter-service $(B)/guest/bin/greeter-client
+# The bc-aidl that runs during the build: a cross build (cross/build.mk)
+# cannot run its own, so it points this at the native one.
+BC_AIDL_RUN ?= $(BC_AIDL)
 
 ALL_TARGETS += $(AIDLX_BINS)
 
 # Static pattern rules: make never prefers its built-in %.o: %.c to them.
-$(AIDLX_GEN_C): $(AIDLX_GEN)/org_binderc_examples_%.c: $(AIDLX_SRC)/org/binderc/examples/%.aidl $(BC_AIDL)
+$(AIDLX_GEN_C): $(AIDLX_GEN)/org_binderc_examples_%.c: $(AIDLX_SRC)/org/binderc/examples/%.aidl $(BC_AIDL_RUN)
 	@mkdir -p $(dir $@)
-	$(BC_AIDL) -I $(AIDLX_SRC) -o $(AIDLX_GEN) --version 1 $<
+	$(BC_AIDL_RUN) -I $(AIDLX_SRC) -o $(AIDLX_GEN) --version 1 $<
 
 $(AIDLX_GEN_O): $(AIDLX_GEN)/%.o: $(AIDLX_GEN)/%.c $(AIDLX_GEN_C)
 	$(CC) $(CFLAGS_BASE) -I$(AIDLX_GEN) -c $< -o $@

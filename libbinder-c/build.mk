@@ -53,10 +53,10 @@ $(LBC_SO): $(LBC_PIC) $(LBC_SRC)/libbinder-c.map
 
 $(LBC_A): $(LBC_STATIC)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(LBC_SAN_A): $(LBC_SANOBJ)
-	rm -f $@ && ar rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(LBC_PC): $(LBC_SRC)/build.mk
 	@mkdir -p $(dir $@)
