@@ -97,7 +97,7 @@ int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
 		goto out_free;
 	}
 
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	if (alloc->buffer_size) {
 		mutex_unlock(&alloc->mutex);
 		ret = -EBUSY;
@@ -124,7 +124,7 @@ out_free:
 /* munmap or exit: later transactions to this proc fail with -ESRCH. */
 void binderc_alloc_vma_close(struct binderc_alloc *alloc)
 {
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	alloc->mapped = false;
 	mutex_unlock(&alloc->mutex);
 }
@@ -311,7 +311,7 @@ struct binderc_buffer *binderc_alloc_new_buf(struct binderc_alloc *alloc,
 	if (!rest)
 		return ERR_PTR(-ENOMEM);
 
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	ret = -ESRCH;
 	if (!alloc->mapped)
 		goto out_unlock;
@@ -395,7 +395,7 @@ binderc_alloc_prepare_to_free(struct binderc_alloc *alloc,
 {
 	struct binderc_buffer *buffer;
 
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	buffer = binderc_find_allocated_locked(alloc, user_ptr);
 	if (buffer) {
 		if (buffer->allow_user_free)
@@ -430,7 +430,7 @@ void binderc_alloc_free_buf(struct binderc_alloc *alloc,
 	struct binderc_buffer *next, *prev;
 	size_t bsize;
 
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	WARN_ON(buffer->free);
 	WARN_ON(buffer->transaction);
 	bsize = binderc_alloc_buffer_size(alloc, buffer);
