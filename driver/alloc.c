@@ -128,7 +128,7 @@ int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
 		pages[i].alloc = alloc;
 	}
 
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	if (alloc->buffer_size) {
 		mutex_unlock(&alloc->mutex);
 		ret = -EBUSY;
@@ -157,7 +157,7 @@ out_free:
 /* munmap or exit: later transactions to this proc fail with -ESRCH. */
 void binderc_alloc_vma_close(struct binderc_alloc *alloc)
 {
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	alloc->mapped = false;
 	mutex_unlock(&alloc->mutex);
 }
@@ -504,7 +504,7 @@ struct binderc_buffer *binderc_alloc_new_buf(struct binderc_alloc *alloc,
 	if (!rest)
 		return ERR_PTR(-ENOMEM);
 
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	ret = -ESRCH;
 	if (!alloc->mapped)
 		goto out_unlock;
@@ -588,7 +588,7 @@ binderc_alloc_prepare_to_free(struct binderc_alloc *alloc,
 {
 	struct binderc_buffer *buffer;
 
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	buffer = binderc_find_allocated_locked(alloc, user_ptr);
 	if (buffer) {
 		if (buffer->allow_user_free)
@@ -624,7 +624,7 @@ void binderc_alloc_free_buf(struct binderc_alloc *alloc,
 	unsigned long start;
 	size_t bsize;
 
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	WARN_ON(buffer->free);
 	WARN_ON(buffer->transaction);
 	bsize = binderc_alloc_buffer_size(alloc, buffer);

@@ -874,5 +874,10 @@ extern const struct file_operations *const binderc_proc_log_fops;
 
 struct binderc_log_entry *binderc_log_add(bool failed);
 void binderc_log_copy_failed(struct binderc_log_entry *e);
+const char *binderc_bc_name(u32 cmd);
+const char *binderc_br_name(u32 cmd);
+
+/* The lock helpers need the structs above. */
+#include "lock.h"
 
 #endif /* BINDERC_H */

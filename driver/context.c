@@ -41,7 +41,7 @@ struct binderc_node *binderc_get_mgr_node(struct binderc_context *ctx)
 {
 	struct binderc_node *node;
 
-	spin_lock(&ctx->mgr_lock);
+	binderc_lock_mgr(ctx);
 	node = ctx->mgr_node;
 	if (node)
 		binderc_inc_node_tmpref(node);
@@ -80,7 +80,7 @@ int binderc_set_context_mgr(struct binderc_proc *proc,
 	node->has_strong_ref = 1;
 	node->has_weak_ref = 1;
 	binderc_node_inner_unlock(node);
-	spin_lock(&ctx->mgr_lock);
+	binderc_lock_mgr(ctx);
 	ctx->mgr_node = node;
 	spin_unlock(&ctx->mgr_lock);
 	binderc_put_node(node);
@@ -96,7 +96,7 @@ void binderc_drop_context_mgr(struct binderc_proc *proc)
 	struct binderc_context *ctx = proc->context;
 
 	mutex_lock(&ctx->mgr_set_lock);
-	spin_lock(&ctx->mgr_lock);
+	binderc_lock_mgr(ctx);
 	if (ctx->mgr_node && ctx->mgr_node->proc == proc)
 		ctx->mgr_node = NULL;
 	spin_unlock(&ctx->mgr_lock);

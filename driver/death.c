@@ -54,7 +54,7 @@ static void binderc_request_death_nlocked(struct binderc_proc *proc,
 		return;
 	/* Already dead: say so at once. */
 	death->work.type = BINDERC_WORK_DEAD_BINDER;
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	binderc_enqueue_work_ilocked(proc, &death->work, &proc->todo);
 	binderc_wakeup_proc_ilocked(proc);
 	spin_unlock(&proc->inner_lock);
@@ -68,7 +68,7 @@ static void binderc_clear_death_nlocked(struct binderc_proc *proc,
 
 	lockdep_assert_held(&ref->node->lock);
 	ref->death = NULL;
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	if (list_empty(&death->work.entry)) {
 		binderc_queue_clear_done_ilocked(proc, thread, death);
 	} else {
@@ -99,12 +99,12 @@ int binderc_request_death(struct binderc_proc *proc,
 		}
 	}
 
-	spin_lock(&proc->outer_lock);
+	binderc_lock_outer(proc);
 	ref = binderc_get_ref_olocked(proc, target, false);
 	if (!ref)
 		goto out_unlock;
 
-	spin_lock(&ref->node->lock);
+	binderc_lock_node(ref->node);
 	if (cmd == BC_REQUEST_DEATH_NOTIFICATION) {
 		if (!ref->death) {
 			binderc_request_death_nlocked(proc, ref, death, cookie);
@@ -127,7 +127,7 @@ void binderc_dead_binder_done(struct binderc_proc *proc,
 	struct binderc_ref_death *death = NULL, *tmp;
 	struct binderc_work *w;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	list_for_each_entry(w, &proc->delivered_death, entry) {
 		tmp = container_of(w, struct binderc_ref_death, work);
 		if (tmp->cookie == cookie) {

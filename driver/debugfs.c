@@ -68,6 +68,28 @@ static const char * const binderc_br_names[BINDERC_BR_COUNT] = {
 	"BR_CLEAR_FREEZE_NOTIFICATION_DONE",
 };
 
+/*
+ * The name of a BC_ or BR_ code, for the command and return events; a
+ * number of the wrong ioctl type or past the table is "unknown", as
+ * mainline prints it.
+ */
+const char *binderc_bc_name(u32 cmd)
+{
+	if (_IOC_TYPE(cmd) != 'c' || _IOC_NR(cmd) >= BINDERC_BC_COUNT)
+		return "unknown";
+	return binderc_bc_names[_IOC_NR(cmd)];
+}
+
+const char *binderc_br_name(u32 cmd)
+{
+	/* shares its number with BR_TRANSACTION */
+	if (cmd == BR_TRANSACTION_SEC_CTX)
+		return "BR_TRANSACTION_SEC_CTX";
+	if (_IOC_TYPE(cmd) != 'r' || _IOC_NR(cmd) >= BINDERC_BR_COUNT)
+		return "unknown";
+	return binderc_br_names[_IOC_NR(cmd)];
+}
+
 /* ---- transaction logs ------------------------------------------------- */
 
 struct binderc_log_entry *binderc_log_add(bool failed)
@@ -155,7 +177,7 @@ static void binderc_print_transaction_ilocked(struct seq_file *m,
 	struct binderc_proc *to_proc;
 
 	lockdep_assert_held(&proc->inner_lock);
-	spin_lock(&t->lock);
+	binderc_lock_txn(t);
 	to_proc = t->to_proc;
 	seq_printf(m, "%s %d: from %d:%d to %d:%d code %x flags %x pri %ld r%d",
 		   prefix, t->debug_id,
@@ -290,7 +312,7 @@ static void binderc_print_ref_olocked(struct seq_file *m,
 				      struct binderc_ref *ref)
 {
 	lockdep_assert_held(&ref->proc->outer_lock);
-	spin_lock(&ref->node->lock);
+	binderc_lock_node(ref->node);
 	seq_printf(m, "  ref %d: desc %d %snode %d s %d w %d d %d\n",
 		   ref->data.debug_id, ref->data.desc,
 		   ref->node->proc ? "" : "dead ", ref->node->debug_id,
@@ -304,7 +326,7 @@ static void binderc_print_nodes(struct seq_file *m, struct binderc_proc *proc,
 	struct binderc_node *last_node = NULL;
 	struct rb_node *n;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	for (n = rb_first(&proc->nodes); n; n = rb_next(n)) {
 		struct binderc_node *node;
 
@@ -320,7 +342,7 @@ static void binderc_print_nodes(struct seq_file *m, struct binderc_proc *proc,
 		binderc_print_node_nilocked(m, node);
 		binderc_node_inner_unlock(node);
 		last_node = node;
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 	}
 	spin_unlock(&proc->inner_lock);
 	if (last_node)
@@ -343,7 +365,7 @@ static void binderc_print_buffers(struct seq_file *m,
 	struct binderc_alloc *alloc = &proc->alloc;
 	struct rb_node *n;
 
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	for (n = rb_first(&alloc->allocated); n; n = rb_next(n)) {
 		struct binderc_buffer *buffer;
 
@@ -369,7 +391,7 @@ static void binderc_print_proc(struct seq_file *m, struct binderc_proc *proc,
 	seq_printf(m, "context %s\n", proc->context->name);
 	header_pos = m->count;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	for (n = rb_first(&proc->threads); n; n = rb_next(n))
 		binderc_print_thread_ilocked(m, rb_entry(n,
 					struct binderc_thread, rb_node));
@@ -377,14 +399,14 @@ static void binderc_print_proc(struct seq_file *m, struct binderc_proc *proc,
 
 	binderc_print_nodes(m, proc, print_all);
 	if (print_all) {
-		spin_lock(&proc->outer_lock);
+		binderc_lock_outer(proc);
 		for (n = rb_first(&proc->refs_by_desc); n; n = rb_next(n))
 			binderc_print_ref_olocked(m, rb_entry(n,
 					struct binderc_ref, rb_node_desc));
 		spin_unlock(&proc->outer_lock);
 		binderc_print_buffers(m, proc);
 	}
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	list_for_each_entry(w, &proc->todo, entry)
 		binderc_print_work_ilocked(m, proc, "  ",
 					   "  pending transaction", w);
@@ -403,7 +425,7 @@ static void binderc_print_dead_nodes(struct seq_file *m)
 {
 	struct binderc_node *node, *last_node = NULL;
 
-	spin_lock(&binderc_dead_nodes_lock);
+	binderc_lock_dead_nodes();
 	if (!hlist_empty(&binderc_dead_nodes))
 		seq_puts(m, "dead nodes:\n");
 	hlist_for_each_entry(node, &binderc_dead_nodes, dead_node) {
@@ -411,11 +433,11 @@ static void binderc_print_dead_nodes(struct seq_file *m)
 		spin_unlock(&binderc_dead_nodes_lock);
 		if (last_node)
 			binderc_put_node(last_node);
-		spin_lock(&node->lock);
+		binderc_lock_node(node);
 		binderc_print_node_nilocked(m, node);
 		spin_unlock(&node->lock);
 		last_node = node;
-		spin_lock(&binderc_dead_nodes_lock);
+		binderc_lock_dead_nodes();
 	}
 	spin_unlock(&binderc_dead_nodes_lock);
 	if (last_node)

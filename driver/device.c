@@ -139,7 +139,7 @@ static __poll_t binderc_poll(struct file *filp, struct poll_table_struct *wait)
 	if (!thread)
 		return EPOLLERR;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	thread->looper |= BINDERC_LOOPER_POLL;
 	wait_for_proc_work = binderc_available_for_proc_work_ilocked(thread);
 	spin_unlock(&proc->inner_lock);
@@ -182,7 +182,7 @@ static int binderc_ioctl_write_read(struct file *filp, unsigned int cmd,
 					  filp->f_flags & O_NONBLOCK);
 		trace_binderc_read_done(ret);
 		/* Hand leftover proc work to another waiting thread. */
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 		if (!list_empty(&proc->todo))
 			binderc_wakeup_proc_ilocked(proc);
 		spin_unlock(&proc->inner_lock);
@@ -216,7 +216,7 @@ static long binderc_ioctl_set_max_threads(struct binderc_proc *proc,
 
 	if (copy_from_user(&max_threads, ubuf, sizeof(max_threads)))
 		return -EINVAL;
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	proc->max_threads = max_threads;
 	spin_unlock(&proc->inner_lock);
 	return 0;
@@ -257,7 +257,7 @@ static long binderc_ioctl_node_info_for_ref(struct binderc_proc *proc,
 	node = binderc_get_node_from_ref(proc, info.handle, true, NULL);
 	if (!node)
 		return -EINVAL;
-	spin_lock(&node->lock);
+	binderc_lock_node(node);
 	info.strong_count = node->local_strong_refs +
 			    node->internal_strong_refs;
 	info.weak_count = node->local_weak_refs;
@@ -281,7 +281,7 @@ static long binderc_ioctl_node_debug_info(struct binderc_proc *proc,
 	after = info.ptr;
 	memset(&info, 0, sizeof(info));
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	for (n = rb_first(&proc->nodes); n; n = rb_next(n)) {
 		struct binderc_node *node;
 
@@ -308,7 +308,7 @@ static long binderc_ioctl_spam_detection(struct binderc_proc *proc,
 
 	if (copy_from_user(&enable, ubuf, sizeof(enable)))
 		return -EFAULT;
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	proc->oneway_spam_detection_enabled = !!enable;
 	spin_unlock(&proc->inner_lock);
 	return 0;
@@ -320,7 +320,7 @@ static long binderc_ioctl_extended_error(struct binderc_thread *thread,
 	struct binder_extended_error ee;
 
 	/* Read and clear under the lock; copy out only after dropping it. */
-	spin_lock(&thread->proc->inner_lock);
+	binderc_lock_inner(thread->proc);
 	ee = thread->ee;
 	binderc_set_extended_error(&thread->ee, 0, BR_OK, 0);
 	spin_unlock(&thread->proc->inner_lock);

@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 
 #include "binderc.h"
+#include "trace.h"
 
 /*
  * Close an fd the kernel installed for an FDA, in the receiver: what
@@ -57,6 +58,7 @@ int binderc_apply_fd_fixups(struct binderc_proc *proc,
 						 fixup->offset, &fd,
 						 sizeof(u32)))
 			goto err;
+		trace_binderc_transaction_fd_recv(t, fd, fixup->offset);
 	}
 	list_for_each_entry_safe(fixup, tmp, &t->fd_fixups, entry) {
 		fd_install(fixup->target_fd, fixup->file);

@@ -53,7 +53,7 @@ static bool binderc_txns_pending_ilocked(struct binderc_proc *proc)
 
 static void binderc_set_frozen(struct binderc_proc *proc, bool frozen)
 {
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	proc->sync_recv = false;
 	proc->async_recv = false;
 	proc->is_frozen = frozen;
@@ -77,13 +77,13 @@ static int binderc_freeze_one(struct binderc_proc *proc,
 				!READ_ONCE(proc->outstanding_txns),
 				msecs_to_jiffies(info->timeout_ms));
 	if (ret >= 0) {
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 		if (binderc_txns_pending_ilocked(proc))
 			ret = -EAGAIN;
 		spin_unlock(&proc->inner_lock);
 	}
 	if (ret < 0) {
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 		proc->is_frozen = false;
 		spin_unlock(&proc->inner_lock);
 		/* Undone: no notice, as in mainline. */
@@ -149,7 +149,7 @@ static int binderc_pin_procs_of(struct binderc_proc *caller, struct pid *pid,
 	list_for_each_entry(proc, &binderc_procs, proc_entry) {
 		if (i == count || !binderc_freeze_target(proc, caller, pid))
 			continue;
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 		proc->tmp_ref++;
 		spin_unlock(&proc->inner_lock);
 		procs[i++] = proc;
@@ -216,7 +216,7 @@ long binderc_ioctl_get_frozen_info(struct binderc_proc *caller,
 			return -EPERM;
 		}
 		found = true;
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 		/* bit 0: a sync call was refused; bit 1: calls in flight. */
 		info.sync_recv |= proc->sync_recv |
 				  (binderc_txns_pending_ilocked(proc) << 1);

@@ -51,13 +51,13 @@ int binderc_request_freeze_notification(struct binderc_proc *proc, u32 target,
 	freeze->work.type = BINDERC_WORK_FROZEN_BINDER;
 	freeze->cookie = cookie;
 
-	spin_lock(&proc->outer_lock);
+	binderc_lock_outer(proc);
 	ref = binderc_get_ref_olocked(proc, target, false);
 	if (!ref) {
 		ret = -EINVAL;
 		goto out_unlock_outer;
 	}
-	spin_lock(&ref->node->lock);
+	binderc_lock_node(ref->node);
 	if (ref->freeze) {
 		ret = -EINVAL;
 		goto out_unlock_node;
@@ -67,11 +67,11 @@ int binderc_request_freeze_notification(struct binderc_proc *proc, u32 target,
 	/* node->proc is stable under node->lock. */
 	owner = ref->node->proc;
 	if (owner) {
-		spin_lock(&owner->inner_lock);
+		binderc_lock_inner(owner);
 		freeze->is_frozen = owner->is_frozen;
 		spin_unlock(&owner->inner_lock);
 
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 		binderc_enqueue_work_ilocked(proc, &freeze->work, &proc->todo);
 		binderc_wakeup_proc_ilocked(proc);
 		spin_unlock(&proc->inner_lock);
@@ -92,13 +92,13 @@ int binderc_clear_freeze_notification(struct binderc_proc *proc, u32 target,
 	struct binderc_ref *ref;
 	int ret = 0;
 
-	spin_lock(&proc->outer_lock);
+	binderc_lock_outer(proc);
 	ref = binderc_get_ref_olocked(proc, target, false);
 	if (!ref) {
 		spin_unlock(&proc->outer_lock);
 		return -EINVAL;
 	}
-	spin_lock(&ref->node->lock);
+	binderc_lock_node(ref->node);
 	freeze = ref->freeze;
 	if (!freeze || freeze->cookie != cookie) {
 		ret = -EINVAL;
@@ -106,7 +106,7 @@ int binderc_clear_freeze_notification(struct binderc_proc *proc, u32 target,
 	}
 	ref->freeze = NULL;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	freeze->work.type = BINDERC_WORK_CLEAR_FREEZE_NOTIFICATION;
 	if (list_empty(&freeze->work.entry)) {
 		/* Nothing outstanding: answer now. */
@@ -130,7 +130,7 @@ int binderc_freeze_notification_done(struct binderc_proc *proc,
 	struct binderc_ref_freeze *freeze = NULL, *tmp;
 	int ret = 0;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	/* Oldest first: two watches may share a cookie. */
 	list_for_each_entry(tmp, &proc->delivered_freeze, work.entry) {
 		if (tmp->cookie == cookie) {
@@ -164,7 +164,7 @@ static void binderc_notify_ref_nlocked(struct binderc_ref *ref,
 	lockdep_assert_held(&ref->node->lock);
 	if (!freeze)
 		return;
-	spin_lock(&holder->inner_lock);
+	binderc_lock_inner(holder);
 	if (list_empty(&freeze->work.entry)) {
 		freeze->is_frozen = is_frozen;
 		binderc_enqueue_work_ilocked(holder, &freeze->work,
@@ -190,7 +190,7 @@ void binderc_notify_frozen_state(struct binderc_proc *proc, bool is_frozen)
 	struct binderc_ref *ref;
 	struct rb_node *n;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	for (n = rb_first(&proc->nodes); n; n = rb_next(n)) {
 		node = rb_entry(n, struct binderc_node, rb_node);
 		binderc_inc_node_tmpref_ilocked(node);
@@ -199,13 +199,13 @@ void binderc_notify_frozen_state(struct binderc_proc *proc, bool is_frozen)
 			binderc_put_node(prev);
 		prev = node;
 
-		spin_lock(&node->lock);
+		binderc_lock_node(node);
 		hlist_for_each_entry(ref, &node->refs, node_entry)
 			binderc_notify_ref_nlocked(ref, is_frozen);
 		spin_unlock(&node->lock);
 
 		/* The pin keeps @node in the tree unless @proc dies. */
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 		if (proc->is_dead)
 			break;
 	}
@@ -227,7 +227,7 @@ static void binderc_freeze_undeliver(struct binderc_proc *proc,
 {
 	struct binderc_ref_freeze *tmp;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	list_for_each_entry(tmp, &proc->delivered_freeze, work.entry) {
 		/* Compare the pointer first: only listed watches are alive. */
 		if (tmp != freeze || tmp->delivery != delivery)

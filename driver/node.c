@@ -24,9 +24,9 @@ HLIST_HEAD(binderc_dead_nodes);
 /* node->lock, then the owner's inner_lock if the owner is alive. */
 void binderc_node_inner_lock(struct binderc_node *node)
 {
-	spin_lock(&node->lock);
+	binderc_lock_node(node);
 	if (node->proc)
-		spin_lock(&node->proc->inner_lock);
+		binderc_lock_inner(node->proc);
 }
 
 void binderc_node_inner_unlock(struct binderc_node *node)
@@ -64,7 +64,7 @@ struct binderc_node *binderc_get_node(struct binderc_proc *proc,
 {
 	struct binderc_node *node;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	node = binderc_get_node_ilocked(proc, ptr);
 	spin_unlock(&proc->inner_lock);
 	return node;
@@ -122,7 +122,7 @@ struct binderc_node *binderc_new_node(struct binderc_proc *proc,
 	new_node = kzalloc(sizeof(*new_node), GFP_KERNEL);
 	if (!new_node)
 		return NULL;
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	node = binderc_init_node_ilocked(proc, new_node, fp);
 	spin_unlock(&proc->inner_lock);
 	if (node != new_node)
@@ -201,7 +201,7 @@ static bool binderc_node_unlink_if_unused(struct binderc_node *node)
 		rb_erase(&node->rb_node, &proc->nodes);
 		return true;
 	}
-	spin_lock(&binderc_dead_nodes_lock);
+	binderc_lock_dead_nodes();
 	/* tmp_refs may be taken by a debugfs walker: check again. */
 	if (node->tmp_refs) {
 		spin_unlock(&binderc_dead_nodes_lock);
@@ -278,11 +278,11 @@ void binderc_inc_node_tmpref_ilocked(struct binderc_node *node)
 
 void binderc_inc_node_tmpref(struct binderc_node *node)
 {
-	spin_lock(&node->lock);
+	binderc_lock_node(node);
 	if (node->proc)
-		spin_lock(&node->proc->inner_lock);
+		binderc_lock_inner(node->proc);
 	else
-		spin_lock(&binderc_dead_nodes_lock);
+		binderc_lock_dead_nodes();
 	binderc_inc_node_tmpref_ilocked(node);
 	if (node->proc)
 		spin_unlock(&node->proc->inner_lock);
@@ -297,7 +297,7 @@ void binderc_put_node(struct binderc_node *node)
 
 	binderc_node_inner_lock(node);
 	if (!node->proc)
-		spin_lock(&binderc_dead_nodes_lock);
+		binderc_lock_dead_nodes();
 	node->tmp_refs--;
 	WARN_ON(node->tmp_refs < 0);
 	if (!node->proc)
@@ -400,7 +400,7 @@ int binderc_node_work_to_user(struct binderc_proc *proc,
 		rb_erase(&node->rb_node, &proc->nodes);
 		spin_unlock(&proc->inner_lock);
 		/* Serialize with a decrementer still unlocking node->lock. */
-		spin_lock(&node->lock);
+		binderc_lock_node(node);
 		spin_unlock(&node->lock);
 		binderc_free_node(node);
 	} else {
@@ -441,8 +441,8 @@ int binderc_node_release(struct binderc_node *node, int refs)
 
 	binderc_release_work(proc, &node->async_todo);
 
-	spin_lock(&node->lock);
-	spin_lock(&proc->inner_lock);
+	binderc_lock_node(node);
+	binderc_lock_inner(proc);
 	binderc_dequeue_work_ilocked(proc, &node->work);
 	if (hlist_empty(&node->refs) && node->tmp_refs == 1) {
 		spin_unlock(&proc->inner_lock);
@@ -455,14 +455,14 @@ int binderc_node_release(struct binderc_node *node, int refs)
 	node->local_weak_refs = 0;
 	spin_unlock(&proc->inner_lock);
 
-	spin_lock(&binderc_dead_nodes_lock);
+	binderc_lock_dead_nodes();
 	hlist_add_head(&node->dead_node, &binderc_dead_nodes);
 	spin_unlock(&binderc_dead_nodes_lock);
 
 	hlist_for_each_entry(ref, &node->refs, node_entry) {
 		refs++;
 		/* ref->death is stable here: node->lock is held. */
-		spin_lock(&ref->proc->inner_lock);
+		binderc_lock_inner(ref->proc);
 		if (ref->death)
 			binderc_queue_death_ilocked(ref);
 		spin_unlock(&ref->proc->inner_lock);

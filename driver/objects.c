@@ -17,6 +17,7 @@
 #include <linux/uaccess.h>
 
 #include "binderc.h"
+#include "trace.h"
 
 union binderc_object {
 	struct binder_object_header hdr;
@@ -314,6 +315,7 @@ static int binderc_translate_binder(struct binderc_txn_build *b,
 	fp->binder = 0;
 	fp->handle = rdata.desc;
 	fp->cookie = 0;
+	trace_binderc_transaction_node_to_ref(b->t, node, &rdata);
 done:
 	binderc_put_node(node);
 	return ret;
@@ -324,11 +326,11 @@ static int binderc_translate_handle(struct binderc_txn_build *b,
 {
 	bool strong = fp->hdr.type == BINDER_TYPE_HANDLE;
 	struct binderc_proc *proc = b->proc;
-	struct binderc_ref_data rdata;
+	struct binderc_ref_data src_rdata, rdata;
 	struct binderc_node *node;
 	int ret = 0;
 
-	node = binderc_get_node_from_ref(proc, fp->handle, strong, NULL);
+	node = binderc_get_node_from_ref(proc, fp->handle, strong, &src_rdata);
 	if (!node)
 		return -EINVAL;
 	if (security_binder_transfer_binder(proc->cred,
@@ -337,17 +339,18 @@ static int binderc_translate_handle(struct binderc_txn_build *b,
 		goto done;
 	}
 
-	spin_lock(&node->lock);
+	binderc_lock_node(node);
 	if (node->proc == b->target_proc) {
 		/* Back home: the owner gets its own object again. */
 		fp->hdr.type = strong ? BINDER_TYPE_BINDER :
 					BINDER_TYPE_WEAK_BINDER;
 		fp->binder = node->ptr;
 		fp->cookie = node->cookie;
-		spin_lock(&node->proc->inner_lock);
+		binderc_lock_inner(node->proc);
 		binderc_inc_node_nilocked(node, strong, 0, NULL);
 		spin_unlock(&node->proc->inner_lock);
 		spin_unlock(&node->lock);
+		trace_binderc_transaction_ref_to_node(b->t, node, &src_rdata);
 		goto done;
 	}
 	spin_unlock(&node->lock);
@@ -359,6 +362,7 @@ static int binderc_translate_handle(struct binderc_txn_build *b,
 	fp->binder = 0;
 	fp->handle = rdata.desc;
 	fp->cookie = 0;
+	trace_binderc_transaction_ref_to_ref(b->t, node, &src_rdata, &rdata);
 done:
 	binderc_put_node(node);
 	return ret;
@@ -400,6 +404,7 @@ static int binderc_translate_fd(struct binderc_txn_build *b, u32 fd,
 	fixup->target_fd = -1;
 	list_add_tail(&fixup->entry, &b->t->fd_fixups);
 	binderc_count_inc(BINDERC_CNT_FD_FIXUP);
+	trace_binderc_transaction_fd_send(b->t, fd, fd_offset);
 	return 0;
 
 err_put:

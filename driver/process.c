@@ -65,7 +65,7 @@ static void binderc_free_proc(struct binderc_proc *proc)
 
 void binderc_proc_dec_tmpref(struct binderc_proc *proc)
 {
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	proc->tmp_ref--;
 	if (proc->is_dead && RB_EMPTY_ROOT(&proc->threads) && !proc->tmp_ref) {
 		spin_unlock(&proc->inner_lock);
@@ -84,7 +84,7 @@ void binderc_release_work(struct binderc_proc *proc, struct list_head *list)
 	struct binderc_work *w;
 
 	for (;;) {
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 		w = binderc_dequeue_work_head_ilocked(proc, list);
 		spin_unlock(&proc->inner_lock);
 		if (!w)
@@ -128,7 +128,7 @@ void binderc_proc_flush(struct binderc_proc *proc)
 {
 	struct rb_node *n;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	for (n = rb_first(&proc->threads); n; n = rb_next(n)) {
 		struct binderc_thread *thread;
 
@@ -208,7 +208,7 @@ void binderc_proc_close_receive(struct binderc_proc *proc)
 	LIST_HEAD(queued);
 	LIST_HEAD(waiting);
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	proc->receive_closed = true;
 	binderc_proc_take_queued_ilocked(proc, &queued, &waiting);
 	spin_unlock(&proc->inner_lock);
@@ -234,14 +234,14 @@ static void binderc_proc_release_threads(struct binderc_proc *proc)
 {
 	struct rb_node *n;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	while ((n = rb_first(&proc->threads))) {
 		struct binderc_thread *thread;
 
 		thread = rb_entry(n, struct binderc_thread, rb_node);
 		spin_unlock(&proc->inner_lock);
 		binderc_thread_release(proc, thread);
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 	}
 	spin_unlock(&proc->inner_lock);
 }
@@ -251,7 +251,7 @@ static void binderc_proc_release_nodes(struct binderc_proc *proc)
 	struct rb_node *n;
 	int incoming_refs = 0;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	while ((n = rb_first(&proc->nodes))) {
 		struct binderc_node *node;
 
@@ -261,7 +261,7 @@ static void binderc_proc_release_nodes(struct binderc_proc *proc)
 		rb_erase(&node->rb_node, &proc->nodes);
 		spin_unlock(&proc->inner_lock);
 		incoming_refs = binderc_node_release(node, incoming_refs);
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 	}
 	spin_unlock(&proc->inner_lock);
 }
@@ -270,7 +270,7 @@ static void binderc_proc_release_refs(struct binderc_proc *proc)
 {
 	struct rb_node *n;
 
-	spin_lock(&proc->outer_lock);
+	binderc_lock_outer(proc);
 	while ((n = rb_first(&proc->refs_by_desc))) {
 		struct binderc_ref *ref;
 
@@ -278,7 +278,7 @@ static void binderc_proc_release_refs(struct binderc_proc *proc)
 		binderc_cleanup_ref_olocked(ref);
 		spin_unlock(&proc->outer_lock);
 		binderc_free_ref(ref);
-		spin_lock(&proc->outer_lock);
+		binderc_lock_outer(proc);
 	}
 	spin_unlock(&proc->outer_lock);
 }
@@ -294,7 +294,7 @@ void binderc_proc_release(struct binderc_proc *proc)
 
 	binderc_drop_context_mgr(proc);
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	/* Keep the proc alive while its threads go (dropped at the end). */
 	proc->tmp_ref++;
 	proc->is_dead = true;

@@ -36,7 +36,7 @@ bool binderc_has_work(struct binderc_thread *thread, bool do_proc_work)
 {
 	bool has_work;
 
-	spin_lock(&thread->proc->inner_lock);
+	binderc_lock_inner(thread->proc);
 	has_work = binderc_has_work_ilocked(thread, do_proc_work);
 	spin_unlock(&thread->proc->inner_lock);
 	return has_work;
@@ -50,7 +50,7 @@ static int binderc_wait_for_work(struct binderc_thread *thread,
 	DEFINE_WAIT(wait);
 	int ret = 0;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	for (;;) {
 		prepare_to_wait(&thread->wait, &wait,
 				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
@@ -61,7 +61,7 @@ static int binderc_wait_for_work(struct binderc_thread *thread,
 				 &proc->waiting_threads);
 		spin_unlock(&proc->inner_lock);
 		binderc_freezable_schedule();
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 		list_del_init(&thread->waiting_thread_node);
 		if (signal_pending(current)) {
 			ret = -EINTR;
@@ -178,7 +178,7 @@ static void binderc_fill_txn_data(struct binderc_transaction *t,
 static void binderc_fail_reply_next(struct binderc_proc *proc,
 				    struct binderc_thread *thread)
 {
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	if (thread->reply_error.cmd == BR_OK) {
 		thread->reply_error.cmd = BR_FAILED_REPLY;
 		list_add(&thread->reply_error.work.entry, &thread->todo);
@@ -232,7 +232,7 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 
 	t->buffer->allow_user_free = 1;
 	if (cmd != BR_REPLY && !(t->flags & TF_ONE_WAY)) {
-		spin_lock(&proc->inner_lock);
+		binderc_lock_inner(proc);
 		t->to_parent = thread->transaction_stack;
 		t->to_thread = thread;
 		thread->transaction_stack = t;
@@ -253,7 +253,7 @@ static void binderc_requeue_head(struct binderc_proc *proc,
 				 struct list_head *list,
 				 struct binderc_work *w)
 {
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	list_add(&w->entry, list);
 	if (list == &thread->todo)
 		thread->process_todo = true;
@@ -301,7 +301,7 @@ static int binderc_read_one(struct binderc_proc *proc,
 	u32 cmd;
 	int ret;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	if (!list_empty(&thread->todo))
 		list = &thread->todo;
 	else if (!list_empty(&proc->todo) && wait_for_proc_work)
@@ -401,7 +401,7 @@ static void binderc_maybe_spawn_looper(struct binderc_proc *proc,
 {
 	bool spawn;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	spawn = proc->requested_threads == 0 &&
 		list_empty(&proc->waiting_threads) &&
 		proc->requested_threads_started < proc->max_threads &&
@@ -456,7 +456,7 @@ int binderc_thread_read(struct binderc_proc *proc,
 	}
 
 retry:
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	wait_for_proc_work = binderc_available_for_proc_work_ilocked(thread);
 	trace_binderc_wait_for_work(wait_for_proc_work, thread->transaction_stack,
 				    !list_empty(&thread->todo));

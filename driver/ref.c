@@ -113,7 +113,7 @@ binderc_get_ref_for_node_olocked(struct binderc_proc *proc,
 	rb_insert_color(&new_ref->rb_node_node, &proc->refs_by_node);
 	binderc_insert_ref_desc_olocked(proc, new_ref);
 
-	spin_lock(&node->lock);
+	binderc_lock_node(node);
 	hlist_add_head(&new_ref->node_entry, &node->refs);
 	spin_unlock(&node->lock);
 	binderc_count_inc(BINDERC_CNT_REF);
@@ -217,7 +217,7 @@ struct binderc_node *binderc_get_node_from_ref(struct binderc_proc *proc,
 	struct binderc_node *node = NULL;
 	struct binderc_ref *ref;
 
-	spin_lock(&proc->outer_lock);
+	binderc_lock_outer(proc);
 	ref = binderc_get_ref_olocked(proc, desc, need_strong_ref);
 	if (ref) {
 		node = ref->node;
@@ -237,7 +237,7 @@ int binderc_update_ref_for_handle(struct binderc_proc *proc, u32 desc,
 	struct binderc_ref *ref;
 	int ret = 0;
 
-	spin_lock(&proc->outer_lock);
+	binderc_lock_outer(proc);
 	ref = binderc_get_ref_olocked(proc, desc, strong);
 	if (!ref) {
 		spin_unlock(&proc->outer_lock);
@@ -264,7 +264,7 @@ int binderc_inc_ref_for_node(struct binderc_proc *proc,
 	struct binderc_ref *ref, *new_ref = NULL;
 	int ret;
 
-	spin_lock(&proc->outer_lock);
+	binderc_lock_outer(proc);
 	ref = binderc_get_ref_for_node_olocked(proc, node, NULL);
 	if (!ref) {
 		/* Allocate outside the spinlock, then look again. */
@@ -272,7 +272,7 @@ int binderc_inc_ref_for_node(struct binderc_proc *proc,
 		new_ref = kzalloc(sizeof(*new_ref), GFP_KERNEL);
 		if (!new_ref)
 			return -ENOMEM;
-		spin_lock(&proc->outer_lock);
+		binderc_lock_outer(proc);
 		ref = binderc_get_ref_for_node_olocked(proc, node, new_ref);
 	}
 	ret = binderc_inc_ref_olocked(ref, strong, target_list);

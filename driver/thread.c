@@ -50,7 +50,7 @@ void binderc_enqueue_thread_work_ilocked(struct binderc_thread *thread,
 void binderc_enqueue_thread_work(struct binderc_thread *thread,
 				 struct binderc_work *work)
 {
-	spin_lock(&thread->proc->inner_lock);
+	binderc_lock_inner(thread->proc);
 	binderc_enqueue_thread_work_ilocked(thread, work);
 	spin_unlock(&thread->proc->inner_lock);
 }
@@ -64,7 +64,7 @@ void binderc_dequeue_work_ilocked(struct binderc_proc *proc,
 
 void binderc_dequeue_work(struct binderc_proc *proc, struct binderc_work *work)
 {
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	binderc_dequeue_work_ilocked(proc, work);
 	spin_unlock(&proc->inner_lock);
 }
@@ -215,7 +215,7 @@ struct binderc_thread *binderc_get_thread(struct binderc_proc *proc)
 {
 	struct binderc_thread *thread, *new_thread;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	thread = binderc_get_thread_ilocked(proc, NULL);
 	spin_unlock(&proc->inner_lock);
 	if (thread)
@@ -224,7 +224,7 @@ struct binderc_thread *binderc_get_thread(struct binderc_proc *proc)
 	new_thread = kzalloc(sizeof(*new_thread), GFP_KERNEL);
 	if (!new_thread)
 		return NULL;
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	thread = binderc_get_thread_ilocked(proc, new_thread);
 	spin_unlock(&proc->inner_lock);
 	if (thread != new_thread)
@@ -244,7 +244,7 @@ static void binderc_free_thread(struct binderc_thread *thread)
 
 void binderc_thread_dec_tmpref(struct binderc_thread *thread)
 {
-	spin_lock(&thread->proc->inner_lock);
+	binderc_lock_inner(thread->proc);
 	atomic_dec(&thread->tmp_ref);
 	if (thread->is_dead && !atomic_read(&thread->tmp_ref)) {
 		spin_unlock(&thread->proc->inner_lock);
@@ -273,7 +273,7 @@ binderc_thread_unlink_stack_ilocked(struct binderc_thread *thread,
 		struct binderc_transaction *next;
 
 		(*active)++;
-		spin_lock(&t->lock);
+		binderc_lock_txn(t);
 		if (t->to_thread == thread) {
 			thread->proc->outstanding_txns--;
 			t->to_proc = NULL;
@@ -303,7 +303,7 @@ int binderc_thread_release(struct binderc_proc *proc,
 	int active = 0;
 	bool polled;
 
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	/* The thread's free drops this; it keeps the proc valid meanwhile. */
 	proc->tmp_ref++;
 	atomic_inc(&thread->tmp_ref);

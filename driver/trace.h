@@ -195,7 +195,11 @@ DEFINE_EVENT(binderc_buffer_class, binderc_transaction_failed_buffer_release,
 DEFINE_EVENT(binderc_buffer_class, binderc_transaction_update_buffer_release,
 	TP_PROTO(const struct binderc_buffer *buf), TP_ARGS(buf));
 
-DECLARE_EVENT_CLASS(binderc_cmd_class,
+/*
+ * A BC_* command read from the write buffer, or a BR_* code written to
+ * the read buffer, with its name ("unknown" for a number no table has).
+ */
+TRACE_EVENT(binderc_command,
 	TP_PROTO(uint32_t cmd),
 	TP_ARGS(cmd),
 	TP_STRUCT__entry(
@@ -204,15 +208,202 @@ DECLARE_EVENT_CLASS(binderc_cmd_class,
 	TP_fast_assign(
 		__entry->cmd = cmd;
 	),
-	TP_printk("cmd=0x%x", __entry->cmd)
+	TP_printk("cmd=0x%x %s", __entry->cmd, binderc_bc_name(__entry->cmd))
 );
 
-/* A BC_* command read from the write buffer. */
-DEFINE_EVENT(binderc_cmd_class, binderc_command,
-	TP_PROTO(uint32_t cmd), TP_ARGS(cmd));
-/* A BR_* code written to the read buffer. */
-DEFINE_EVENT(binderc_cmd_class, binderc_return,
-	TP_PROTO(uint32_t cmd), TP_ARGS(cmd));
+TRACE_EVENT(binderc_return,
+	TP_PROTO(uint32_t cmd),
+	TP_ARGS(cmd),
+	TP_STRUCT__entry(
+		__field(uint32_t, cmd)
+	),
+	TP_fast_assign(
+		__entry->cmd = cmd;
+	),
+	TP_printk("cmd=0x%x %s", __entry->cmd, binderc_br_name(__entry->cmd))
+);
+
+/*
+ * An object crossing processes in a transaction: the sender's node became
+ * a handle in the receiver (node_to_ref), a handle went back to its
+ * owner as its node (ref_to_node), or a handle became another proc's
+ * handle (ref_to_ref).  Ids are debug ids, descs the handle numbers;
+ * node_ptr is the owner's userspace object address, as mainline has it.
+ */
+TRACE_EVENT(binderc_transaction_node_to_ref,
+	TP_PROTO(const struct binderc_transaction *t,
+		 const struct binderc_node *node,
+		 const struct binderc_ref_data *rdata),
+	TP_ARGS(t, node, rdata),
+	TP_STRUCT__entry(
+		__field(int, debug_id)
+		__field(int, node_debug_id)
+		__field(binder_uintptr_t, node_ptr)
+		__field(int, ref_debug_id)
+		__field(uint32_t, ref_desc)
+	),
+	TP_fast_assign(
+		__entry->debug_id = t->debug_id;
+		__entry->node_debug_id = node->debug_id;
+		__entry->node_ptr = node->ptr;
+		__entry->ref_debug_id = rdata->debug_id;
+		__entry->ref_desc = rdata->desc;
+	),
+	TP_printk("transaction=%d node=%d src_ptr=0x%016llx ==> dest_ref=%d dest_desc=%u",
+		  __entry->debug_id, __entry->node_debug_id,
+		  (u64)__entry->node_ptr, __entry->ref_debug_id,
+		  __entry->ref_desc)
+);
+
+TRACE_EVENT(binderc_transaction_ref_to_node,
+	TP_PROTO(const struct binderc_transaction *t,
+		 const struct binderc_node *node,
+		 const struct binderc_ref_data *rdata),
+	TP_ARGS(t, node, rdata),
+	TP_STRUCT__entry(
+		__field(int, debug_id)
+		__field(int, ref_debug_id)
+		__field(uint32_t, ref_desc)
+		__field(int, node_debug_id)
+		__field(binder_uintptr_t, node_ptr)
+	),
+	TP_fast_assign(
+		__entry->debug_id = t->debug_id;
+		__entry->ref_debug_id = rdata->debug_id;
+		__entry->ref_desc = rdata->desc;
+		__entry->node_debug_id = node->debug_id;
+		__entry->node_ptr = node->ptr;
+	),
+	TP_printk("transaction=%d node=%d src_ref=%d src_desc=%u ==> dest_ptr=0x%016llx",
+		  __entry->debug_id, __entry->node_debug_id,
+		  __entry->ref_debug_id, __entry->ref_desc,
+		  (u64)__entry->node_ptr)
+);
+
+TRACE_EVENT(binderc_transaction_ref_to_ref,
+	TP_PROTO(const struct binderc_transaction *t,
+		 const struct binderc_node *node,
+		 const struct binderc_ref_data *src,
+		 const struct binderc_ref_data *dest),
+	TP_ARGS(t, node, src, dest),
+	TP_STRUCT__entry(
+		__field(int, debug_id)
+		__field(int, node_debug_id)
+		__field(int, src_ref_debug_id)
+		__field(uint32_t, src_ref_desc)
+		__field(int, dest_ref_debug_id)
+		__field(uint32_t, dest_ref_desc)
+	),
+	TP_fast_assign(
+		__entry->debug_id = t->debug_id;
+		__entry->node_debug_id = node->debug_id;
+		__entry->src_ref_debug_id = src->debug_id;
+		__entry->src_ref_desc = src->desc;
+		__entry->dest_ref_debug_id = dest->debug_id;
+		__entry->dest_ref_desc = dest->desc;
+	),
+	TP_printk("transaction=%d node=%d src_ref=%d src_desc=%u ==> dest_ref=%d dest_desc=%u",
+		  __entry->debug_id, __entry->node_debug_id,
+		  __entry->src_ref_debug_id, __entry->src_ref_desc,
+		  __entry->dest_ref_debug_id, __entry->dest_ref_desc)
+);
+
+/*
+ * An fd object: pinned from the sender's table (fd_send, the sender's
+ * fd) and installed in the receiver's when it reads (fd_recv, the new
+ * fd); offset is where the fd number sits in the buffer.
+ */
+TRACE_EVENT(binderc_transaction_fd_send,
+	TP_PROTO(const struct binderc_transaction *t, int fd, size_t offset),
+	TP_ARGS(t, fd, offset),
+	TP_STRUCT__entry(
+		__field(int, debug_id)
+		__field(int, fd)
+		__field(size_t, offset)
+	),
+	TP_fast_assign(
+		__entry->debug_id = t->debug_id;
+		__entry->fd = fd;
+		__entry->offset = offset;
+	),
+	TP_printk("transaction=%d src_fd=%d offset=%zu",
+		  __entry->debug_id, __entry->fd, __entry->offset)
+);
+
+TRACE_EVENT(binderc_transaction_fd_recv,
+	TP_PROTO(const struct binderc_transaction *t, int fd, size_t offset),
+	TP_ARGS(t, fd, offset),
+	TP_STRUCT__entry(
+		__field(int, debug_id)
+		__field(int, fd)
+		__field(size_t, offset)
+	),
+	TP_fast_assign(
+		__entry->debug_id = t->debug_id;
+		__entry->fd = fd;
+		__entry->offset = offset;
+	),
+	TP_printk("transaction=%d dest_fd=%d offset=%zu",
+		  __entry->debug_id, __entry->fd, __entry->offset)
+);
+
+/*
+ * Lock waits (binderc's own; mainline's binder_lock events went with its
+ * global lock): lock_wait when a lock of lock.h was found held, then
+ * lock_acquired once it is taken, with the time spent waiting.  lock is
+ * the kind (proc_inner, proc_outer, node, alloc, mgr, txn, dead_nodes),
+ * id the pid or debug id of its owner (0 for the global ones).
+ */
+TRACE_DEFINE_ENUM(BINDERC_LOCK_PROC_INNER);
+TRACE_DEFINE_ENUM(BINDERC_LOCK_PROC_OUTER);
+TRACE_DEFINE_ENUM(BINDERC_LOCK_NODE);
+TRACE_DEFINE_ENUM(BINDERC_LOCK_ALLOC);
+TRACE_DEFINE_ENUM(BINDERC_LOCK_MGR);
+TRACE_DEFINE_ENUM(BINDERC_LOCK_TXN);
+TRACE_DEFINE_ENUM(BINDERC_LOCK_DEAD_NODES);
+
+#define binderc_show_lock(kind)					\
+	__print_symbolic(kind,						\
+			 { BINDERC_LOCK_PROC_INNER, "proc_inner" },	\
+			 { BINDERC_LOCK_PROC_OUTER, "proc_outer" },	\
+			 { BINDERC_LOCK_NODE, "node" },			\
+			 { BINDERC_LOCK_ALLOC, "alloc" },		\
+			 { BINDERC_LOCK_MGR, "mgr" },			\
+			 { BINDERC_LOCK_TXN, "txn" },			\
+			 { BINDERC_LOCK_DEAD_NODES, "dead_nodes" })
+
+TRACE_EVENT(binderc_lock_wait,
+	TP_PROTO(enum binderc_lock_kind kind, int id),
+	TP_ARGS(kind, id),
+	TP_STRUCT__entry(
+		__field(int, lock)
+		__field(int, id)
+	),
+	TP_fast_assign(
+		__entry->lock = kind;
+		__entry->id = id;
+	),
+	TP_printk("lock=%s id=%d", binderc_show_lock(__entry->lock),
+		  __entry->id)
+);
+
+TRACE_EVENT(binderc_lock_acquired,
+	TP_PROTO(enum binderc_lock_kind kind, int id, u64 wait_ns),
+	TP_ARGS(kind, id, wait_ns),
+	TP_STRUCT__entry(
+		__field(int, lock)
+		__field(int, id)
+		__field(u64, wait_ns)
+	),
+	TP_fast_assign(
+		__entry->lock = kind;
+		__entry->id = id;
+		__entry->wait_ns = wait_ns;
+	),
+	TP_printk("lock=%s id=%d wait_ns=%llu",
+		  binderc_show_lock(__entry->lock), __entry->id,
+		  __entry->wait_ns)
+);
 
 #endif /* BINDERC_TRACE_H */
 

@@ -21,7 +21,7 @@ struct binderc_thread *binderc_get_txn_from(struct binderc_transaction *t)
 {
 	struct binderc_thread *from;
 
-	spin_lock(&t->lock);
+	binderc_lock_txn(t);
 	from = t->from;
 	if (from)
 		atomic_inc(&from->tmp_ref);
@@ -40,7 +40,7 @@ binderc_get_txn_from_and_acq_inner(struct binderc_transaction *t)
 
 	if (!from)
 		return NULL;
-	spin_lock(&from->proc->inner_lock);
+	binderc_lock_inner(from->proc);
 	if (t->from) {
 		WARN_ON(from != t->from);
 		return from;
@@ -66,7 +66,7 @@ void binderc_free_transaction(struct binderc_transaction *t)
 	struct binderc_thread *target_thread;
 	struct binderc_proc *target_proc;
 
-	spin_lock(&t->lock);
+	binderc_lock_txn(t);
 	target_proc = t->to_proc;
 	target_thread = t->to_thread;
 	/* Pinning the thread keeps its proc alive too. */
@@ -75,7 +75,7 @@ void binderc_free_transaction(struct binderc_transaction *t)
 	spin_unlock(&t->lock);
 
 	if (target_proc) {
-		spin_lock(&target_proc->inner_lock);
+		binderc_lock_inner(target_proc);
 		target_proc->outstanding_txns--;
 		/* BINDER_FREEZE may be waiting for the last one. */
 		if (!target_proc->outstanding_txns && target_proc->is_frozen)
@@ -192,7 +192,7 @@ static int binderc_reply_target(struct binderc_txn_build *b)
 	struct binderc_thread *thread = b->thread, *target_thread;
 	struct binderc_transaction *in_reply_to;
 
-	spin_lock(&b->proc->inner_lock);
+	binderc_lock_inner(b->proc);
 	in_reply_to = thread->transaction_stack;
 	if (!in_reply_to || in_reply_to->to_thread != thread) {
 		/* Nothing to reply to, or not this thread's to answer. */
@@ -249,7 +249,7 @@ static void binderc_lookup_target_node(struct binderc_txn_build *b)
 		struct binderc_ref *ref;
 
 		/* The caller must hold a strong ref on the target. */
-		spin_lock(&b->proc->outer_lock);
+		binderc_lock_outer(b->proc);
 		ref = binderc_get_ref_olocked(b->proc, handle, true);
 		if (ref)
 			binderc_get_node_refs_for_txn(b, ref->node);
@@ -258,7 +258,7 @@ static void binderc_lookup_target_node(struct binderc_txn_build *b)
 		spin_unlock(&b->proc->outer_lock);
 		return;
 	}
-	spin_lock(&ctx->mgr_lock);
+	binderc_lock_mgr(ctx);
 	if (ctx->mgr_node)
 		binderc_get_node_refs_for_txn(b, ctx->mgr_node);
 	else
@@ -281,7 +281,7 @@ static int binderc_route_nested_ilocked(struct binderc_txn_build *b)
 	for (; tmp; tmp = tmp->from_parent) {
 		struct binderc_thread *from;
 
-		spin_lock(&tmp->lock);
+		binderc_lock_txn(tmp);
 		from = tmp->from;
 		if (from && from->proc == b->target_proc) {
 			atomic_inc(&from->tmp_ref);
@@ -312,7 +312,7 @@ static int binderc_call_target(struct binderc_txn_build *b)
 					b->target_proc->cred) < 0)
 		return binderc_txn_fail(b, BR_FAILED_REPLY, -EPERM);
 
-	spin_lock(&b->proc->inner_lock);
+	binderc_lock_inner(b->proc);
 	w = list_first_entry_or_null(&thread->todo, struct binderc_work, entry);
 	/* An incoming call must be read before a new sync call goes out. */
 	if (!oneway && w && w->type == BINDERC_WORK_TRANSACTION)
@@ -511,14 +511,14 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 	bool oneway = t->flags & TF_ONE_WAY;
 	bool pending_async = false, frozen;
 
-	spin_lock(&node->lock);
+	binderc_lock_node(node);
 	if (oneway) {
 		if (node->has_async_transaction)
 			pending_async = true;
 		else
 			node->has_async_transaction = true;
 	}
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	frozen = proc->is_frozen;
 	if (frozen) {
 		proc->sync_recv |= !oneway;
@@ -558,7 +558,7 @@ static u32 binderc_send_reply(struct binderc_txn_build *b,
 	struct binderc_proc *target_proc = b->target_proc;
 
 	binderc_enqueue_thread_work(b->thread, tcomplete);
-	spin_lock(&target_proc->inner_lock);
+	binderc_lock_inner(target_proc);
 	if (target_thread->is_dead || target_proc->receive_closed) {
 		spin_unlock(&target_proc->inner_lock);
 		return BR_DEAD_REPLY;
@@ -579,7 +579,7 @@ static u32 binderc_send_call(struct binderc_txn_build *b,
 	struct binderc_transaction *t = b->t;
 	u32 err;
 
-	spin_lock(&b->proc->inner_lock);
+	binderc_lock_inner(b->proc);
 	/* Read together with the reply: one return to userspace, not two. */
 	binderc_enqueue_deferred_thread_work_ilocked(thread, tcomplete);
 	t->need_reply = 1;
@@ -589,7 +589,7 @@ static u32 binderc_send_call(struct binderc_txn_build *b,
 
 	err = binderc_proc_transaction(t, b->target_proc, b->target_thread);
 	if (err) {
-		spin_lock(&b->proc->inner_lock);
+		binderc_lock_inner(b->proc);
 		binderc_pop_transaction_ilocked(thread, t);
 		spin_unlock(&b->proc->inner_lock);
 	}
@@ -632,7 +632,7 @@ static void binderc_txn_report_error(struct binderc_txn_build *b, int id)
 		binderc_send_failed_reply(b->in_reply_to, b->return_error);
 		return;
 	}
-	spin_lock(&b->proc->inner_lock);
+	binderc_lock_inner(b->proc);
 	binderc_set_extended_error(&thread->ee, id, b->return_error,
 				   b->return_error_param);
 	spin_unlock(&b->proc->inner_lock);
@@ -713,7 +713,7 @@ void binderc_transaction(struct binderc_proc *proc,
 	u32 err;
 
 	binderc_txn_log_start(&b, e, debug_id, reply);
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	binderc_set_extended_error(&thread->ee, debug_id, BR_OK, 0);
 	spin_unlock(&proc->inner_lock);
 
@@ -791,7 +791,7 @@ void binderc_free_buf(struct binderc_proc *proc,
 		      struct binderc_thread *thread,
 		      struct binderc_buffer *buffer, bool is_failure)
 {
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	if (buffer->transaction) {
 		buffer->transaction->buffer = NULL;
 		buffer->transaction = NULL;

@@ -14,7 +14,7 @@
 static void binderc_cmd_register_looper(struct binderc_proc *proc,
 					struct binderc_thread *thread)
 {
-	spin_lock(&proc->inner_lock);
+	binderc_lock_inner(proc);
 	if (thread->looper & BINDERC_LOOPER_ENTERED) {
 		thread->looper |= BINDERC_LOOPER_INVALID;
 	} else if (proc->requested_threads == 0) {

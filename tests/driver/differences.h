@@ -123,6 +123,11 @@ static const struct bt_difference bt_differences[] = {
 	  "command, param) and the request's target, code, flags and sizes.  binderc's "
 	  "events are trace system binderc, named binderc_*, not binder:binder_*" },
 	{ "trace/failed_reply", "a transaction_failed event", 0, 1, "as above" },
+	{ "trace/lock_waits_pair_up", "lock wait events", 0, 1,
+	  "mainline's binder_lock/binder_locked/binder_unlock went with its global lock (4.14) "
+	  "and nothing replaced them; binderc traces a wait on any lock of its transaction "
+	  "path: binderc:binderc_lock_wait (lock kind, owner's pid or debug id) when the lock "
+	  "is found held, binderc:binderc_lock_acquired (the same, and wait_ns) once taken" },
 	{ "proto61/spam_suspect_over_a_quarter_of_the_mapping",
 	  "the oneway crossing the sender's threshold", BR_TRANSACTION_COMPLETE,
 	  BR_ONEWAY_SPAM_SUSPECT,

@@ -18,12 +18,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bt.h"
@@ -160,6 +164,8 @@ static void trace_teardown(void)
 
 struct ev {
 	char name[64];
+	int tid;        /* the task that recorded it */
+	char text[160]; /* everything after "name: ", as printed */
 	unsigned nfields;
 	char key[FIELDS_MAX][24];
 	char val[FIELDS_MAX][24];
@@ -182,6 +188,7 @@ static void parse_line(char *line)
 	name = strstr(line, ": ");
 	if (!name)
 		return;
+	*name = '\0';
 	name += 2;
 	end = strstr(name, ": ");
 	if (!end)
@@ -190,6 +197,15 @@ static void parse_line(char *line)
 	e = &evs[nevs++];
 	memset(e, 0, sizeof(*e));
 	snprintf(e->name, sizeof(e->name), "%s", name);
+	snprintf(e->text, sizeof(e->text), "%s", end + 2);
+	/* "comm-TID [cpu] flags ts": the tid ends where " [" starts */
+	tok = strstr(line, " [");
+	if (tok) {
+		*tok = '\0';
+		tok = strrchr(line, '-');
+		if (tok)
+			e->tid = atoi(tok + 1);
+	}
 	for (tok = strtok_r(end + 2, " ", &save); tok && e->nfields < FIELDS_MAX; tok = strtok_r(NULL, " ", &save)) {
 		char *eq = strchr(tok, '=');
 
@@ -243,6 +259,15 @@ static long long field(const struct ev *e, const char *key)
 			return strtoll(e->val[i], NULL, 0);
 	cr_assert_fail("%s has no field %s", e->name, key);
 	return 0;
+}
+
+/* A field as printed ("proc_inner"), or NULL if the event has none. */
+static const char *field_str(const struct ev *e, const char *key)
+{
+	for (unsigned i = 0; i < e->nfields; i++)
+		if (!strcmp(e->key[i], key))
+			return e->val[i];
+	return NULL;
 }
 
 /* The first @event whose @key is @value, or NULL. */
@@ -315,6 +340,17 @@ Test(trace, formats_have_mainline_fields)
 		{ "return", { "uint32_t cmd" } },
 		{ "wait_for_work", { "bool proc_work", "bool transaction_stack", "bool thread_todo" } },
 		{ "ioctl", { "unsigned int cmd", "unsigned long arg" } },
+		{ "transaction_node_to_ref",
+		  { "int debug_id", "int node_debug_id", "binder_uintptr_t node_ptr", "int ref_debug_id",
+		    "uint32_t ref_desc" } },
+		{ "transaction_ref_to_node",
+		  { "int debug_id", "int ref_debug_id", "uint32_t ref_desc", "int node_debug_id",
+		    "binder_uintptr_t node_ptr" } },
+		{ "transaction_ref_to_ref",
+		  { "int debug_id", "int node_debug_id", "int src_ref_debug_id", "uint32_t src_ref_desc",
+		    "int dest_ref_debug_id", "uint32_t dest_ref_desc" } },
+		{ "transaction_fd_send", { "int debug_id", "int fd", "size_t offset" } },
+		{ "transaction_fd_recv", { "int debug_id", "int fd", "size_t offset" } },
 	};
 	char p[512], *fmt;
 	DIR *d;
@@ -356,7 +392,7 @@ Test(trace, formats_have_mainline_fields)
 		nchecked++;
 	}
 	closedir(d);
-	cr_assert_geq(nchecked, 14, "only %u binderc events", nchecked);
+	cr_assert_geq(nchecked, 21, "only %u binderc events", nchecked);
 }
 
 /*
@@ -512,4 +548,322 @@ Test(trace, failed_reply)
 			   "the refused reply's buffer goes back as a failure");
 	assert_no_kernel_pointers();
 	bt_close(&rx);
+}
+
+/*
+ * binderc_command and binderc_return print each code's name after its
+ * number, as mainline's binder_command and binder_return do: every code
+ * of a call, its reply and the frees is named, and a command no table has
+ * prints "unknown" (the name tables are bounds-checked).
+ */
+Test(trace, command_return_names)
+{
+	static const uint32_t bcs[] = { BC_TRANSACTION, BC_REPLY, BC_FREE_BUFFER };
+	static const uint32_t brs[] = { BR_TRANSACTION, BR_REPLY, BR_TRANSACTION_COMPLETE };
+	const uint32_t bad = _IO('c', 200);
+	uint64_t payload = 7;
+	struct binder_transaction_data t;
+	struct bt_result r;
+	char want[96];
+	uint32_t h;
+	const struct ev *e;
+	unsigned named = 0;
+
+	enable_event("command");
+	enable_event("return");
+	h = start_server(NULL);
+	clear_trace();
+	t = bt_tr(h, C_ECHO, 0, &payload, sizeof(payload), NULL, 0);
+	cr_assert_eq(bt_call(&c, &t, &r), 0);
+	cr_assert_eq(r.final, BR_REPLY, "%s", bt_br_name(r.final));
+	cr_assert_eq(bt_free(&c, r.reply.data.ptr.buffer), 0);
+	cr_assert_neq(bt_write(&c, &bad, sizeof(bad)), 0, "an unknown command is refused");
+	read_trace();
+
+	for (size_t i = 0; i < sizeof(bcs) / sizeof(bcs[0]); i++) {
+		e = find("command", "cmd", bcs[i]);
+		cr_assert_not_null(e, "no command event for %s", bt_bc_name(bcs[i]));
+		snprintf(want, sizeof(want), "cmd=0x%x %s", bcs[i], bt_bc_name(bcs[i]));
+		cr_expect_str_eq(e->text, want);
+	}
+	for (size_t i = 0; i < sizeof(brs) / sizeof(brs[0]); i++) {
+		e = find("return", "cmd", brs[i]);
+		cr_assert_not_null(e, "no return event for %s", bt_br_name(brs[i]));
+		snprintf(want, sizeof(want), "cmd=0x%x %s", brs[i], bt_br_name(brs[i]));
+		cr_expect_str_eq(e->text, want);
+	}
+	/* every event carries a name of the right family */
+	for (unsigned i = 0; i < nevs; i++) {
+		if (is_event(&evs[i], "command"))
+			cr_expect(strstr(evs[i].text, " BC_") || strstr(evs[i].text, " unknown"), "%s", evs[i].text);
+		else if (is_event(&evs[i], "return"))
+			cr_expect(strstr(evs[i].text, " BR_"), "%s", evs[i].text);
+		else
+			continue;
+		named++;
+	}
+	cr_expect_geq(named, 6);
+	e = find("command", "cmd", bad);
+	cr_assert_not_null(e, "no command event for 0x%x", bad);
+	snprintf(want, sizeof(want), "cmd=0x%x unknown", bad);
+	cr_expect_str_eq(e->text, want);
+}
+
+/* A node, a handle and an fd, sent in one call. */
+struct objs {
+	struct flat_binder_object node, handle;
+	struct binder_fd_object fd;
+};
+
+/* The object at @off in a received buffer. */
+static const void *obj_at(const struct bt_br *br, size_t off)
+{
+	return (const uint8_t *)(uintptr_t)br->tr.data.ptr.buffer + off;
+}
+
+/*
+ * Objects crossing processes: a node of this process sent to rx becomes
+ * a handle there (node_to_ref), a handle to s1's node becomes rx's handle
+ * (ref_to_ref), an fd is pinned here and installed for rx (fd_send,
+ * fd_recv), and rx's handle sent back to this process is the node again
+ * (ref_to_node).  Every handle and fd in the events is the one the
+ * receiver found in its buffer.
+ */
+Test(trace, objects_translated)
+{
+	static const char *const events[] = { "transaction", "transaction_node_to_ref", "transaction_ref_to_node",
+					      "transaction_ref_to_ref", "transaction_fd_send",
+					      "transaction_fd_recv" };
+	const binder_uintptr_t ptr = 0x5500, cookie = 0x5600;
+	const uint32_t code = 0x61;
+	struct objs out;
+	binder_size_t offs[3] = { offsetof(struct objs, node), offsetof(struct objs, handle),
+				  offsetof(struct objs, fd) };
+	const size_t fd_off = offs[2] + offsetof(struct binder_fd_object, fd);
+	const struct flat_binder_object *got_node, *got_handle;
+	const struct binder_fd_object *got_fd;
+	struct flat_binder_object back;
+	binder_size_t back_off = 0;
+	struct bt_buf w = { .len = 0 };
+	struct binder_transaction_data t;
+	struct bt_conn rx;
+	struct bt_result r;
+	struct bt_br br;
+	const struct ev *call, *e;
+	uint32_t h, hr, rx_node_desc, rx_ref_desc;
+	int fd, rx_fd, call_id, node_id;
+
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		enable_event(events[i]);
+	h = start_server(NULL);
+	open_node_owner(&rx, 6, 0x1700, 0x1800);
+	hr = get_handle(&c, 6);
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0);
+	out.node = bt_fbo_binder(BINDER_TYPE_BINDER, ptr, cookie);
+	out.handle = bt_fbo_handle(BINDER_TYPE_HANDLE, h);
+	out.fd = bt_fdo(fd);
+	clear_trace();
+
+	t = bt_tr(hr, code, 0, &out, sizeof(out), offs, sizeof(offs));
+	cr_assert_eq(bt_send(&c, &t), 0);
+	cr_assert_eq(bt_expect(&rx, BR_TRANSACTION, &br, BT_TIMEOUT_MS), 0);
+	got_node = obj_at(&br, offs[0]);
+	got_handle = obj_at(&br, offs[1]);
+	got_fd = obj_at(&br, offs[2]);
+	cr_assert_eq(got_node->hdr.type, BINDER_TYPE_HANDLE);
+	cr_assert_eq(got_handle->hdr.type, BINDER_TYPE_HANDLE);
+	rx_node_desc = got_node->handle;
+	rx_ref_desc = got_handle->handle;
+	rx_fd = (int)got_fd->fd;
+	/* rx hands this process's node back in its reply; freeing the call's
+	 * buffer would drop the handle, so rx takes a ref of its own first */
+	bt_put_ref(&w, BC_ACQUIRE, rx_node_desc);
+	cr_assert_eq(bt_write(&rx, w.data, w.len), 0);
+	back = bt_fbo_handle(BINDER_TYPE_HANDLE, rx_node_desc);
+	cr_assert_eq(bt_reply(&rx, &br.tr, &back, sizeof(back), &back_off, 1), 0);
+	cr_assert_eq(bt_expect(&rx, BR_TRANSACTION_COMPLETE, &br, BT_TIMEOUT_MS), 0);
+	memset(&r, 0, sizeof(r));
+	cr_assert_eq(bt_wait_result(&c, &r, true, BT_TIMEOUT_MS), 0);
+	cr_assert_eq(r.final, BR_REPLY, "%s", bt_br_name(r.final));
+	cr_assert_eq(((const struct flat_binder_object *)(uintptr_t)r.reply.data.ptr.buffer)->binder, ptr);
+	cr_assert_eq(bt_free(&c, r.reply.data.ptr.buffer), 0);
+	read_trace();
+
+	call = find("transaction", "code", code);
+	cr_assert_not_null(call, "no %stransaction for the call", prefix);
+	call_id = (int)field(call, "transaction");
+
+	e = find("transaction_node_to_ref", "transaction", call_id);
+	cr_assert_not_null(e, "no node_to_ref in call %d", call_id);
+	cr_expect_eq(field(e, "src_ptr"), (long long)ptr);
+	cr_expect_eq(field(e, "dest_desc"), rx_node_desc);
+	cr_expect_neq(field(e, "dest_ref"), 0);
+	node_id = (int)field(e, "node");
+	cr_expect_neq(node_id, 0);
+
+	e = find("transaction_ref_to_ref", "transaction", call_id);
+	cr_assert_not_null(e, "no ref_to_ref in call %d", call_id);
+	cr_expect_eq(field(e, "src_desc"), h);
+	cr_expect_eq(field(e, "dest_desc"), rx_ref_desc);
+	cr_expect_neq(field(e, "src_ref"), 0);
+	cr_expect_neq(field(e, "dest_ref"), 0);
+	cr_expect_neq(field(e, "node"), node_id);
+
+	e = find("transaction_fd_send", "transaction", call_id);
+	cr_assert_not_null(e, "no fd_send in call %d", call_id);
+	cr_expect_eq(field(e, "src_fd"), fd);
+	cr_expect_eq(field(e, "offset"), (long long)fd_off);
+	e = find("transaction_fd_recv", "transaction", call_id);
+	cr_assert_not_null(e, "no fd_recv in call %d", call_id);
+	cr_expect_eq(field(e, "dest_fd"), rx_fd);
+	cr_expect_eq(field(e, "offset"), (long long)fd_off);
+
+	/* the reply: rx's handle is this process's node again */
+	e = find("transaction_ref_to_node", "src_desc", rx_node_desc);
+	cr_assert_not_null(e, "no ref_to_node for rx's handle %u", rx_node_desc);
+	cr_expect_neq(field(e, "transaction"), call_id);
+	cr_expect_eq(field(e, "node"), node_id);
+	cr_expect_eq(field(e, "dest_ptr"), (long long)ptr);
+	cr_expect_neq(field(e, "src_ref"), 0);
+	assert_no_kernel_pointers();
+
+	close(rx_fd);
+	close(fd);
+	bt_close(&rx);
+}
+
+/* ---- lock waits (binderc only) ------------------------------------------- */
+
+#define HAMMER_THREADS 4
+#define HAMMER_IOCTLS 20000
+#define HAMMER_SECONDS 3
+
+struct hammer {
+	int fd;
+	pthread_barrier_t *go;
+};
+
+/*
+ * Every ioctl looks its thread up under the proc's inner lock, so threads
+ * issuing BINDER_VERSION on one fd all take the same lock, over and over.
+ */
+static void *hammer_main(void *arg)
+{
+	struct hammer *hm = arg;
+	struct binder_version v;
+
+	struct timespec start, now;
+
+	pthread_barrier_wait(hm->go);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (int i = 0; i < HAMMER_IOCTLS; i++) {
+		if (ioctl(hm->fd, BINDER_VERSION, &v))
+			return (void *)1;
+		/* a slow (debug) kernel stops on time, not on count */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec >= HAMMER_SECONDS)
+			break;
+	}
+	return NULL;
+}
+
+/*
+ * The lock events exist with their fields, and no other binderc event
+ * comes between a wait and its acquisition in one task: every lock_wait
+ * is followed, in its task, by the lock_acquired of the same lock with a
+ * wait under a second.  Contention is made by four threads hammering
+ * this process's inner lock; if the machine has one CPU and none of
+ * them ever found it held, the test says so and checks the format only.
+ */
+Test(trace, lock_waits_pair_up)
+{
+	static const struct {
+		const char *event;
+		const char *fields[3];
+	} want[] = {
+		{ "lock_wait", { "int lock", "int id" } },
+		{ "lock_acquired", { "int lock", "int id", "u64 wait_ns" } },
+	};
+	pthread_t th[HAMMER_THREADS];
+	struct hammer hm[HAMMER_THREADS];
+	pthread_barrier_t go;
+	unsigned waits = 0, pairs = 0, mine = 0;
+	unsigned long long max_ns = 0;
+	char p[384], *fmt;
+
+	if (!bt_expected("lock wait events", 0))
+		cr_skip_test("mainline has no lock wait events (differences.h)");
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/events/%s/%s%s/format", tracefs, sys, prefix, want[i].event);
+		fmt = read_file(p, 65536);
+		cr_assert_not_null(fmt, "no event %s%s", prefix, want[i].event);
+		for (size_t f = 0; f < 3 && want[i].fields[f]; f++) {
+			char decl[64];
+
+			snprintf(decl, sizeof(decl), "field:%s;", want[i].fields[f]);
+			cr_expect(strstr(fmt, decl), "%s%s has no %s", prefix, want[i].event, decl);
+		}
+		cr_expect(strstr(fmt, "proc_inner"), "%s prints no lock names", want[i].event);
+		free(fmt);
+	}
+	/* room for every pair (the default ring may overwrite the oldest) */
+	snprintf(p, sizeof(p), "%s/buffer_size_kb", inst);
+	cr_expect_eq(write_file(p, "8192"), 0);
+	enable_event("lock_wait");
+	enable_event("lock_acquired");
+	clear_trace();
+
+	cr_assert_eq(pthread_barrier_init(&go, NULL, HAMMER_THREADS), 0);
+	for (int i = 0; i < HAMMER_THREADS; i++) {
+		hm[i].fd = c.fd;
+		hm[i].go = &go;
+		cr_assert_eq(pthread_create(&th[i], NULL, hammer_main, &hm[i]), 0);
+	}
+	for (int i = 0; i < HAMMER_THREADS; i++) {
+		void *ret;
+
+		cr_assert_eq(pthread_join(th[i], &ret), 0);
+		cr_expect_null(ret, "BINDER_VERSION failed in thread %d", i);
+	}
+	pthread_barrier_destroy(&go);
+	read_trace();
+
+	for (unsigned i = 0; i < nevs; i++) {
+		const struct ev *w = &evs[i], *a = NULL;
+		const char *lock;
+
+		if (!is_event(w, "lock_wait"))
+			continue;
+		waits++;
+		lock = field_str(w, "lock");
+		cr_assert_not_null(lock, "%s", w->text);
+		for (unsigned j = i + 1; j < nevs; j++) {
+			if (evs[j].tid != w->tid)
+				continue;
+			a = &evs[j];
+			break;
+		}
+		if (!a) {
+			/* only the last event read may lack its pair */
+			cr_expect_eq(nevs, LINES_MAX, "task %d: %s never acquired", w->tid, w->text);
+			continue;
+		}
+		cr_assert(is_event(a, "lock_acquired"), "task %d: after \"%s\" came %s: %s", w->tid, w->text,
+			  a->name, a->text);
+		cr_expect_str_eq(field_str(a, "lock"), lock);
+		cr_expect_eq(field(a, "id"), field(w, "id"));
+		cr_expect_lt((unsigned long long)field(a, "wait_ns"), 1000000000ull, "%s", a->text);
+		if ((unsigned long long)field(a, "wait_ns") > max_ns)
+			max_ns = (unsigned long long)field(a, "wait_ns");
+		if (!strcmp(lock, "proc_inner") && field(w, "id") == getpid())
+			mine++;
+		pairs++;
+	}
+	cr_log_info("lock waits: %u, paired %u, on this process's inner lock %u, longest %llu ns", waits, pairs,
+		    mine, max_ns);
+	if (!waits && sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		cr_skip_test("one CPU: no contention could be made (format checked only)");
+	cr_assert_gt(mine, 0, "%d threads x %d ioctls never found the inner lock of pid %d held", HAMMER_THREADS,
+		     HAMMER_IOCTLS, (int)getpid());
 }
