@@ -175,7 +175,7 @@ vm_fault_t binderc_alloc_fault(struct binderc_alloc *alloc,
 	 * for such references under the mutex).  By address, not pgoff: the
 	 * mmap offset is ignored, as in mainline.
 	 */
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	if (vmf->address >= alloc->buffer) {
 		index = (vmf->address - alloc->buffer) >> PAGE_SHIFT;
 		if (index < alloc->buffer_size >> PAGE_SHIFT)
@@ -301,7 +301,7 @@ void binderc_alloc_release(struct binderc_alloc *alloc)
 	size_t i, npages = alloc->buffer_size >> PAGE_SHIFT;
 
 	/* The shrinker may hold the mutex on one of these pages: wait. */
-	mutex_lock(&alloc->mutex);
+	binderc_lock_alloc(alloc);
 	list_for_each_entry_safe(buffer, tmp, &alloc->buffers, entry) {
 		/* Buffers userspace never freed go with the proc. */
 		if (!buffer->free)

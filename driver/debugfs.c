@@ -528,7 +528,7 @@ static int stats_show(struct seq_file *m, void *unused)
 		seq_printf(m, "proc %d\n", proc->pid);
 		seq_printf(m, "context %s\n", proc->context->name);
 		binderc_print_stats(m, "  ", &proc->stats);
-		mutex_lock(&proc->alloc.mutex);
+		binderc_lock_alloc(&proc->alloc);
 		binderc_print_pages_locked(m, &proc->alloc);
 		mutex_unlock(&proc->alloc.mutex);
 	}
