@@ -217,7 +217,9 @@ static void header_interface(struct gen *g)
 		" * that the caller frees; inout arrays and parcelables are replaced (the\n"
 		" * old value freed).  _ret may be NULL to drop the return value.  For an\n"
 		" * out array, *NAME_len on entry is the length asked for (the request\n"
-		" * carries it, as Android sends the caller's array length).\n"
+		" * carries it, as Android sends the caller's array length); an out T[N]\n"
+		" * sends nothing (*NAME_len on entry is ignored) and comes back with\n"
+		" * exactly N elements; an inout T[N] must hold N (else -EINVAL).\n"
 		" * One-way methods return the send status.\n */\n");
 	for (size_t i = 0; i < d->n_methods; i++)
 		fprintf(g->h, "int %s_%s(bc_binder *binder%s);\n", d->cname, d->methods[i].name,

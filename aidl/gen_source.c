@@ -352,7 +352,7 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 			bool pc = gen_type(&p->type).k == G_PARCEL;
 			gen_write(g, c, &p->type, "_data", pc ? p->name : aidl_printf(ctx, "*%s", p->name),
 				  aidl_printf(ctx, "*%s_len", p->name), "\t");
-		} else if (has_len(&p->type)) {
+		} else if (has_len(&p->type) && !p->type.fixed) { /* an out T[N] sends nothing */
 			fprintf(c, "\t_r = bcaidl_write_size(_data, *%s_len); /* out array: the size asked for */\n"
 				   "\tif (_r < 0)\n\t\tgoto out;\n",
 				p->name);
@@ -445,9 +445,15 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 		} else if (gt.k == G_PARCEL) {
 			fprintf(c, "\t_r = %s_init(&%s);\n\tif (_r < 0)\n\t\tgoto out;\n", gt.ctype, a);
 		} else {
-			fprintf(c, "\t_r = bcaidl_read_size(_in, &%s);\n\tif (_r < 0) {\n\t\t_r = bcaidl_bad_request(_r);\n"
-				   "\t\tgoto out;\n\t}\n",
-				al);
+			/* an out T[N] is not in the request: N default elements,
+			 * as Android's stubs allocate (the reply refuses another
+			 * length, so the implementation must leave exactly N) */
+			if (p->type.fixed)
+				fprintf(c, "\t%s = %" PRIu32 ";\n", al, aidl_fixed_len(&p->type));
+			else
+				fprintf(c, "\t_r = bcaidl_read_size(_in, &%s);\n\tif (_r < 0) {\n"
+					   "\t\t_r = bcaidl_bad_request(_r);\n\t\tgoto out;\n\t}\n",
+					al);
 			if (gt.k == G_STRV)
 				fprintf(c, "\t_r = bcaidl_strv_new(%s, &%s);\n\tif (_r < 0)\n\t\tgoto out;\n", al, a);
 			else if (gt.k == G_PARRAY)

@@ -310,8 +310,6 @@ static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aid
 				  type_str(ctx, &p->type), p->name);
 		if ((p->type.basic == B_PFD || p->type.basic == B_FD) && (p->dir == D_OUT || p->dir == D_INOUT))
 			aidl_unsupported(ctx, &p->loc, "an out or inout file descriptor");
-		if (p->type.fixed && (p->dir == D_OUT || p->dir == D_INOUT))
-			aidl_unsupported(ctx, &p->loc, "an out or inout fixed-size array");
 		if (p->type.nullable && (p->dir == D_OUT || p->dir == D_INOUT))
 			aidl_unsupported(ctx, &p->loc, "@nullable on an out or inout parameter");
 		if ((m->oneway || d->oneway) && (p->dir == D_OUT || p->dir == D_INOUT))
