@@ -92,9 +92,9 @@ AIDLR_GEN_O := $(patsubst %,$(AIDLR_GEN)/%.o,$(AIDLR_NAMES))
 AIDLR_TEST := $(B)/guest/bin/aidl-remote-test
 GUEST_TESTS += $(AIDLR_TEST)
 
-$(AIDLR_GEN_C): $(AIDLR_GEN)/org_binderc_remote_%.c: $(AIDLR_SRC)/org/binderc/remote/%.aidl $(BC_AIDL)
+$(AIDLR_GEN_C): $(AIDLR_GEN)/org_binderc_remote_%.c: $(AIDLR_SRC)/org/binderc/remote/%.aidl $(BC_AIDL_RUN)
 	@mkdir -p $(dir $@)
-	$(BC_AIDL) -I $(AIDLR_SRC) -o $(AIDLR_GEN) $<
+	$(BC_AIDL_RUN) -I $(AIDLR_SRC) -o $(AIDLR_GEN) $<
 
 $(AIDLR_GEN_O): $(AIDLR_GEN)/%.o: $(AIDLR_GEN)/%.c $(AIDLR_GEN_C)
 	$(CC) $(CFLAGS_BASE) -I$(AIDLR_GEN) -c $< -o $@
