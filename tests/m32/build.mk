@@ -7,7 +7,11 @@
 #   make m32   build/m32/guest/bin/* and build/m32/guest/suite.list
 #
 # A sub-make builds the same rules with B=build/m32 and CC='cc -m32', so
-# the 64-bit build is untouched.  Needs gcc-12-multilib (scripts/deps) and
+# the 64-bit build is untouched.  The kernel's x86 uapi <asm/...> headers
+# serve both word sizes; the gcc-multilib metapackage would link them to
+# /usr/include/asm, but it conflicts with the arm64 cross compiler, so the
+# sub-make finds them through build/m32/include/asm instead.
+# Needs gcc-12-multilib (scripts/deps) and
 # Criterion's i386 libraries, which scripts/fetch-i386-root downloads once
 # into a cache; tests/m32/copy-libs puts what the binaries need in
 # build/m32/guest/lib, their rpath, and tests/vm/run-guest copies
@@ -24,8 +28,9 @@ m32:
 	@test -n "$(HAVE_M32)" || { echo "m32: no i386 toolchain ($(CC) -m32 fails): apt-get install gcc-12-multilib" >&2; exit 1; }
 	@root=$$($(TOP)/scripts/fetch-i386-root) || { echo "m32: Criterion's i386 libraries are missing (scripts/fetch-i386-root failed)" >&2; exit 1; }; \
 	lib=$$root/usr/lib/i386-linux-gnu:$$root/lib/i386-linux-gnu; \
+	mkdir -p $(M32_B)/include && ln -sfn /usr/include/x86_64-linux-gnu/asm $(M32_B)/include/asm; \
 	$(MAKE) --no-print-directory B=$(M32_B) HAVE_CRITERION=yes M32_ROOT=$$root \
-		CC="$(CC) -m32 -L$$root/usr/lib/i386-linux-gnu -Wl,-rpath-link,$$lib -Wl,--disable-new-dtags,-rpath,$(M32_B)/guest/lib" m32-build
+		CC="$(CC) -m32 -isystem $(M32_B)/include -L$$root/usr/lib/i386-linux-gnu -Wl,-rpath-link,$$lib -Wl,--disable-new-dtags,-rpath,$(M32_B)/guest/lib" m32-build
 
 # Only meaningful inside the sub-make above (B is build/m32 there).  The
 # libraries the binaries need go next to them, in the lib/ their rpath
