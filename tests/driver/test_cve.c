@@ -31,7 +31,7 @@ static void drop_slab(void)
 	if (fd >= 0) {
 		/* 2: reclaim slab objects, which runs every shrinker (binder's too) */
 		if (write(fd, "2", 1) != 1)
-			cr_log_warn("drop_caches: %s", strerror(errno));
+			cr_log_info("drop_caches: %s", strerror(errno));
 		close(fd);
 	}
 }
