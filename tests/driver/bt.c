@@ -937,3 +937,17 @@ long bt_expected(const char *key, long mainline_value)
 	}
 	return mainline_value;
 }
+
+void bt_pattern(uint8_t *p, size_t n, uint32_t seq)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)(seq * 131 + i * 7 + 1);
+}
+
+bool bt_has_pattern(const uint8_t *p, size_t n, uint32_t seq)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != (uint8_t)(seq * 131 + i * 7 + 1))
+			return false;
+	return true;
+}

@@ -242,4 +242,9 @@ void bt_serve_until(struct bt_conn *c, bt_handler_fn fn, void *arg, int rd, int 
  * the current test on the driver under test; mainline_value where no row. */
 long bt_expected(const char *key, long mainline_value);
 
+/* The bytes of call number @seq: each buffer's content names its call,
+ * so a buffer handed out twice or moved shows up as the wrong pattern. */
+void bt_pattern(uint8_t *p, size_t n, uint32_t seq);
+bool bt_has_pattern(const uint8_t *p, size_t n, uint32_t seq);
+
 #endif

@@ -42,21 +42,6 @@ static uint32_t open_rx(struct bt_conn *rx, size_t map_size)
 	return get_handle(&c, RX_SLOT);
 }
 
-/* The bytes of call number seq: each buffer's content names its call. */
-static void pattern(uint8_t *p, size_t n, uint32_t seq)
-{
-	for (size_t i = 0; i < n; i++)
-		p[i] = (uint8_t)(seq * 131 + i * 7 + 1);
-}
-
-static bool has_pattern(const uint8_t *p, size_t n, uint32_t seq)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != (uint8_t)(seq * 131 + i * 7 + 1))
-			return false;
-	return true;
-}
-
 struct kept {
 	binder_uintptr_t addr;
 	size_t size; /* the payload's length */
@@ -64,7 +49,7 @@ struct kept {
 };
 
 /*
- * A sync call of n bytes (content pattern(seq)) that rx answers without
+ * A sync call of n bytes (content bt_pattern(seq)) that rx answers without
  * freeing the request: returns where the request lies in rx's mapping.
  */
 static binder_uintptr_t keep_call(struct bt_conn *rx, uint32_t h, size_t n, uint32_t seq)
@@ -75,14 +60,14 @@ static binder_uintptr_t keep_call(struct bt_conn *rx, uint32_t h, size_t n, uint
 	uintptr_t lo = (uintptr_t)rx->map;
 
 	cr_assert_leq(n, sizeof(data));
-	pattern(data, n, seq);
+	bt_pattern(data, n, seq);
 	t = bt_tr(h, 0x42, 0, data, n, NULL, 0);
 	cr_assert_eq(bt_send(&c, &t), 0);
 	cr_assert_eq(bt_expect(rx, BR_TRANSACTION, &br, BT_TIMEOUT_MS), 0, "call %u (%zu bytes)", seq, n);
 	cr_assert_eq(br.tr.data_size, n);
 	cr_assert_geq(br.tr.data.ptr.buffer, lo);
 	cr_assert_leq(br.tr.data.ptr.buffer + align8(n), lo + rx->map_size);
-	cr_assert(has_pattern((const void *)(uintptr_t)br.tr.data.ptr.buffer, n, seq),
+	cr_assert(bt_has_pattern((const void *)(uintptr_t)br.tr.data.ptr.buffer, n, seq),
 		  "call %u arrived with other bytes", seq);
 	cr_assert_eq(bt_send_reply(rx, NULL, 0), 0);
 	finish_call(&c);
@@ -100,7 +85,7 @@ static void call_no_space(uint32_t h, size_t n)
 
 static void free_kept(struct bt_conn *rx, const struct kept *k)
 {
-	cr_assert(has_pattern((const void *)(uintptr_t)k->addr, k->size, k->seq),
+	cr_assert(bt_has_pattern((const void *)(uintptr_t)k->addr, k->size, k->seq),
 		  "buffer of call %u was overwritten while it was allocated", k->seq);
 	cr_assert_eq(bt_free(rx, k->addr), 0);
 }

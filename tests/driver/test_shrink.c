@@ -109,20 +109,6 @@ static uint32_t open_rx(struct bt_conn *rx, size_t map_size)
 	return get_handle(&c, RX_SLOT);
 }
 
-static void pattern(uint8_t *p, size_t n, uint32_t seq)
-{
-	for (size_t i = 0; i < n; i++)
-		p[i] = (uint8_t)(seq * 131 + i * 7 + 1);
-}
-
-static bool has_pattern(const uint8_t *p, size_t n, uint32_t seq)
-{
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != (uint8_t)(seq * 131 + i * 7 + 1))
-			return false;
-	return true;
-}
-
 /* A sync call of n bytes that rx answers but keeps: returns its address. */
 static binder_uintptr_t keep_call(struct bt_conn *rx, uint32_t h, size_t n, uint32_t seq)
 {
@@ -131,12 +117,12 @@ static binder_uintptr_t keep_call(struct bt_conn *rx, uint32_t h, size_t n, uint
 	struct bt_br br;
 
 	cr_assert_leq(n, sizeof(data));
-	pattern(data, n, seq);
+	bt_pattern(data, n, seq);
 	t = bt_tr(h, 0x42, 0, data, n, NULL, 0);
 	cr_assert_eq(bt_send(&c, &t), 0);
 	cr_assert_eq(bt_expect(rx, BR_TRANSACTION, &br, BT_TIMEOUT_MS), 0, "call %u", seq);
 	cr_assert_eq(br.tr.data_size, n);
-	cr_assert(has_pattern((const void *)(uintptr_t)br.tr.data.ptr.buffer, n, seq),
+	cr_assert(bt_has_pattern((const void *)(uintptr_t)br.tr.data.ptr.buffer, n, seq),
 		  "call %u arrived with other bytes", seq);
 	cr_assert_eq(bt_send_reply(rx, NULL, 0), 0);
 	finish_call(&c);
@@ -145,7 +131,7 @@ static binder_uintptr_t keep_call(struct bt_conn *rx, uint32_t h, size_t n, uint
 
 static void check_and_free(struct bt_conn *rx, binder_uintptr_t addr, size_t n, uint32_t seq)
 {
-	cr_assert(has_pattern((const void *)(uintptr_t)addr, n, seq),
+	cr_assert(bt_has_pattern((const void *)(uintptr_t)addr, n, seq),
 		  "buffer of call %u changed while it was allocated", seq);
 	cr_assert_eq(bt_free(rx, addr), 0);
 }
@@ -196,11 +182,11 @@ static void echo_calls(struct bt_conn *q, int n, uint32_t seq)
 		struct binder_transaction_data t;
 		struct bt_result r;
 
-		pattern(big, sizeof(big), seq + (uint32_t)k);
+		bt_pattern(big, sizeof(big), seq + (uint32_t)k);
 		t = bt_tr(0, BT_SM_ECHO, 0, big, sizeof(big), NULL, 0);
 		bt_require(bt_call(q, &t, &r) == 0 && r.final == BR_REPLY, "echo");
 		bt_require(r.reply.data_size == sizeof(big) &&
-				   has_pattern((const void *)(uintptr_t)r.reply.data.ptr.buffer, sizeof(big),
+				   bt_has_pattern((const void *)(uintptr_t)r.reply.data.ptr.buffer, sizeof(big),
 					       seq + (uint32_t)k),
 			   "echo %d came back with other bytes", k);
 		bt_require(bt_free(q, r.reply.data.ptr.buffer) == 0, "free");
@@ -279,7 +265,7 @@ Test(shrink, page_in_use_never_reclaimed)
 	p = my_pages();
 	cr_assert_eq(p.lru, 0, "%ld unused pages left after drop_caches", p.lru);
 	for (int i = 0; i < (int)N; i += 2)
-		cr_assert(has_pattern((const void *)(uintptr_t)addr[i], sizes[i], (uint32_t)i + 1),
+		cr_assert(bt_has_pattern((const void *)(uintptr_t)addr[i], sizes[i], (uint32_t)i + 1),
 			  "buffer %d (in use) changed under memory pressure", i);
 	/* the freed gaps take new buffers again, with their own bytes */
 	for (int i = 1; i < (int)N; i += 2)
