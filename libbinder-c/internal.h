@@ -286,9 +286,10 @@ struct bc_process {
 	bool pool_started;
 	atomic_bool stopping;
 	bool destroy_pending;
-	pthread_t *pool;
-	size_t n_pool, cap_pool;
-	unsigned pool_running;
+	struct bc_pool_thread *pool; /* every pool thread not yet joined */
+	size_t n_pool;
+	unsigned pool_running; /* reserved by bc__spawn, not yet ended */
+	unsigned pool_creating; /* between reservation and pthread_create's return */
 	bc_binder *ctx_obj;
 	/* Objects (see LOCKING above). */
 	pthread_mutex_t obj_mu;

@@ -216,19 +216,24 @@ int bc_process_set_max_threads(bc_process *p, uint32_t n)
 	return 0;
 }
 
-struct spawn_arg {
+/* One pool thread.  Allocated by bc__spawn before it takes proc->mu, so
+ * no allocation and no clone happen under the lock; freed by whoever
+ * joins the thread. */
+struct bc_pool_thread {
+	struct bc_pool_thread *next;
 	bc_process *proc;
+	pthread_t th;
 	bool registered;
 };
 
 static void *pool_main(void *arg)
 {
-	struct spawn_arg *s = arg;
-	bc_process *proc = s->proc;
-	bool registered = s->registered, destroy;
+	struct bc_pool_thread *self = arg;
+	bc_process *proc = self->proc;
+	bool registered = self->registered, destroy;
 	struct bc_thread *t;
 
-	free(s);
+	/* @self belongs to the joiner from here on: read nothing more. */
 	t = bc__thread(proc);
 	if (t) {
 		t->is_pool = true;
@@ -249,42 +254,48 @@ static void *pool_main(void *arg)
 
 int bc__spawn(bc_process *proc, bool registered)
 {
-	struct spawn_arg *s;
-	pthread_t th;
+	struct bc_pool_thread *n = calloc(1, sizeof(*n));
 	int r;
 
+	if (!n)
+		return -ENOMEM;
+	n->proc = proc;
+	n->registered = registered;
+	/* Reserve the thread under the lock, create it outside: stop_pool
+	 * waits for the reservation to be settled before it joins. */
 	pthread_mutex_lock(&proc->mu);
 	if (atomic_load(&proc->stopping) || proc->n_pool > proc->max_threads + 8) {
 		pthread_mutex_unlock(&proc->mu);
+		free(n);
 		return -EAGAIN;
 	}
-	if (proc->n_pool == proc->cap_pool) {
-		size_t c = proc->cap_pool ? proc->cap_pool * 2 : 8;
-		pthread_t *np = realloc(proc->pool, c * sizeof(*np));
+	n->next = proc->pool;
+	proc->pool = n;
+	proc->n_pool++;
+	proc->pool_running++;
+	proc->pool_creating++;
+	pthread_mutex_unlock(&proc->mu);
 
-		if (!np) {
-			pthread_mutex_unlock(&proc->mu);
-			return -ENOMEM;
-		}
-		proc->pool = np;
-		proc->cap_pool = c;
-	}
-	s = malloc(sizeof(*s));
-	if (!s) {
-		pthread_mutex_unlock(&proc->mu);
-		return -ENOMEM;
-	}
-	s->proc = proc;
-	s->registered = registered;
-	r = pthread_create(&th, NULL, pool_main, s);
+	r = pthread_create(&n->th, NULL, pool_main, n);
+
+	pthread_mutex_lock(&proc->mu);
+	proc->pool_creating--;
 	if (r != 0) {
-		free(s);
-		pthread_mutex_unlock(&proc->mu);
+		for (struct bc_pool_thread **pp = &proc->pool; *pp; pp = &(*pp)->next) {
+			if (*pp == n) {
+				*pp = n->next;
+				break;
+			}
+		}
+		proc->n_pool--;
+		proc->pool_running--;
+	}
+	pthread_cond_broadcast(&proc->cv);
+	pthread_mutex_unlock(&proc->mu);
+	if (r != 0) {
+		free(n);
 		return -r;
 	}
-	proc->pool[proc->n_pool++] = th;
-	proc->pool_running++;
-	pthread_mutex_unlock(&proc->mu);
 	return 0;
 }
 
@@ -329,6 +340,7 @@ static void kick(bc_process *p)
 static bool stop_pool(bc_process *p)
 {
 	pthread_t self = pthread_self();
+	struct bc_pool_thread *list, *next;
 	bool all = true;
 
 	atomic_store(&p->stopping, true);
@@ -336,7 +348,7 @@ static bool stop_pool(bc_process *p)
 	for (int round = 0; round < 100; round++) {
 		struct timespec ts;
 
-		if (p->pool_running == 0)
+		if (p->pool_running == 0 && p->pool_creating == 0)
 			break;
 		pthread_mutex_unlock(&p->mu);
 		kick(p);
@@ -347,21 +359,28 @@ static bool stop_pool(bc_process *p)
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000;
 		}
-		while (p->pool_running > 0 && pthread_cond_timedwait(&p->cv, &p->mu, &ts) == 0)
+		while ((p->pool_running > 0 || p->pool_creating > 0) &&
+		       pthread_cond_timedwait(&p->cv, &p->mu, &ts) == 0)
 			;
 	}
-	if (p->pool_running > 0)
+	if (p->pool_running > 0 || p->pool_creating > 0)
 		all = false;
-	for (size_t i = 0; i < p->n_pool; i++) {
-		if (pthread_equal(p->pool[i], self))
-			pthread_detach(self);
-		else if (all)
-			pthread_join(p->pool[i], NULL);
-		else
-			pthread_detach(p->pool[i]);
+	/* A thread still being created stays listed: its creator settles it. */
+	list = all ? p->pool : NULL;
+	if (all) {
+		p->pool = NULL;
+		p->n_pool = 0;
 	}
-	p->n_pool = 0;
 	pthread_mutex_unlock(&p->mu);
+	/* Joined without the lock; every listed thread has ended its loop. */
+	for (; list; list = next) {
+		next = list->next;
+		if (pthread_equal(list->th, self))
+			pthread_detach(self);
+		else
+			pthread_join(list->th, NULL);
+		free(list);
+	}
 	/* Wake joined user threads too. */
 	kick(p);
 	return all;
@@ -458,7 +477,6 @@ void bc__process_destroy(bc_process *p)
 	kept = atomic_exchange(&p->deferred_free, 0);
 	if (kept)
 		bc__free_buffer(p, kept, false);
-	free(p->pool);
 	munmap(p->map, p->map_size);
 	close(p->fd);
 	free(p->device);
