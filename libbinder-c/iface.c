@@ -332,33 +332,41 @@ static bool same_description(const bc_iface *a, const bc_iface *b)
 
 int bc_iface_register(bc_iface *iface, bool replace)
 {
-	struct reg *r;
+	/* Allocated before the lock, freed if the descriptor is known. */
+	struct reg *r, *fresh;
+	int ret = 0;
 
 	if (!iface)
 		return -EINVAL;
+	fresh = malloc(sizeof(*fresh));
+	if (!fresh)
+		return -ENOMEM;
 	pthread_mutex_lock(&reg_lock);
 	for (r = regs; r; r = r->next) {
 		if (strcmp(r->iface->descriptor, iface->descriptor))
 			continue;
 		if (!replace && !same_description(r->iface, iface)) {
-			pthread_mutex_unlock(&reg_lock);
-			return -EEXIST;
+			ret = -EEXIST;
+			break;
 		}
-		bc_iface_unref(r->iface);
+		/* The old description is dropped after unlocking. */
+		fresh->iface = r->iface;
 		r->iface = bc_iface_ref(iface);
-		pthread_mutex_unlock(&reg_lock);
-		return 0;
+		break;
 	}
-	r = malloc(sizeof(*r));
 	if (!r) {
-		pthread_mutex_unlock(&reg_lock);
-		return -ENOMEM;
+		fresh->iface = bc_iface_ref(iface);
+		fresh->next = regs;
+		regs = fresh;
+		fresh = NULL;
 	}
-	r->iface = bc_iface_ref(iface);
-	r->next = regs;
-	regs = r;
 	pthread_mutex_unlock(&reg_lock);
-	return 0;
+	if (fresh) {
+		if (r && ret == 0)
+			bc_iface_unref(fresh->iface);
+		free(fresh);
+	}
+	return ret;
 }
 
 int bc_iface_unregister(const char *descriptor)
