@@ -203,6 +203,7 @@ static int binderc_reply_target(struct binderc_txn_build *b)
 	spin_unlock(&b->proc->inner_lock);
 	b->in_reply_to = in_reply_to;
 	binderc_set_nice(in_reply_to->saved_priority);
+	binderc_sched_restore_txn(thread, in_reply_to);
 
 	target_thread = binderc_get_txn_from_and_acq_inner(in_reply_to);
 	if (!target_thread)
@@ -351,6 +352,8 @@ binderc_txn_create(struct binderc_txn_build *b, bool reply, int debug_id)
 	t->code = tr->code;
 	t->flags = tr->flags;
 	t->priority = task_nice(current);
+	if (!reply)
+		binderc_txn_sched_record(t, b->target_node);
 	return t;
 }
 

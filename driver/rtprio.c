@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * binderc: real-time priority inheritance, an opt-in of the node's owner.
+ *
+ * A node may carry, in its flat_binder_object flags, a minimum scheduling
+ * policy and priority (FLAT_BINDER_FLAG_SCHED_POLICY_MASK and the priority
+ * byte) and FLAT_BINDER_FLAG_INHERIT_RT.  The thread that serves a call to
+ * it is raised to the higher of the node's real-time minimum and, for a
+ * sync call to an INHERIT_RT node, the caller's own SCHED_FIFO/SCHED_RR
+ * priority; it is put back when it replies, when it next waits for work
+ * with nothing on its stack, and when it leaves binder.  A thread is never
+ * lowered, and nothing is lent that its holder does not have: the caller
+ * already runs at what it lends, and the owner's right to its minimum is
+ * checked (CAP_SYS_NICE or RLIMIT_RTPRIO) when the node is created.
+ * Mainline ignores these bits; a node that sets neither a policy nor
+ * INHERIT_RT keeps mainline's meaning of the priority byte.
+ */
+#include <linux/capability.h>
+#include <linux/sched.h>
+#include <linux/sched/prio.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <uapi/linux/sched.h>
+
+#include "binderc.h"
+
+static bool binderc_is_rt_policy(int policy)
+{
+	return policy == SCHED_FIFO || policy == SCHED_RR;
+}
+
+static int binderc_flags_policy(u32 flags)
+{
+	return (flags & FLAT_BINDER_FLAG_SCHED_POLICY_MASK) >>
+	       FLAT_BINDER_FLAG_SCHED_POLICY_SHIFT;
+}
+
+static bool binderc_flags_opt_in(u32 flags)
+{
+	return binderc_flags_policy(flags) ||
+	       (flags & FLAT_BINDER_FLAG_INHERIT_RT);
+}
+
+/*
+ * Validate the scheduling bits of a node about to be created from @flags,
+ * in its owner's context: 0, -EINVAL (SCHED_BATCH, which is no minimum,
+ * or a priority out of range), -EPERM (a real-time minimum the owner may
+ * not take itself) or -EOPNOTSUPP (a kernel that cannot set it).
+ */
+int binderc_node_sched_check(u32 flags)
+{
+	int policy = binderc_flags_policy(flags);
+	int prio = flags & FLAT_BINDER_FLAG_PRIORITY_MASK;
+
+	if (!binderc_flags_opt_in(flags))
+		return 0;
+	if (!BINDERC_KERNEL_HAS_RT_INHERIT)
+		return -EOPNOTSUPP;
+	switch (policy) {
+	case SCHED_NORMAL:
+		/* The byte is a nice value here, as in Android's binder. */
+		if ((s8)prio < MIN_NICE || (s8)prio > MAX_NICE)
+			return -EINVAL;
+		return 0;
+	case SCHED_FIFO:
+	case SCHED_RR:
+		if (prio < 1 || prio > MAX_RT_PRIO - 1)
+			return -EINVAL;
+		if (!capable(CAP_SYS_NICE) && prio > rlimit(RLIMIT_RTPRIO))
+			return -EPERM;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* @flags passed binderc_node_sched_check() in the owner's context. */
+void binderc_node_sched_init(struct binderc_node *node, u32 flags)
+{
+	int policy = binderc_flags_policy(flags);
+	int prio = flags & FLAT_BINDER_FLAG_PRIORITY_MASK;
+
+	node->min_priority = prio;
+	if (!binderc_flags_opt_in(flags))
+		return;
+	node->inherit_rt = !!(flags & FLAT_BINDER_FLAG_INHERIT_RT);
+	if (binderc_is_rt_policy(policy)) {
+		node->min_rt_policy = policy;
+		node->min_rt_prio = prio;
+		node->min_priority = 0;
+	} else {
+		node->min_priority = (s8)prio;
+	}
+}
+
+/* In the sender's context, when a call to @node is built. */
+void binderc_txn_sched_record(struct binderc_transaction *t,
+			      struct binderc_node *node)
+{
+	if (!node || !node->inherit_rt || (t->flags & TF_ONE_WAY))
+		return;
+	if (!binderc_is_rt_policy(current->policy))
+		return;
+	t->rt_policy = current->policy;
+	t->rt_prio = current->rt_priority;
+}
+
+static void binderc_sched_get(struct task_struct *p, struct binderc_sched *s)
+{
+	s->policy = p->policy;
+	s->rt_prio = p->rt_priority;
+	s->reset_on_fork = p->sched_reset_on_fork;
+}
+
+static void binderc_sched_put(struct task_struct *p,
+			      const struct binderc_sched *s)
+{
+	binderc_sched_setattr(p, s->policy, s->rt_prio, s->reset_on_fork);
+}
+
+static bool binderc_sched_eq(const struct binderc_sched *a,
+			     const struct binderc_sched *b)
+{
+	return a->policy == b->policy && a->rt_prio == b->rt_prio;
+}
+
+/*
+ * The serving thread (current) picks up @t for @node: raise it to what the
+ * call is owed, saving what it ran at in @t when a reply will follow.
+ */
+void binderc_sched_raise(struct binderc_thread *thread,
+			 struct binderc_transaction *t,
+			 struct binderc_node *node)
+{
+	struct binderc_sched cur, want = { };
+
+	if (!(t->flags & TF_ONE_WAY) && t->rt_policy) {
+		want.policy = t->rt_policy;
+		want.rt_prio = t->rt_prio;
+	}
+	if (node->min_rt_policy && node->min_rt_prio > want.rt_prio) {
+		want.policy = node->min_rt_policy;
+		want.rt_prio = node->min_rt_prio;
+	}
+	if (!want.policy)
+		return;
+	binderc_sched_get(current, &cur);
+	/* Never lower: an equal or higher RT class, or deadline, stays. */
+	if ((binderc_is_rt_policy(cur.policy) && cur.rt_prio >= want.rt_prio) ||
+	    cur.policy == SCHED_DEADLINE)
+		return;
+	want.reset_on_fork = cur.reset_on_fork;
+
+	mutex_lock(&thread->sched_lock);
+	if (!thread->sched_task) {
+		get_task_struct(current);
+		thread->sched_task = current;
+		thread->base_sched = cur;
+	}
+	if (!(t->flags & TF_ONE_WAY)) {
+		t->saved_sched = cur;
+		t->sched_saved = true;
+	}
+	binderc_sched_put(current, &want);
+	mutex_unlock(&thread->sched_lock);
+}
+
+/* Drop the raise record; sched_lock held. */
+static void binderc_sched_forget(struct binderc_thread *thread)
+{
+	put_task_struct(thread->sched_task);
+	thread->sched_task = NULL;
+}
+
+/* The thread replies to @t: back to what it ran at before taking it. */
+void binderc_sched_restore_txn(struct binderc_thread *thread,
+			       struct binderc_transaction *t)
+{
+	if (!t->sched_saved)
+		return;
+	t->sched_saved = false;
+	mutex_lock(&thread->sched_lock);
+	if (thread->sched_task) {
+		binderc_sched_put(thread->sched_task, &t->saved_sched);
+		if (binderc_sched_eq(&t->saved_sched, &thread->base_sched))
+			binderc_sched_forget(thread);
+	}
+	mutex_unlock(&thread->sched_lock);
+}
+
+/*
+ * Back to the thread's own class: it waits for work with nothing on its
+ * stack (after a oneway call, or a call it never replied to), or it is
+ * released.  Release may run in another task, hence the saved task.
+ */
+void binderc_sched_restore_base(struct binderc_thread *thread)
+{
+	mutex_lock(&thread->sched_lock);
+	if (thread->sched_task) {
+		binderc_sched_put(thread->sched_task, &thread->base_sched);
+		binderc_sched_forget(thread);
+	}
+	mutex_unlock(&thread->sched_lock);
+}
