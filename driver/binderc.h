@@ -477,10 +477,16 @@ enum {
  * @tmp_ref:		atomic; the thread is freed when it reaches 0 after
  *			@is_dead, decided under proc->inner_lock
  * @is_dead:		proc->inner_lock
- * @sched_lock:		protects @sched_task and @base_sched
- * @sched_task:		the thread's task (a reference) while binderc has
- *			raised its scheduling class, else NULL
+ * @task:		the thread's task (a reference); immutable
+ * @sched_lock:		protects the rest
+ * @sched_task:		@task (another reference) while binderc has raised
+ *			its scheduling class, else NULL
  * @base_sched:		what it ran at before the first raise
+ * @sched_gen:		bumped whenever the thread goes back down: a caller
+ *			that woke it boosts it only if it has not since
+ * @boosted:		raised by the caller that woke it, for the call it
+ *			takes next, which then owns @boost_saved
+ * @boost_saved:	what it ran at before that boost
  */
 struct binderc_thread {
 	struct binderc_proc *proc;
@@ -498,9 +504,13 @@ struct binderc_thread {
 	wait_queue_head_t wait;
 	atomic_t tmp_ref;
 	bool is_dead;
+	struct task_struct *task;
 	struct mutex sched_lock;
 	struct task_struct *sched_task;
 	struct binderc_sched base_sched;
+	unsigned int sched_gen;
+	bool boosted;
+	struct binderc_sched boost_saved;
 };
 
 /**
@@ -691,7 +701,13 @@ void binderc_sched_raise(struct binderc_thread *thread,
 			 struct binderc_node *node);
 void binderc_sched_restore_txn(struct binderc_thread *thread,
 			       struct binderc_transaction *t);
+void binderc_sched_restore(struct binderc_thread *thread,
+			   const struct binderc_sched *saved);
 void binderc_sched_restore_base(struct binderc_thread *thread);
+bool binderc_sched_want(struct binderc_transaction *t,
+			struct binderc_node *node, struct binderc_sched *want);
+void binderc_sched_boost(struct binderc_thread *thread, unsigned int gen,
+			 const struct binderc_sched *want);
 void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
 				u32 command, s32 param);
 
@@ -801,6 +817,8 @@ struct binderc_txn_build {
 	struct binderc_node *target_node;
 	u32 return_error;		/* BR_* for the sender, 0 = none */
 	s32 return_error_param;		/* -errno for the extended error */
+	bool sched_restore;		/* a reply: put the thread back to */
+	struct binderc_sched saved_sched; /* this once it is sent (rtprio.c) */
 };
 
 int binderc_translate_buffer(struct binderc_txn_build *b);

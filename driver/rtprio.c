@@ -16,6 +16,8 @@
  * INHERIT_RT keeps mainline's meaning of the priority byte.
  */
 #include <linux/capability.h>
+#include <linux/lockdep.h>
+#include <linux/string.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
 #include <linux/sched/signal.h>
@@ -125,6 +127,76 @@ static bool binderc_sched_eq(const struct binderc_sched *a,
 }
 
 /*
+ * What a thread taking @t for @node is owed: the caller's class for a
+ * sync call, or the node's minimum if higher.  False: nothing.
+ */
+bool binderc_sched_want(struct binderc_transaction *t,
+			struct binderc_node *node, struct binderc_sched *want)
+{
+	memset(want, 0, sizeof(*want));
+	if (!(t->flags & TF_ONE_WAY) && t->rt_policy) {
+		want->policy = t->rt_policy;
+		want->rt_prio = t->rt_prio;
+	}
+	if (node->min_rt_policy && node->min_rt_prio > want->rt_prio) {
+		want->policy = node->min_rt_policy;
+		want->rt_prio = node->min_rt_prio;
+	}
+	return want->policy;
+}
+
+/* Never lower: an equal or higher real-time class, or deadline, stays. */
+static bool binderc_sched_covers(const struct binderc_sched *cur,
+				 const struct binderc_sched *want)
+{
+	return (binderc_is_rt_policy(cur->policy) &&
+		cur->rt_prio >= want->rt_prio) ||
+	       cur->policy == SCHED_DEADLINE;
+}
+
+/* Raise @p to @want, first noting the thread's own class; sched_lock held. */
+static void binderc_sched_lift(struct binderc_thread *thread,
+			       struct task_struct *p,
+			       const struct binderc_sched *cur,
+			       const struct binderc_sched *want)
+{
+	struct binderc_sched w = *want;
+
+	lockdep_assert_held(&thread->sched_lock);
+	if (!thread->sched_task) {
+		get_task_struct(p);
+		thread->sched_task = p;
+		thread->base_sched = *cur;
+	}
+	w.reset_on_fork = cur->reset_on_fork;
+	binderc_sched_put(p, &w);
+}
+
+/*
+ * The caller, in its own context, just woke @thread for a sync call
+ * owed @want: raise the thread before it runs against whatever is busy,
+ * unless it already went back down since the caller picked it (@gen, read
+ * then), i.e. the call is over.  The call it takes next owns the boost.
+ */
+void binderc_sched_boost(struct binderc_thread *thread, unsigned int gen,
+			 const struct binderc_sched *want)
+{
+	struct binderc_sched cur;
+
+	mutex_lock(&thread->sched_lock);
+	if (thread->sched_gen != gen || thread->boosted)
+		goto out;
+	binderc_sched_get(thread->task, &cur);
+	if (binderc_sched_covers(&cur, want))
+		goto out;
+	thread->boost_saved = cur;
+	thread->boosted = true;
+	binderc_sched_lift(thread, thread->task, &cur, want);
+out:
+	mutex_unlock(&thread->sched_lock);
+}
+
+/*
  * The serving thread (current) picks up @t for @node: raise it to what the
  * call is owed, saving what it ran at in @t when a reply will follow.
  */
@@ -132,36 +204,29 @@ void binderc_sched_raise(struct binderc_thread *thread,
 			 struct binderc_transaction *t,
 			 struct binderc_node *node)
 {
-	struct binderc_sched cur, want = { };
-
-	if (!(t->flags & TF_ONE_WAY) && t->rt_policy) {
-		want.policy = t->rt_policy;
-		want.rt_prio = t->rt_prio;
-	}
-	if (node->min_rt_policy && node->min_rt_prio > want.rt_prio) {
-		want.policy = node->min_rt_policy;
-		want.rt_prio = node->min_rt_prio;
-	}
-	if (!want.policy)
-		return;
-	binderc_sched_get(current, &cur);
-	/* Never lower: an equal or higher RT class, or deadline, stays. */
-	if ((binderc_is_rt_policy(cur.policy) && cur.rt_prio >= want.rt_prio) ||
-	    cur.policy == SCHED_DEADLINE)
-		return;
-	want.reset_on_fork = cur.reset_on_fork;
+	bool sync = !(t->flags & TF_ONE_WAY);
+	struct binderc_sched cur, want;
 
 	mutex_lock(&thread->sched_lock);
-	if (!thread->sched_task) {
-		get_task_struct(current);
-		thread->sched_task = current;
-		thread->base_sched = cur;
+	if (thread->boosted) {
+		/* The caller's boost: this call goes back to before it. */
+		thread->boosted = false;
+		if (sync) {
+			t->saved_sched = thread->boost_saved;
+			t->sched_saved = true;
+		}
 	}
-	if (!(t->flags & TF_ONE_WAY)) {
+	if (!binderc_sched_want(t, node, &want))
+		goto out;
+	binderc_sched_get(current, &cur);
+	if (binderc_sched_covers(&cur, &want))
+		goto out;
+	if (sync && !t->sched_saved) {
 		t->saved_sched = cur;
 		t->sched_saved = true;
 	}
-	binderc_sched_put(current, &want);
+	binderc_sched_lift(thread, current, &cur, &want);
+out:
 	mutex_unlock(&thread->sched_lock);
 }
 
@@ -172,20 +237,28 @@ static void binderc_sched_forget(struct binderc_thread *thread)
 	thread->sched_task = NULL;
 }
 
-/* The thread replies to @t: back to what it ran at before taking it. */
+/* The thread has replied: back to @saved, what it ran at before the call. */
+void binderc_sched_restore(struct binderc_thread *thread,
+			   const struct binderc_sched *saved)
+{
+	mutex_lock(&thread->sched_lock);
+	WRITE_ONCE(thread->sched_gen, thread->sched_gen + 1);
+	if (thread->sched_task) {
+		binderc_sched_put(thread->sched_task, saved);
+		if (binderc_sched_eq(saved, &thread->base_sched))
+			binderc_sched_forget(thread);
+	}
+	mutex_unlock(&thread->sched_lock);
+}
+
+/* @t is dropped before its caller heard of it: undo its raise. */
 void binderc_sched_restore_txn(struct binderc_thread *thread,
 			       struct binderc_transaction *t)
 {
 	if (!t->sched_saved)
 		return;
 	t->sched_saved = false;
-	mutex_lock(&thread->sched_lock);
-	if (thread->sched_task) {
-		binderc_sched_put(thread->sched_task, &t->saved_sched);
-		if (binderc_sched_eq(&t->saved_sched, &thread->base_sched))
-			binderc_sched_forget(thread);
-	}
-	mutex_unlock(&thread->sched_lock);
+	binderc_sched_restore(thread, &t->saved_sched);
 }
 
 /*
@@ -196,6 +269,8 @@ void binderc_sched_restore_txn(struct binderc_thread *thread,
 void binderc_sched_restore_base(struct binderc_thread *thread)
 {
 	mutex_lock(&thread->sched_lock);
+	WRITE_ONCE(thread->sched_gen, thread->sched_gen + 1);
+	thread->boosted = false;
 	if (thread->sched_task) {
 		binderc_sched_put(thread->sched_task, &thread->base_sched);
 		binderc_sched_forget(thread);

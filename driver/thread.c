@@ -5,6 +5,7 @@
  */
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 
 #include "binderc.h"
@@ -196,6 +197,8 @@ binderc_get_thread_ilocked(struct binderc_proc *proc,
 	atomic_set(&thread->tmp_ref, 0);
 	init_waitqueue_head(&thread->wait);
 	mutex_init(&thread->sched_lock);
+	get_task_struct(current);
+	thread->task = current;
 	INIT_LIST_HEAD(&thread->todo);
 	INIT_LIST_HEAD(&thread->waiting_thread_node);
 	INIT_LIST_HEAD(&thread->return_error.work.entry);
@@ -240,6 +243,7 @@ static void binderc_free_thread(struct binderc_thread *thread)
 	WARN_ON(!list_empty(&thread->todo));
 	WARN_ON(thread->sched_task);
 	mutex_destroy(&thread->sched_lock);
+	put_task_struct(thread->task);
 	binderc_count_dec(BINDERC_CNT_THREAD);
 	kfree(thread);
 	binderc_proc_dec_tmpref(proc);
