@@ -487,6 +487,9 @@ enum {
  * @boosted:		raised by the caller that woke it, for the call it
  *			takes next, which then owns @boost_saved
  * @boost_saved:	what it ran at before that boost
+ * @idle_pending:	it replied to its last call and goes back to
+ *			@base_sched once it waits for work again (or leaves
+ *			the ioctl without reading)
  */
 struct binderc_thread {
 	struct binderc_proc *proc;
@@ -511,6 +514,7 @@ struct binderc_thread {
 	unsigned int sched_gen;
 	bool boosted;
 	struct binderc_sched boost_saved;
+	bool idle_pending;
 };
 
 /**
@@ -707,7 +711,11 @@ void binderc_sched_restore_base(struct binderc_thread *thread);
 bool binderc_sched_want(struct binderc_transaction *t,
 			struct binderc_node *node, struct binderc_sched *want);
 void binderc_sched_boost(struct binderc_thread *thread, unsigned int gen,
-			 const struct binderc_sched *want);
+			 const struct binderc_sched *want, bool idle);
+void binderc_sched_reply_done(struct binderc_thread *thread,
+			      const struct binderc_sched *saved);
+void binderc_sched_settle(struct binderc_thread *thread);
+bool binderc_sched_raised(struct binderc_thread *thread);
 void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
 				u32 command, s32 param);
 

@@ -60,6 +60,17 @@ static int binderc_wait_for_work(struct binderc_thread *thread,
 			list_add(&thread->waiting_thread_node,
 				 &proc->waiting_threads);
 		spin_unlock(&proc->inner_lock);
+		if (do_proc_work && binderc_sched_raised(thread)) {
+			/*
+			 * Back down only now that callers can find (and
+			 * raise) it; then look for work again.
+			 */
+			__set_current_state(TASK_RUNNING);
+			binderc_sched_restore_base(thread);
+			binderc_lock_inner(proc);
+			list_del_init(&thread->waiting_thread_node);
+			continue;
+		}
 		binderc_freezable_schedule();
 		binderc_lock_inner(proc);
 		list_del_init(&thread->waiting_thread_node);
@@ -469,13 +480,15 @@ retry:
 	spin_unlock(&proc->inner_lock);
 
 	thread->looper |= BINDERC_LOOPER_WAITING;
-	if (wait_for_proc_work) {
+	if (wait_for_proc_work)
 		binderc_set_nice(proc->default_priority);
-		binderc_sched_restore_base(thread);
-	}
 	if (non_block) {
-		if (!binderc_has_work(thread, wait_for_proc_work))
+		if (!binderc_has_work(thread, wait_for_proc_work)) {
 			ret = -EAGAIN;
+			/* Idle: a poll user goes back down here. */
+			if (wait_for_proc_work)
+				binderc_sched_restore_base(thread);
+		}
 	} else {
 		ret = binderc_wait_for_work(thread, wait_for_proc_work);
 	}

@@ -145,6 +145,13 @@ bool binderc_sched_want(struct binderc_transaction *t,
 	return want->policy;
 }
 
+/* Drop the raise record; sched_lock held. */
+static void binderc_sched_forget(struct binderc_thread *thread)
+{
+	put_task_struct(thread->sched_task);
+	WRITE_ONCE(thread->sched_task, NULL);
+}
+
 /* Never lower: an equal or higher real-time class, or deadline, stays. */
 static bool binderc_sched_covers(const struct binderc_sched *cur,
 				 const struct binderc_sched *want)
@@ -165,7 +172,7 @@ static void binderc_sched_lift(struct binderc_thread *thread,
 	lockdep_assert_held(&thread->sched_lock);
 	if (!thread->sched_task) {
 		get_task_struct(p);
-		thread->sched_task = p;
+		WRITE_ONCE(thread->sched_task, p);
 		thread->base_sched = *cur;
 	}
 	w.reset_on_fork = cur->reset_on_fork;
@@ -179,7 +186,7 @@ static void binderc_sched_lift(struct binderc_thread *thread,
  * then), i.e. the call is over.  The call it takes next owns the boost.
  */
 void binderc_sched_boost(struct binderc_thread *thread, unsigned int gen,
-			 const struct binderc_sched *want)
+			 const struct binderc_sched *want, bool idle)
 {
 	struct binderc_sched cur;
 
@@ -189,7 +196,9 @@ void binderc_sched_boost(struct binderc_thread *thread, unsigned int gen,
 	binderc_sched_get(thread->task, &cur);
 	if (binderc_sched_covers(&cur, want))
 		goto out;
-	thread->boost_saved = cur;
+	/* An idle thread not yet back down goes back to its own class. */
+	thread->boost_saved = idle && thread->sched_task ?
+			      thread->base_sched : cur;
 	thread->boosted = true;
 	binderc_sched_lift(thread, thread->task, &cur, want);
 out:
@@ -206,6 +215,11 @@ void binderc_sched_raise(struct binderc_thread *thread,
 {
 	bool sync = !(t->flags & TF_ONE_WAY);
 	struct binderc_sched cur, want;
+	bool idle;
+
+	binderc_lock_inner(thread->proc);
+	idle = !thread->transaction_stack;
+	spin_unlock(&thread->proc->inner_lock);
 
 	mutex_lock(&thread->sched_lock);
 	if (thread->boosted) {
@@ -215,6 +229,11 @@ void binderc_sched_raise(struct binderc_thread *thread,
 			t->saved_sched = thread->boost_saved;
 			t->sched_saved = true;
 		}
+	} else if (idle && thread->sched_task) {
+		/* Still up from its last call: nothing of it is lent on. */
+		binderc_sched_put(current, &thread->base_sched);
+		binderc_sched_forget(thread);
+		WRITE_ONCE(thread->idle_pending, false);
 	}
 	if (!binderc_sched_want(t, node, &want))
 		goto out;
@@ -230,13 +249,6 @@ out:
 	mutex_unlock(&thread->sched_lock);
 }
 
-/* Drop the raise record; sched_lock held. */
-static void binderc_sched_forget(struct binderc_thread *thread)
-{
-	put_task_struct(thread->sched_task);
-	thread->sched_task = NULL;
-}
-
 /* The thread has replied: back to @saved, what it ran at before the call. */
 void binderc_sched_restore(struct binderc_thread *thread,
 			   const struct binderc_sched *saved)
@@ -249,6 +261,40 @@ void binderc_sched_restore(struct binderc_thread *thread,
 			binderc_sched_forget(thread);
 	}
 	mutex_unlock(&thread->sched_lock);
+}
+
+/*
+ * The thread's reply is queued and its caller woken.  Back to its own
+ * class only once it waits for work again (binderc_wait_for_work(), where
+ * callers already find it): lowered here, it could lose its CPU to a busy
+ * task before it is back in the waiting list, and the next call would find
+ * no thread to raise.  Nested, it goes back to the outer call's class now.
+ */
+void binderc_sched_reply_done(struct binderc_thread *thread,
+			      const struct binderc_sched *saved)
+{
+	mutex_lock(&thread->sched_lock);
+	WRITE_ONCE(thread->sched_gen, thread->sched_gen + 1);
+	if (thread->sched_task) {
+		if (binderc_sched_eq(saved, &thread->base_sched))
+			WRITE_ONCE(thread->idle_pending, true);
+		else
+			binderc_sched_put(thread->sched_task, saved);
+	}
+	mutex_unlock(&thread->sched_lock);
+}
+
+/* Leaving the ioctl without waiting: the pending return happens now. */
+void binderc_sched_settle(struct binderc_thread *thread)
+{
+	if (READ_ONCE(thread->idle_pending))
+		binderc_sched_restore_base(thread);
+}
+
+/* Racy hint for the read path; the work is done under sched_lock. */
+bool binderc_sched_raised(struct binderc_thread *thread)
+{
+	return READ_ONCE(thread->sched_task);
 }
 
 /* @t is dropped before its caller heard of it: undo its raise. */
@@ -271,6 +317,7 @@ void binderc_sched_restore_base(struct binderc_thread *thread)
 	mutex_lock(&thread->sched_lock);
 	WRITE_ONCE(thread->sched_gen, thread->sched_gen + 1);
 	thread->boosted = false;
+	WRITE_ONCE(thread->idle_pending, false);
 	if (thread->sched_task) {
 		binderc_sched_put(thread->sched_task, &thread->base_sched);
 		binderc_sched_forget(thread);

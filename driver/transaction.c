@@ -521,6 +521,7 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 	bool oneway = t->flags & TF_ONE_WAY;
 	bool pending_async = false, frozen;
 	struct binderc_thread *boost = NULL;
+	bool explicit_thread = thread, idle = false;
 	struct binderc_sched want;
 	unsigned int gen = 0;
 
@@ -557,6 +558,7 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 		binderc_wakeup_thread_ilocked(proc, thread, !oneway);
 	/* The thread that will serve a sync call is raised from here (rtprio.c). */
 	if (thread && !oneway && binderc_sched_want(t, node, &want)) {
+		idle = !explicit_thread;
 		boost = thread;
 		atomic_inc(&boost->tmp_ref);
 		gen = READ_ONCE(boost->sched_gen);
@@ -568,7 +570,7 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 	if (outdated)
 		binderc_free_outdated_txn(proc, outdated);
 	if (boost) {
-		binderc_sched_boost(boost, gen, &want);
+		binderc_sched_boost(boost, gen, &want, idle);
 		binderc_thread_dec_tmpref(boost);
 	}
 	return oneway && frozen ? BR_TRANSACTION_PENDING_FROZEN : 0;
@@ -784,7 +786,7 @@ void binderc_transaction(struct binderc_proc *proc,
 	if (b.target_node)
 		binderc_put_node(b.target_node);
 	if (b.sched_restore)
-		binderc_sched_restore(thread, &b.saved_sched);
+		binderc_sched_reply_done(thread, &b.saved_sched);
 	return;
 
 err_unwind:
@@ -805,7 +807,7 @@ err_no_txn:
 	binderc_txn_drop_targets(&b);
 	binderc_txn_report_error(&b, debug_id);
 	if (b.sched_restore)
-		binderc_sched_restore(thread, &b.saved_sched);
+		binderc_sched_reply_done(thread, &b.saved_sched);
 }
 
 /* ---- BC_FREE_BUFFER ------------------------------------------------------ */
