@@ -182,6 +182,12 @@ static int want_prio(int prio)
 	return bt_expected("server raised to a real-time class", 0) ? prio : 0;
 }
 
+static const char *policy_name(int policy)
+{
+	return policy == SCHED_OTHER ? "SCHED_OTHER" : policy == SCHED_FIFO ? "SCHED_FIFO" :
+	       policy == SCHED_RR ? "SCHED_RR" : "another policy";
+}
+
 static void assert_restored(uint32_t slot)
 {
 	/* A SCHED_OTHER call reports what the server was after its last reply. */
@@ -193,10 +199,14 @@ static void assert_restored(uint32_t slot)
 
 Test(rtprio, fifo_caller_served_at_its_priority_under_cpu_hogs)
 {
-	struct rt_seen s = call_at(SLOT_INHERIT, SCHED_FIFO, 10, false);
+	struct rt_seen s = call_at(SLOT_INHERIT, SCHED_FIFO, 10, false), after;
 
 	cr_assert_eq(s.policy, want_policy(SCHED_FIFO), "while serving: policy %d", s.policy);
 	cr_assert_eq(s.prio, want_prio(10), "while serving: priority %d", s.prio);
+	after = call_at(SLOT_INHERIT, SCHED_OTHER, 0, false);
+	cr_log_info("%d hogs; SCHED_FIFO 10 caller: server at %s %d while serving, %s %d after "
+		    "the reply", nhogs, policy_name(s.policy), s.prio,
+		    policy_name(after.after_policy), after.after_prio);
 	assert_restored(SLOT_INHERIT);
 	/* The SCHED_OTHER call itself was not raised. */
 	s = call_at(SLOT_INHERIT, SCHED_OTHER, 0, false);
