@@ -49,7 +49,10 @@ int bb_reply(struct bb_conn *c, const struct binder_transaction_data *in, const 
 	     const binder_size_t *offs, size_t noffs);
 /* Queue BC_FREE_BUFFER for @tr's buffer (sent with the next command). */
 void bb_free_now(struct bb_conn *c, const struct binder_transaction_data *tr);
-int bb_register(struct bb_conn *c, unsigned key, binder_uintptr_t ptr);
+/* Android's real-time inheritance bit of the node's flags (binderc reads
+ * it, mainline ignores it). */
+#define BB_FLAG_INHERIT_RT 0x800u
+int bb_register(struct bb_conn *c, unsigned key, binder_uintptr_t ptr, uint32_t extra_flags);
 int bb_lookup(struct bb_conn *c, unsigned key, uint32_t *handle, int timeout_ms);
 
 #endif

@@ -54,6 +54,10 @@ struct workload {
 	long warmup;        /* unmeasured round trips first */
 	double secs;        /* WL_PAIRS: measuring time */
 	unsigned key;       /* binder: registry key base for this block */
+	int rt_prio;        /* WL_LATENCY: >0, the client calls at SCHED_FIFO
+			     * rt_prio with one busy process per CPU running */
+	bool rt_inherit;    /* binder: the server's node asks for its callers'
+			     * real-time priority (FLAT_BINDER_FLAG_INHERIT_RT) */
 };
 
 /* Per-client result of a WL_PAIRS run (small: fits one atomic pipe write;

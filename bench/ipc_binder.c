@@ -453,7 +453,7 @@ fail:
 }
 
 /* Register local node @ptr under @key (with the registry on handle 0). */
-int bb_register(struct bb_conn *c, unsigned key, binder_uintptr_t ptr)
+int bb_register(struct bb_conn *c, unsigned key, binder_uintptr_t ptr, uint32_t extra_flags)
 {
 	struct {
 		uint32_t key, pad;
@@ -462,7 +462,7 @@ int bb_register(struct bb_conn *c, unsigned key, binder_uintptr_t ptr)
 		.key = key,
 		.fo = {
 			.hdr.type = BINDER_TYPE_BINDER,
-			.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS,
+			.flags = FLAT_BINDER_FLAG_ACCEPTS_FDS | extra_flags,
 			.binder = ptr,
 			.cookie = 0,
 		},
@@ -535,7 +535,8 @@ static int bnd_serve(struct chan *c, const struct workload *w, int ready_fd, int
 		return r;
 	if ((r = bb_enter_looper(b)) < 0)
 		return r;
-	if ((r = bb_register(b, w->key + (unsigned)c->index, (binder_uintptr_t)&server_node)) < 0)
+	if ((r = bb_register(b, w->key + (unsigned)c->index, (binder_uintptr_t)&server_node,
+			     w->rt_inherit ? BB_FLAG_INHERIT_RT : 0)) < 0)
 		return bench_fail(r, "register: %s", bench_err);
 	if ((r = write_full(ready_fd, "r", 1)) < 0)
 		return r;

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -212,6 +213,47 @@ static void reap(pid_t pid, int ms)
 	waitpid(pid, NULL, 0);
 }
 
+/*
+ * w->rt_prio: one SCHED_OTHER busy process per online CPU, each pinned to
+ * its CPU, in the runner's process group (a timeout kills them with it).
+ * Returns how many were started; hogs_stop() kills them.
+ */
+static int hogs_start(pid_t *pids, int max)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = 0;
+
+	for (long i = 0; i < ncpu && n < max; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			cpu_set_t set;
+			volatile unsigned long spin = 0;
+
+			/* Gone with the runner, whatever way it ends. */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			alarm(600);
+			CPU_ZERO(&set);
+			CPU_SET((int)i, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			for (;;)
+				spin++;
+		}
+		pids[n++] = pid;
+	}
+	return n;
+}
+
+static void hogs_stop(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], NULL, 0);
+	}
+}
+
 /* One client/server pair: latency, objects or oneway. */
 static void run_single(const struct contender *ct, const struct workload *w, int out, int timeout_s)
 {
@@ -231,6 +273,18 @@ static void run_single(const struct contender *ct, const struct workload *w, int
 	pin(0);
 	if ((r = ct->ops->connect(&c, w)) < 0)
 		return send_error(out, r, "connect");
+	pid_t hogs[64];
+	int nhogs = 0;
+	if (w->rt_prio > 0) {
+		struct sched_param sp = { .sched_priority = w->rt_prio };
+
+		/* Forked first: they must not inherit SCHED_FIFO. */
+		nhogs = hogs_start(hogs, 64);
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0) {
+			hogs_stop(hogs, nhogs);
+			return send_error(out, -errno, "SCHED_FIFO");
+		}
+	}
 	for (long i = 0; i < w->warmup; i++)
 		if ((r = ct->ops->call(&c, w)) < 0)
 			return send_error(out, r, "warm-up");
@@ -263,6 +317,7 @@ static void run_single(const struct contender *ct, const struct workload *w, int
 		h.elapsed_ns = prev - t0;
 		h.count = h.n = (uint32_t)w->iters;
 	}
+	hogs_stop(hogs, nhogs);
 	ct->ops->close(&c);
 	reap(srv, 2000);
 	send_result(out, &h, s);
@@ -665,6 +720,28 @@ static void phase_memory(void)
 			}
 }
 
+/*
+ * A SCHED_FIFO caller's round trips to a SCHED_OTHER server while one busy
+ * process per CPU runs: with the server's node asking for the caller's
+ * priority (binderc lends it; mainline ignores the bit) and without.
+ */
+static void phase_rtprio(void)
+{
+	int reps = opt.quick ? 1 : 3;
+
+	for (int rep = 0; rep < reps; rep++)
+		for (int inherit = 0; inherit < 2; inherit++)
+			for (size_t c = 0; c < ncont; c++) {
+				struct workload w = { .kind = WL_LATENCY, .payload = 0, .iters = per_block(),
+						      .warmup = opt.quick ? 5 : 20, .rt_prio = 10,
+						      .rt_inherit = inherit };
+
+				if (contenders[c].ops->binder)
+					measure("rtprio", inherit ? "inherit" : "plain", contenders[c].name,
+						&contenders[c], &w, NULL);
+			}
+}
+
 static void phase_scaling(void)
 {
 	char param[16];
@@ -709,8 +786,9 @@ static void usage(void)
 		"                    [--payloads BYTES,...] [--pairs N,...] [--iters N] [--repeats R]\n"
 		"                    [--seconds S] [--oneway N] [--cpus LIST] [--reference LABEL]\n"
 		"                    [--table|--json|--records]\n"
-		"  workloads: latency objects api memory pairs oneway; params: payload bytes,\n"
-		"  object counts (1 8 64 fd), memory states (idle burst pressure), pair\n"
+		"  workloads: latency objects api memory rtprio pairs oneway; params: payload\n"
+		"  bytes, object counts (1 8 64 fd), memory states (idle burst pressure),\n"
+		"  rtprio nodes (plain inherit), pair\n"
 		"  counts; contenders: the binder devices (default\n"
 		"  binderc=/dev/binderc binder=/dev/binder), pipe socket futex.\n"
 		"  Output: --table (default) Markdown tables, --json one JSON object per\n"
@@ -892,6 +970,7 @@ static void run_phases(const char *phase)
 	if (!strcmp(phase, "latency") || !strcmp(phase, "all")) {
 		phase_latency();
 		phase_memory();
+		phase_rtprio();
 	}
 	if (!strcmp(phase, "scaling") || !strcmp(phase, "all"))
 		phase_scaling();

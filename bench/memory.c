@@ -121,7 +121,7 @@ static void __attribute__((noreturn)) holder(const char *dev, enum holder_kind k
 		pause();
 		_exit(0);
 	}
-	if (bb_enter_looper(&c) < 0 || bb_register(&c, key, (binder_uintptr_t)&c) < 0)
+	if (bb_enter_looper(&c) < 0 || bb_register(&c, key, (binder_uintptr_t)&c, 0) < 0)
 		goto fail;
 	write_full(ready, "r", 1);
 	for (;;) {

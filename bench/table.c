@@ -343,6 +343,9 @@ void table_print(FILE *f, const char *ref, const char *floor)
 		oneway_rows(f, ref);
 		fprintf(f, "\n");
 	}
+	latency_table(f, "rtprio", "A SCHED_FIFO 10 caller under CPU hogs (one busy SCHED_OTHER process per CPU), "
+		      "SCHED_OTHER server; node plain, or asking for its callers' real-time priority "
+		      "(INHERIT_RT: binderc lends it, mainline ignores it)", "node", ref, floor);
 	latency_table(f, "objects", "Round trips carrying objects (N local binder objects, or one fd)", "objects",
 		      ref, floor);
 	if (has("memory")) {

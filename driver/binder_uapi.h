@@ -42,6 +42,10 @@ enum {
 enum flat_binder_object_flags {
 	FLAT_BINDER_FLAG_PRIORITY_MASK		= 0xff,
 	FLAT_BINDER_FLAG_ACCEPTS_FDS		= 0x100,
+	/* Android's real-time extension; mainline ignores these bits. */
+	FLAT_BINDER_FLAG_SCHED_POLICY_SHIFT	= 9,
+	FLAT_BINDER_FLAG_SCHED_POLICY_MASK	= 3U << 9,
+	FLAT_BINDER_FLAG_INHERIT_RT		= 0x800,
 	FLAT_BINDER_FLAG_TXN_SECURITY_CTX	= 0x1000,
 };
 

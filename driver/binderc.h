@@ -209,9 +209,22 @@ struct binderc_device {
  * @accept_fds:		immutable after creation
  * @txn_security_ctx:	immutable after creation
  * @min_priority:	immutable after creation
+ * @min_rt_policy:	SCHED_FIFO, SCHED_RR or 0 (none); with
+ *			@min_rt_prio the floor its serving thread is raised
+ *			to (rtprio.c); immutable after creation
+ * @min_rt_prio:	immutable after creation
+ * @inherit_rt:		FLAT_BINDER_FLAG_INHERIT_RT: sync callers' real-time
+ *			priority is lent; immutable after creation
  * @async_todo:		oneway calls waiting behind the one being handled;
  *			owner's inner_lock
  */
+/* A thread's scheduling class as rtprio.c saves and restores it. */
+struct binderc_sched {
+	int policy;
+	int rt_prio;
+	bool reset_on_fork;
+};
+
 struct binderc_node {
 	int debug_id;
 	spinlock_t lock;
@@ -236,6 +249,9 @@ struct binderc_node {
 	u8 txn_security_ctx:1;
 	bool has_async_transaction;
 	int min_priority;
+	u8 min_rt_policy;
+	u8 min_rt_prio;
+	bool inherit_rt;
 	struct list_head async_todo;
 };
 
@@ -386,6 +402,12 @@ struct binderc_txn_fd_fixup {
  * @priority:		the sender's nice value; immutable after creation
  * @saved_priority:	the receiving thread's own nice value; only that
  *			thread
+ * @rt_policy:		the sync caller's SCHED_FIFO/RR when the node inherits
+ *			it, else 0; immutable after creation
+ * @rt_prio:		its real-time priority; immutable after creation
+ * @sched_saved:	the receiving thread was raised for this call and
+ *			@saved_sched holds what to go back to; only that thread
+ * @saved_sched:	see @sched_saved
  * @sender_euid:	immutable after creation
  * @security_ctx:	set while the call is built, then immutable
  * @fd_fixups:		fds to install on delivery; no lock: built by the
@@ -409,6 +431,10 @@ struct binderc_transaction {
 	unsigned int flags;
 	long priority;
 	long saved_priority;
+	u8 rt_policy;
+	u8 rt_prio;
+	bool sched_saved;
+	struct binderc_sched saved_sched;
 	kuid_t sender_euid;
 	binder_uintptr_t security_ctx;
 	struct list_head fd_fixups;
@@ -451,6 +477,19 @@ enum {
  * @tmp_ref:		atomic; the thread is freed when it reaches 0 after
  *			@is_dead, decided under proc->inner_lock
  * @is_dead:		proc->inner_lock
+ * @task:		the thread's task (a reference); immutable
+ * @sched_lock:		protects the rest
+ * @sched_task:		@task (another reference) while binderc has raised
+ *			its scheduling class, else NULL
+ * @base_sched:		what it ran at before the first raise
+ * @sched_gen:		bumped whenever the thread goes back down: a caller
+ *			that woke it boosts it only if it has not since
+ * @boosted:		raised by the caller that woke it, for the call it
+ *			takes next, which then owns @boost_saved
+ * @boost_saved:	what it ran at before that boost
+ * @idle_pending:	it replied to its last call and goes back to
+ *			@base_sched once it waits for work again (or leaves
+ *			the ioctl without reading)
  */
 struct binderc_thread {
 	struct binderc_proc *proc;
@@ -468,6 +507,14 @@ struct binderc_thread {
 	wait_queue_head_t wait;
 	atomic_t tmp_ref;
 	bool is_dead;
+	struct task_struct *task;
+	struct mutex sched_lock;
+	struct task_struct *sched_task;
+	struct binderc_sched base_sched;
+	unsigned int sched_gen;
+	bool boosted;
+	struct binderc_sched boost_saved;
+	bool idle_pending;
 };
 
 /**
@@ -647,6 +694,28 @@ void binderc_wakeup_thread_ilocked(struct binderc_proc *proc,
 				   struct binderc_thread *thread, bool sync);
 void binderc_wakeup_proc_ilocked(struct binderc_proc *proc);
 void binderc_set_nice(long nice);
+
+/* rtprio.c */
+int binderc_node_sched_check(u32 flags);
+void binderc_node_sched_init(struct binderc_node *node, u32 flags);
+void binderc_txn_sched_record(struct binderc_transaction *t,
+			      struct binderc_node *node);
+void binderc_sched_raise(struct binderc_thread *thread,
+			 struct binderc_transaction *t,
+			 struct binderc_node *node);
+void binderc_sched_restore_txn(struct binderc_thread *thread,
+			       struct binderc_transaction *t);
+void binderc_sched_restore(struct binderc_thread *thread,
+			   const struct binderc_sched *saved);
+void binderc_sched_restore_base(struct binderc_thread *thread);
+bool binderc_sched_want(struct binderc_transaction *t,
+			struct binderc_node *node, struct binderc_sched *want);
+void binderc_sched_boost(struct binderc_thread *thread, unsigned int gen,
+			 const struct binderc_sched *want, bool idle);
+void binderc_sched_reply_done(struct binderc_thread *thread,
+			      const struct binderc_sched *saved);
+void binderc_sched_settle(struct binderc_thread *thread);
+bool binderc_sched_raised(struct binderc_thread *thread);
 void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
 				u32 command, s32 param);
 
@@ -756,6 +825,8 @@ struct binderc_txn_build {
 	struct binderc_node *target_node;
 	u32 return_error;		/* BR_* for the sender, 0 = none */
 	s32 return_error_param;		/* -errno for the extended error */
+	bool sched_restore;		/* a reply: put the thread back to */
+	struct binderc_sched saved_sched; /* this once it is sent (rtprio.c) */
 };
 
 int binderc_translate_buffer(struct binderc_txn_build *b);

@@ -443,4 +443,37 @@ static inline void binderc_zap_page(struct vm_area_struct *vma,
 #endif
 }
 
+/*
+ * Setting another policy and real-time priority on a thread (rtprio.c):
+ * sched_setattr_nocheck() is exported (GPL) in 6.1, 6.12 and 7.3, but
+ * 5.10 exports only sched_set_fifo(), sched_set_fifo_low() and
+ * sched_set_normal(), none of which takes a priority.  There the feature
+ * is refused: binderc_sched_setattr() fails with -EOPNOTSUPP and nodes
+ * asking for it are rejected with that error.  It may sleep (it takes
+ * the cpuset lock on newer kernels): never call it under a spinlock.
+ */
+#define BINDERC_KERNEL_HAS_RT_INHERIT BINDERC_KERNEL_AT_LEAST(6, 1)
+#if BINDERC_KERNEL_HAS_RT_INHERIT
+#include <uapi/linux/sched/types.h>
+#endif
+
+static inline int binderc_sched_setattr(struct task_struct *p, int policy,
+					int rt_prio, bool reset_on_fork)
+{
+#if BINDERC_KERNEL_HAS_RT_INHERIT
+	struct sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_policy = policy,
+		.sched_priority = rt_prio,
+		/* Fair policies take their nice value from here: keep it. */
+		.sched_nice = task_nice(p),
+		.sched_flags = reset_on_fork ? SCHED_FLAG_RESET_ON_FORK : 0,
+	};
+
+	return sched_setattr_nocheck(p, &attr);
+#else
+	return -EOPNOTSUPP;
+#endif
+}
+
 #endif /* BINDERC_COMPAT_H */

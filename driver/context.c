@@ -57,6 +57,9 @@ int binderc_set_context_mgr(struct binderc_proc *proc,
 	struct binderc_node *node;
 	int ret;
 
+	ret = binderc_node_sched_check(fbo ? fbo->flags : 0);
+	if (ret)
+		return ret;
 	mutex_lock(&ctx->mgr_set_lock);
 	ret = -EBUSY;
 	if (READ_ONCE(ctx->mgr_node))

@@ -168,6 +168,8 @@ static int binderc_ioctl_write_read(struct file *filp, unsigned int cmd,
 					   bwr.write_size,
 					   &bwr.write_consumed);
 		trace_binderc_write_done(ret);
+		if (ret < 0 || !bwr.read_size)
+			binderc_sched_settle(thread);
 		if (ret < 0) {
 			/* Mainline reports nothing read when the write fails. */
 			bwr.read_consumed = 0;
@@ -181,6 +183,8 @@ static int binderc_ioctl_write_read(struct file *filp, unsigned int cmd,
 					  bwr.read_size, &bwr.read_consumed,
 					  filp->f_flags & O_NONBLOCK);
 		trace_binderc_read_done(ret);
+		if (ret < 0)
+			binderc_sched_settle(thread);
 		/* Hand leftover proc work to another waiting thread. */
 		binderc_lock_inner(proc);
 		if (!list_empty(&proc->todo))

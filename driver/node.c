@@ -104,7 +104,7 @@ binderc_init_node_ilocked(struct binderc_proc *proc,
 	node->ptr = ptr;
 	node->cookie = fp ? fp->cookie : 0;
 	node->work.type = BINDERC_WORK_NODE;
-	node->min_priority = flags & FLAT_BINDER_FLAG_PRIORITY_MASK;
+	binderc_node_sched_init(node, flags);
 	node->accept_fds = !!(flags & FLAT_BINDER_FLAG_ACCEPTS_FDS);
 	node->txn_security_ctx = !!(flags & FLAT_BINDER_FLAG_TXN_SECURITY_CTX);
 	spin_lock_init(&node->lock);

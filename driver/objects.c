@@ -295,6 +295,10 @@ static int binderc_translate_binder(struct binderc_txn_build *b,
 	/* A node is created the first time its object is sent. */
 	node = binderc_get_node(proc, fp->binder);
 	if (!node) {
+		/* Its scheduling bits are checked once, by their owner. */
+		ret = binderc_node_sched_check(fp->flags);
+		if (ret)
+			return ret;
 		node = binderc_new_node(proc, fp);
 		if (!node)
 			return -ENOMEM;

@@ -60,6 +60,17 @@ static int binderc_wait_for_work(struct binderc_thread *thread,
 			list_add(&thread->waiting_thread_node,
 				 &proc->waiting_threads);
 		spin_unlock(&proc->inner_lock);
+		if (do_proc_work && binderc_sched_raised(thread)) {
+			/*
+			 * Back down only now that callers can find (and
+			 * raise) it; then look for work again.
+			 */
+			__set_current_state(TASK_RUNNING);
+			binderc_sched_restore_base(thread);
+			binderc_lock_inner(proc);
+			list_del_init(&thread->waiting_thread_node);
+			continue;
+		}
 		binderc_freezable_schedule();
 		binderc_lock_inner(proc);
 		list_del_init(&thread->waiting_thread_node);
@@ -125,7 +136,8 @@ static int binderc_death_to_user(struct binderc_proc *proc,
 	return binderc_put_cmd_cookie(proc, ptrp, cmd, cookie);
 }
 
-static void binderc_fill_txn_data(struct binderc_transaction *t,
+static void binderc_fill_txn_data(struct binderc_thread *thread,
+				  struct binderc_transaction *t,
 				  struct binder_transaction_data *trd,
 				  u32 *cmd)
 {
@@ -143,6 +155,7 @@ static void binderc_fill_txn_data(struct binderc_transaction *t,
 		else if (!(t->flags & TF_ONE_WAY) ||
 			 t->saved_priority > target_node->min_priority)
 			binderc_set_nice(target_node->min_priority);
+		binderc_sched_raise(thread, t, target_node);
 		*cmd = BR_TRANSACTION;
 	} else {
 		trd->target.ptr = 0;
@@ -203,7 +216,7 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 	u32 cmd;
 	int ret;
 
-	binderc_fill_txn_data(t, &tr.transaction_data, &cmd);
+	binderc_fill_txn_data(thread, t, &tr.transaction_data, &cmd);
 	tr.secctx = t->security_ctx;
 	if (t->security_ctx) {
 		cmd = BR_TRANSACTION_SEC_CTX;
@@ -211,13 +224,17 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 	}
 	/* The header first: it holds no fd, so a fault here changes nothing. */
 	if (put_user(cmd, (u32 __user *)*ptrp) ||
-	    copy_to_user(*ptrp + sizeof(u32), &tr, trsize))
+	    copy_to_user(*ptrp + sizeof(u32), &tr, trsize)) {
+		/* Queued again: its next pickup raises the thread anew. */
+		binderc_sched_restore_txn(thread, t);
 		return -EFAULT;
+	}
 
 	ret = binderc_apply_fd_fixups(proc, t);
 	if (ret) {
 		struct binderc_buffer *buffer = t->buffer;
 
+		binderc_sched_restore_txn(thread, t);
 		buffer->transaction = NULL;
 		binderc_cleanup_transaction(t, BR_FAILED_REPLY);
 		binderc_free_buf(proc, thread, buffer, true);
@@ -466,8 +483,12 @@ retry:
 	if (wait_for_proc_work)
 		binderc_set_nice(proc->default_priority);
 	if (non_block) {
-		if (!binderc_has_work(thread, wait_for_proc_work))
+		if (!binderc_has_work(thread, wait_for_proc_work)) {
 			ret = -EAGAIN;
+			/* Idle: a poll user goes back down here. */
+			if (wait_for_proc_work)
+				binderc_sched_restore_base(thread);
+		}
 	} else {
 		ret = binderc_wait_for_work(thread, wait_for_proc_work);
 	}

@@ -5,6 +5,7 @@
  */
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 
 #include "binderc.h"
@@ -195,6 +196,9 @@ binderc_get_thread_ilocked(struct binderc_proc *proc,
 	thread->pid = current->pid;
 	atomic_set(&thread->tmp_ref, 0);
 	init_waitqueue_head(&thread->wait);
+	mutex_init(&thread->sched_lock);
+	get_task_struct(current);
+	thread->task = current;
 	INIT_LIST_HEAD(&thread->todo);
 	INIT_LIST_HEAD(&thread->waiting_thread_node);
 	INIT_LIST_HEAD(&thread->return_error.work.entry);
@@ -237,6 +241,9 @@ static void binderc_free_thread(struct binderc_thread *thread)
 	struct binderc_proc *proc = thread->proc;
 
 	WARN_ON(!list_empty(&thread->todo));
+	WARN_ON(thread->sched_task);
+	mutex_destroy(&thread->sched_lock);
+	put_task_struct(thread->task);
 	binderc_count_dec(BINDERC_CNT_THREAD);
 	kfree(thread);
 	binderc_proc_dec_tmpref(proc);
@@ -327,6 +334,7 @@ int binderc_thread_release(struct binderc_proc *proc,
 	if (send_reply)
 		binderc_send_failed_reply(send_reply, BR_DEAD_REPLY);
 	binderc_release_work(proc, &thread->todo);
+	binderc_sched_restore_base(thread);
 	binderc_thread_dec_tmpref(thread);
 	return active;
 }

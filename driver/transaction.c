@@ -203,6 +203,14 @@ static int binderc_reply_target(struct binderc_txn_build *b)
 	spin_unlock(&b->proc->inner_lock);
 	b->in_reply_to = in_reply_to;
 	binderc_set_nice(in_reply_to->saved_priority);
+	/*
+	 * A raised thread goes back down only once the reply is queued and
+	 * the caller woken: lowered before, it would wait behind whatever
+	 * busy task shares its CPU while the caller waits for it.
+	 */
+	b->sched_restore = in_reply_to->sched_saved;
+	b->saved_sched = in_reply_to->saved_sched;
+	in_reply_to->sched_saved = false;
 
 	target_thread = binderc_get_txn_from_and_acq_inner(in_reply_to);
 	if (!target_thread)
@@ -351,6 +359,8 @@ binderc_txn_create(struct binderc_txn_build *b, bool reply, int debug_id)
 	t->code = tr->code;
 	t->flags = tr->flags;
 	t->priority = task_nice(current);
+	if (!reply)
+		binderc_txn_sched_record(t, b->target_node);
 	return t;
 }
 
@@ -510,6 +520,10 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 	struct binderc_transaction *outdated = NULL;
 	bool oneway = t->flags & TF_ONE_WAY;
 	bool pending_async = false, frozen;
+	struct binderc_thread *boost = NULL;
+	bool explicit_thread = thread, idle = false;
+	struct binderc_sched want;
+	unsigned int gen = 0;
 
 	binderc_lock_node(node);
 	if (oneway) {
@@ -542,12 +556,23 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 		outdated = binderc_queue_async_ilocked(t, proc, node);
 	if (!pending_async)
 		binderc_wakeup_thread_ilocked(proc, thread, !oneway);
+	/* The thread that will serve a sync call is raised from here (rtprio.c). */
+	if (thread && !oneway && binderc_sched_want(t, node, &want)) {
+		idle = !explicit_thread;
+		boost = thread;
+		atomic_inc(&boost->tmp_ref);
+		gen = READ_ONCE(boost->sched_gen);
+	}
 	proc->outstanding_txns++;
 	spin_unlock(&proc->inner_lock);
 	spin_unlock(&node->lock);
 	/* Freed outside the locks: it takes the allocator mutex. */
 	if (outdated)
 		binderc_free_outdated_txn(proc, outdated);
+	if (boost) {
+		binderc_sched_boost(boost, gen, &want, idle);
+		binderc_thread_dec_tmpref(boost);
+	}
 	return oneway && frozen ? BR_TRANSACTION_PENDING_FROZEN : 0;
 }
 
@@ -760,6 +785,8 @@ void binderc_transaction(struct binderc_proc *proc,
 	binderc_txn_drop_targets(&b);
 	if (b.target_node)
 		binderc_put_node(b.target_node);
+	if (b.sched_restore)
+		binderc_sched_reply_done(thread, &b.saved_sched);
 	return;
 
 err_unwind:
@@ -779,6 +806,8 @@ err_no_txn:
 	binderc_txn_log_end(&b, e, debug_id);
 	binderc_txn_drop_targets(&b);
 	binderc_txn_report_error(&b, debug_id);
+	if (b.sched_restore)
+		binderc_sched_reply_done(thread, &b.saved_sched);
 }
 
 /* ---- BC_FREE_BUFFER ------------------------------------------------------ */

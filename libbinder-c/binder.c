@@ -10,6 +10,7 @@
  * order is kept).
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -335,6 +336,39 @@ int bc_binder_get_stability(const bc_binder *b)
 	return b ? b->stability : -EINVAL;
 }
 
+/* The flags of Android's binder that binderc reads (mainline ignores all
+ * but the priority byte, and reads it as a nice value). */
+#define SCHED_POLICY_SHIFT 9
+#define SCHED_INHERIT_RT   0x800u
+
+int bc_binder_set_sched(bc_binder *b, int policy, int prio, bool inherit_rt)
+{
+	uint32_t flags;
+
+	if (!b || b->remote)
+		return -EINVAL;
+	switch (policy) {
+	case SCHED_OTHER:
+		if (prio < -20 || prio > 19)
+			return -EINVAL;
+		break;
+	case SCHED_FIFO:
+	case SCHED_RR:
+		if (prio < 1 || prio > 99)
+			return -EINVAL;
+		break;
+	default:
+		/* SCHED_BATCH is no minimum; the others have no encoding. */
+		return -EINVAL;
+	}
+	flags = FLAT_BINDER_FLAG_ACCEPTS_FDS | ((uint32_t)policy << SCHED_POLICY_SHIFT) |
+		((uint32_t)prio & FLAT_BINDER_FLAG_PRIORITY_MASK);
+	if (inherit_rt)
+		flags |= SCHED_INHERIT_RT;
+	b->sched_flags = flags;
+	return 0;
+}
+
 void bc__binder_set_stability_raw(bc_binder *b, int level)
 {
 	b->stability = level;
@@ -357,6 +391,8 @@ void bc__binder_flatten(bc_binder *b, bool weak, struct flat_binder_object *obj)
 		obj->hdr.type = weak ? BINDER_TYPE_WEAK_BINDER : BINDER_TYPE_BINDER;
 		/* Accept fds; lowest scheduling priority requirement (nice 19). */
 		obj->flags = FLAT_BINDER_FLAG_ACCEPTS_FDS | 0x13;
+		if (b->sched_flags)
+			obj->flags = b->sched_flags;
 		obj->binder = (uintptr_t)b;
 		obj->cookie = (uintptr_t)b;
 	}

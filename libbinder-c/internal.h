@@ -140,6 +140,9 @@ struct bc_binder {
 	atomic_uint strong;
 	atomic_uint weak;
 	int stability;
+	/* flat_binder_object flags of a local object: bc_binder_set_sched(),
+	 * 0 for the default */
+	uint32_t sched_flags;
 	/* a proxy's (fixed), or the one a local object was first sent
 	 * through (set once, by compare-exchange) */
 	_Atomic(bc_process *) proc;

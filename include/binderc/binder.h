@@ -88,6 +88,20 @@ bc_process *bc_binder_get_process(const bc_binder *b);
 int bc_binder_set_stability(bc_binder *b, int level);
 /** Stability level received with a proxy, or set on a local object. */
 int bc_binder_get_stability(const bc_binder *b);
+/**
+ * Scheduling the driver gives the threads serving local object @b, asked
+ * for in the flags of the object when it is first sent (its node is made
+ * then; later calls change nothing in the driver).  @policy SCHED_OTHER
+ * with @prio a nice value (-20..19), or SCHED_FIFO / SCHED_RR with @prio a
+ * real-time priority (1..99): the minimum those threads run at.  With
+ * @inherit_rt, a SCHED_FIFO/SCHED_RR caller of a two-way call also lends
+ * its own priority for the call.  binderc honours this (and refuses the
+ * object, BR_FAILED_REPLY with -EPERM, if the sender has neither
+ * CAP_SYS_NICE nor RLIMIT_RTPRIO for a real-time minimum); mainline
+ * ignores all but the nice value.  0, or -EINVAL for a proxy, another
+ * policy or a priority out of range.
+ */
+int bc_binder_set_sched(bc_binder *b, int policy, int prio, bool inherit_rt);
 /** False once a proxy's process is known to be dead. */
 bool bc_binder_is_alive(const bc_binder *b);
 

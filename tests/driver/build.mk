@@ -26,6 +26,8 @@ DRVT_NAMES += alloc
 DRVT_NAMES += trace
 # Receive-buffer pages given back under memory pressure (the shrinker).
 DRVT_NAMES += shrink
+# Real-time priority inheritance, a binderc opt-in (issue 20).
+DRVT_NAMES += rtprio
 DRVT_BINS := $(foreach n,$(DRVT_NAMES),$(DRVT_BIN)/driver-$(n)-test)
 
 GUEST_TESTS += $(DRVT_BINS)

@@ -151,6 +151,28 @@ static const struct bt_difference bt_differences[] = {
 	  "goes; Debian's 6.1 and mainline 7.3 let them go (7.3 frees the fixups of the "
 	  "outdated transaction); a mainline leak, tolerated there only (the test also bounds "
 	  "the kernels), not ours" },
+	{ "rtprio/fifo_caller_served_at_its_priority_under_cpu_hogs",
+	  "server raised to a real-time class", 0, 1,
+	  "real-time priority inheritance (issue 20) is Android's, opted into per node with "
+	  "FLAT_BINDER_FLAG_INHERIT_RT and the policy bits; mainline ignores these bits" },
+	{ "rtprio/rr_caller_lends_rr", "server raised to a real-time class", 0, 1,
+	  "as above" },
+	{ "rtprio/no_inheritance_unless_the_node_asked", "server raised to a real-time class", 0, 1,
+	  "as above" },
+	{ "rtprio/node_minimum_and_the_higher_of_both", "server raised to a real-time class", 0, 1,
+	  "as above" },
+	{ "rtprio/oneway_never_inherits", "server raised to a real-time class", 0, 1,
+	  "as above" },
+	{ "rtprio/bad_policy_and_priorities_refused", "server raised to a real-time class", 0, 1,
+	  "as above" },
+	{ "rtprio/rt_minimum_beyond_the_owners_right_refused", "server raised to a real-time class", 0, 1,
+	  "as above" },
+	{ "rtprio/bad_policy_and_priorities_refused", "bad scheduling bits of a new node", 0,
+	  -EINVAL, "mainline ignores the policy bits and INHERIT_RT, so it takes any priority "
+	  "byte; binderc refuses a node whose opt-in it cannot honour, as other bad objects" },
+	{ "rtprio/rt_minimum_beyond_the_owners_right_refused", "RT minimum beyond the owner's right",
+	  0, -EPERM, "mainline ignores the policy bits; binderc lends no priority the node's "
+	  "owner could not take itself (CAP_SYS_NICE or RLIMIT_RTPRIO)" },
 	{ 0, 0, 0, 0, 0, 0 } /* sentinel: keep last */
 };
 #pragma GCC diagnostic pop

@@ -7,6 +7,8 @@ LBCUT_BIN := $(B)/tests/unit
 LBCUT_NAMES := parcel golden malformed fuzz local refs
 # The transaction-report parser (libbinder-c/report.c).
 LBCUT_NAMES += report
+# bc_binder_set_sched(): the scheduling flags of a flattened local object.
+LBCUT_NAMES += sched
 LBCUT_BINS := $(patsubst %,$(LBCUT_BIN)/test_%,$(LBCUT_NAMES))
 
 HOST_TESTS += $(LBCUT_BINS)
