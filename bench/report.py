@@ -195,6 +195,28 @@ def tables(metas, points):
             rm = ratio(t, mean(ref["rep_tput"])) if ok(ref) else None
             w(f"| {LABEL[c]} | {fmt(t, 0)} | {spread(p, 'rep_tput')} | {fr(rm)} |")
         w("")
+    # rtprio: the same caller with a plain node and with INHERIT_RT; the
+    # tail (p99) is what inheritance is for
+    if any(x["workload"] == "rtprio" for x in points):
+        w("### A SCHED_FIFO 10 caller under CPU hogs (one busy SCHED_OTHER process per CPU), SCHED_OTHER "
+          "server; node plain, or asking for its callers' real-time priority (INHERIT_RT: binderc lends "
+          "it, mainline ignores it)")
+        w("")
+        w("| node | contender | median | spread | p90 | p99 | max | vs mainline |")
+        w("|---|---|---|---|---|---|---|---|")
+        for par in ["plain", "inherit"]:
+            ref = find(points, "rtprio", par, "binder")
+            for c in CONTENDERS:
+                p = find(points, "rtprio", par, c)
+                if p is None:
+                    continue
+                if not ok(p):
+                    w(f"| {par} | {LABEL[c]} | {status_cell(p)} | | | | | |")
+                    continue
+                rm = ratio(p["median_us"], ref["median_us"]) if ok(ref) else None
+                w(f"| {par} | {LABEL[c]} | {fmt(p['median_us'])} | {spread(p, 'rep_median_us')} | "
+                  f"{fmt(p['p90_us'])} | {fmt(p['p99_us'])} | {fmt(p['max_us'])} | {fr(rm)} |")
+        w("")
     # objects
     if any(x["workload"] == "objects" for x in points):
         w("### Round trips carrying objects (request: N local binder objects, or one fd)")
