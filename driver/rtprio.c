@@ -215,8 +215,18 @@ void binderc_sched_raise(struct binderc_thread *thread,
 {
 	bool sync = !(t->flags & TF_ONE_WAY);
 	struct binderc_sched cur, want;
+	bool owed = binderc_sched_want(t, node, &want);
 	bool idle;
 
+	/*
+	 * Every call comes here: one that is owed nothing, taken by a thread
+	 * neither raised nor boosted, takes no lock.  A boost racing with
+	 * these reads is one that lands after the pickup, as it could under
+	 * the lock too; the thread goes back down when it next waits.
+	 */
+	if (!owed && !READ_ONCE(thread->sched_task) &&
+	    !READ_ONCE(thread->boosted))
+		return;
 	binderc_lock_inner(thread->proc);
 	idle = !thread->transaction_stack;
 	spin_unlock(&thread->proc->inner_lock);
@@ -235,7 +245,7 @@ void binderc_sched_raise(struct binderc_thread *thread,
 		binderc_sched_forget(thread);
 		WRITE_ONCE(thread->idle_pending, false);
 	}
-	if (!binderc_sched_want(t, node, &want))
+	if (!owed)
 		goto out;
 	binderc_sched_get(current, &cur);
 	if (binderc_sched_covers(&cur, &want))
