@@ -225,7 +225,12 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 	/* The header first: it holds no fd, so a fault here changes nothing. */
 	if (put_user(cmd, (u32 __user *)*ptrp) ||
 	    copy_to_user(*ptrp + sizeof(u32), &tr, trsize)) {
-		/* Queued again: its next pickup raises the thread anew. */
+		/*
+		 * Queued again: its next pickup raises the thread anew, and
+		 * must find the thread's own nice value to save.
+		 */
+		if (cmd != BR_REPLY)
+			binderc_set_nice(t->saved_priority);
 		binderc_sched_restore_txn(thread, t);
 		return -EFAULT;
 	}
@@ -234,6 +239,9 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 	if (ret) {
 		struct binderc_buffer *buffer = t->buffer;
 
+		/* Dropped: no reply will put the thread's nice value back. */
+		if (cmd != BR_REPLY)
+			binderc_set_nice(t->saved_priority);
 		binderc_sched_restore_txn(thread, t);
 		buffer->transaction = NULL;
 		binderc_cleanup_transaction(t, BR_FAILED_REPLY);
