@@ -100,6 +100,33 @@ def status_cell(p):
     return f"n/a (error: {p.get('error', '?')})"
 
 
+def objects_name(par):
+    return "1 fd" if par == "fd" else f"{par} binder{'s' if par != '1' else ''}"
+
+
+def latency_rows(w, points, wl, params, name, cols, floor=False):
+    """The rows of a round-trip table: per parameter and contender, the
+    median and the spread of the per-repeat medians, the figures named in
+    cols, and the ratio to mainline (and to the futex floor)."""
+    for par in params:
+        ref = find(points, wl, par, "binder")
+        fl = find(points, wl, par, "futex") if floor else None
+        for c in CONTENDERS:
+            p = find(points, wl, par, c)
+            if p is None:
+                continue
+            head = f"| {name(par)} | {LABEL[c]} | "
+            if not ok(p):
+                w(head + f"{status_cell(p)} |" + " |" * (len(cols) + (3 if floor else 2)))
+                continue
+            rs = [ratio(p["median_us"], ref["median_us"]) if ok(ref) else None]
+            if floor:
+                rs.append(ratio(p["median_us"], fl["median_us"]) if ok(fl) else None)
+            w(head + f"{fmt(p['median_us'])} | {spread(p, 'rep_median_us')} | " +
+              "".join(f"{fmt(p[k])} | " for k in cols) + " | ".join(fr(r) for r in rs) + " |")
+    w("")
+
+
 def tables(metas, points):
     out = []
     w = out.append
@@ -120,21 +147,8 @@ def tables(metas, points):
         w("")
         w("| payload | contender | median | spread | p90 | p99 | max | vs mainline | vs futex |")
         w("|---|---|---|---|---|---|---|---|---|")
-        for par in params:
-            ref = find(points, "latency", par, "binder")
-            floor = find(points, "latency", par, "futex")
-            for c in CONTENDERS:
-                p = find(points, "latency", par, c)
-                if p is None:
-                    continue
-                if not ok(p):
-                    w(f"| {PAYLOAD_NAMES[par]} | {LABEL[c]} | {status_cell(p)} | | | | | | |")
-                    continue
-                rm = ratio(p["median_us"], ref["median_us"]) if ok(ref) else None
-                rf = ratio(p["median_us"], floor["median_us"]) if ok(floor) else None
-                w(f"| {PAYLOAD_NAMES[par]} | {LABEL[c]} | {fmt(p['median_us'])} | {spread(p, 'rep_median_us')} | "
-                  f"{fmt(p['p90_us'])} | {fmt(p['p99_us'])} | {fmt(p['max_us'])} | {fr(rm)} | {fr(rf)} |")
-        w("")
+        latency_rows(w, points, "latency", params, PAYLOAD_NAMES.get,
+                     ["p90_us", "p99_us", "max_us"], floor=True)
     # pairs
     pars = sorted({x["param"] for x in points if x["workload"] == "pairs"}, key=int)
     if pars:
@@ -204,39 +218,14 @@ def tables(metas, points):
         w("")
         w("| node | contender | median | spread | p90 | p99 | max | vs mainline |")
         w("|---|---|---|---|---|---|---|---|")
-        for par in ["plain", "inherit"]:
-            ref = find(points, "rtprio", par, "binder")
-            for c in CONTENDERS:
-                p = find(points, "rtprio", par, c)
-                if p is None:
-                    continue
-                if not ok(p):
-                    w(f"| {par} | {LABEL[c]} | {status_cell(p)} | | | | | |")
-                    continue
-                rm = ratio(p["median_us"], ref["median_us"]) if ok(ref) else None
-                w(f"| {par} | {LABEL[c]} | {fmt(p['median_us'])} | {spread(p, 'rep_median_us')} | "
-                  f"{fmt(p['p90_us'])} | {fmt(p['p99_us'])} | {fmt(p['max_us'])} | {fr(rm)} |")
-        w("")
+        latency_rows(w, points, "rtprio", ["plain", "inherit"], str, ["p90_us", "p99_us", "max_us"])
     # objects
     if any(x["workload"] == "objects" for x in points):
         w("### Round trips carrying objects (request: N local binder objects, or one fd)")
         w("")
         w("| objects | contender | median | spread | p99 | max | vs mainline |")
         w("|---|---|---|---|---|---|---|")
-        for par in ["1", "8", "64", "fd"]:
-            ref = find(points, "objects", par, "binder")
-            for c in CONTENDERS:
-                p = find(points, "objects", par, c)
-                if p is None:
-                    continue
-                name = f"{par} binder{'s' if par != '1' else ''}" if par != "fd" else "1 fd"
-                if not ok(p):
-                    w(f"| {name} | {LABEL[c]} | {status_cell(p)} | | | | |")
-                    continue
-                rm = ratio(p["median_us"], ref["median_us"]) if ok(ref) else None
-                w(f"| {name} | {LABEL[c]} | {fmt(p['median_us'])} | {spread(p, 'rep_median_us')} | "
-                  f"{fmt(p['p99_us'])} | {fmt(p['max_us'])} | {fr(rm)} |")
-        w("")
+        latency_rows(w, points, "objects", ["1", "8", "64", "fd"], objects_name, ["p99_us", "max_us"])
     # memory
     if any(x["workload"] == "memory" for x in points):
         w("### Kernel memory per binder process (KiB; 1 MiB mapping; idle, after a burst that filled it, "
