@@ -24,6 +24,10 @@
 #   GUEST_TESTS      Criterion binaries under $(B)/guest/bin, run in the
 #                    guest once per device (BINDER_DEVICE=/dev/binder, then
 #                    /dev/binderc; BINDERC_TEST_DRIVER=mainline|binderc)
+#   GUEST_USER_TESTS like GUEST_TESTS, for suites of our userspace (library,
+#                    service manager, interfaces, AIDL): on the debug
+#                    kernel only on /dev/binderc, the driver it checks
+#                    (their mainline runs are on the stock and 6.12 kernels)
 #   GUEST_ONCE_TESTS like GUEST_TESTS, run once per guest, one job at a time
 #   GUEST_DEBUG_TESTS like GUEST_TESTS, one job at a time, on the debug
 #                    kernel only (the reliability budget: fuzzer, kill
@@ -52,6 +56,7 @@ STOCK_KDIR = /usr/src/linux-headers-$(KREL)
 ALL_TARGETS :=
 HOST_TESTS :=
 GUEST_TESTS :=
+GUEST_USER_TESTS :=
 GUEST_ONCE_TESTS :=
 GUEST_DEBUG_TESTS :=
 INSTALL_TARGETS :=
@@ -136,9 +141,10 @@ check-compile:
 	@$(TOP)/scripts/check-compile $(B)/check $(COMPILE_KERNELS)
 
 # --- tests -----------------------------------------------------------------
-guest-tests: $(GUEST_TESTS) $(GUEST_ONCE_TESTS) $(GUEST_DEBUG_TESTS)
+guest-tests: $(GUEST_TESTS) $(GUEST_USER_TESTS) $(GUEST_ONCE_TESTS) $(GUEST_DEBUG_TESTS)
 	@mkdir -p $(B)/guest
 	@{ for t in $(notdir $(GUEST_ONCE_TESTS)); do echo "once $$t --jobs 1"; done; \
+	   for t in $(notdir $(GUEST_USER_TESTS)); do echo "userspace $$t"; done; \
 	   for t in $(notdir $(GUEST_TESTS)); do echo "device $$t"; done; \
 	   for t in $(notdir $(GUEST_DEBUG_TESTS)); do echo "debug-device $$t --jobs 1"; done; } > $(B)/guest/suite.list
 

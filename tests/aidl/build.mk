@@ -75,7 +75,7 @@ aidl-tests: $(AIDLT_BIN)/test_aidl_golden $(AIDLT_BIN)/test_aidl_bad $(AIDLT_BIN
 
 # --- guest: the greeter example (aidl/build.mk builds it from examples/aidl)
 AIDLX_TEST := $(B)/guest/bin/aidl-greeter-test
-GUEST_TESTS += $(AIDLX_TEST)
+GUEST_USER_TESTS += $(AIDLX_TEST)
 
 $(AIDLX_TEST): $(AIDLT_SRC)/guest_greeter.c $(TH_OBJS) | $(AIDLX_BINS)
 	@mkdir -p $(dir $@)
@@ -90,7 +90,7 @@ AIDLR_NAMES := $(patsubst %.aidl,org_binderc_remote_%,$(notdir $(AIDLR_AIDL)))
 AIDLR_GEN_C := $(patsubst %,$(AIDLR_GEN)/%.c,$(AIDLR_NAMES))
 AIDLR_GEN_O := $(patsubst %,$(AIDLR_GEN)/%.o,$(AIDLR_NAMES))
 AIDLR_TEST := $(B)/guest/bin/aidl-remote-test
-GUEST_TESTS += $(AIDLR_TEST)
+GUEST_USER_TESTS += $(AIDLR_TEST)
 
 $(AIDLR_GEN_C): $(AIDLR_GEN)/org_binderc_remote_%.c: $(AIDLR_SRC)/org/binderc/remote/%.aidl $(BC_AIDL_RUN)
 	@mkdir -p $(dir $@)

@@ -38,7 +38,7 @@ IFCT_GUEST := $(B)/guest/bin
 IFCT_GUEST_NAMES := calls examples sm
 IFCT_GUEST_BINS := $(patsubst %,$(IFCT_GUEST)/iface-%-test,$(IFCT_GUEST_NAMES))
 
-GUEST_TESTS += $(IFCT_GUEST_BINS)
+GUEST_USER_TESTS += $(IFCT_GUEST_BINS)
 
 # main() is the shared one (TH_OBJS, tests/common); guest_server.c starts
 # the server these tests call.

@@ -7,7 +7,7 @@ LBCGT_OBJ := $(B)/obj/tests/lib
 LBCGT_BIN := $(B)/guest/bin
 LBCGT_BINS := $(LBCGT_BIN)/libbinder-c-test $(LBCGT_BIN)/libbinder-c-stress-test
 
-GUEST_TESTS += $(LBCGT_BINS)
+GUEST_USER_TESTS += $(LBCGT_BINS)
 
 $(LBCGT_OBJ)/%.o: $(LBCGT_SRC)/%.c $(LBCGT_SRC)/lt.h $(TH_HDRS)
 	@mkdir -p $(dir $@)

@@ -27,7 +27,7 @@ $(SMT_LAZY): $(SMT_SRC)/unit_lazy.c $(patsubst %,$(SMD_OBJ)/san/%.o,$(SMD_NAMES)
 .PHONY: sm-tests
 sm-tests: $(SMT_HOST) $(SMT_LAZY)
 
-GUEST_TESTS += $(SMT_GUEST)
+GUEST_USER_TESTS += $(SMT_GUEST)
 
 $(B)/obj/tests/sm/test_sm.o: $(SMT_SRC)/test_sm.c $(TOP)/include/binderc/servicemanager.h $(TH_HDRS)
 	@mkdir -p $(dir $@)
