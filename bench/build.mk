@@ -6,6 +6,8 @@
 #   make bench-run     full run: one -smp 1 guest (latency), one -smp 2
 #                      guest (scaling); results in build/bench/
 #                      (BENCH_KERNELS="stock 6.12": per kernel)
+#   make bench-boots   the full run BENCH_BOOTS times (3), and each goal's
+#                      value per boot side by side (bench/boots.py)
 #   make bench-quick   a --quick run of everything in one guest boot; fails
 #                      only when the benchmark itself breaks
 #   make install       binder-bench in $(PREFIX)/bin, its library helper in
@@ -42,7 +44,7 @@ $(BENCH_CLI_TEST): $(TOP)/tests/bench/test_cli.c $(BENCH_BIN)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -DBENCH_BIN='"$(BENCH_BIN)"' -o $@ $< $(CRITERION_LIBS)
 
-.PHONY: bench-bin bench-run bench-quick
+.PHONY: bench-bin bench-run bench-quick bench-boots
 bench-bin: $(BENCH_BIN) $(BENCH_LIB)
 
 $(BENCH_OBJ)/%.o: $(BENCH_SRC)/%.c
@@ -72,6 +74,19 @@ install-binder-bench: $(BENCH_BIN) $(BENCH_LIB)
 BENCH_KERNELS ?= stock
 bench-run: bench-bin
 	@$(BENCH_SRC)/run-bench --out $(B)/bench $(foreach k,$(BENCH_KERNELS),--kernel $(k))
+
+# make bench-boots BENCH_BOOTS=3 BENCH_KERNELS="stock 6.12": the full run
+# once per boot (build/bench/boot-N/KERNEL/), then the goal rows of every
+# boot side by side per kernel (build/bench/boots-KERNEL.md): whether a
+# figure reproduces across boots (issue 19).
+BENCH_BOOTS ?= 3
+bench-boots: bench-bin
+	@set -e; for i in $$(seq 1 $(BENCH_BOOTS)); do \
+		$(BENCH_SRC)/run-bench --out $(B)/bench/boot-$$i $(foreach k,$(BENCH_KERNELS),--kernel $(k)); done; \
+	for k in $(BENCH_KERNELS); do \
+		python3 $(BENCH_SRC)/boots.py --out $(B)/bench/boots-$$k.md \
+			$$(for i in $$(seq 1 $(BENCH_BOOTS)); do d=$(B)/bench/boot-$$i; \
+			  [ ! -d $$d/$$k ] || d=$$d/$$k; echo $$d; done); done
 
 bench-quick: bench-bin
 	@$(BENCH_SRC)/run-bench --quick --out $(B)/bench/quick
