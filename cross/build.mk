@@ -82,6 +82,7 @@ check-cross-arm64: $(BC_AIDL)
 GUEST_TIMEOUT_arm64 := 3600
 .PHONY: check-arm64
 check-arm64: cross-arm64
+	@$(TOP)/scripts/deps arm-guest
 	@mkdir -p $(B)/check
 	@$(TOP)/tests/vm/run-guest --kernel arm64 --timeout $(GUEST_TIMEOUT_arm64) --quiet \
 		--log $(B)/check/guest-arm64.log -- sh tests/guest/run-suite; rc=$$?; \
@@ -105,11 +106,11 @@ check-arm64: cross-arm64
 # 302), plus ~1 min on the host per boot; about 20 min for one
 # check-armhf on a loaded 2-CPU machine.
 ARMHF_CROSS ?= arm-linux-gnueabihf-
-HAVE_ARMHF_CC := $(shell command -v $(ARMHF_CROSS)gcc >/dev/null 2>&1 && echo yes)
 
 .PHONY: cross-armhf
 cross-armhf: $(BC_AIDL)
-	@test -n "$(HAVE_ARMHF_CC)" || { echo "cross-armhf: no $(ARMHF_CROSS)gcc (apt-get install gcc-arm-linux-gnueabihf)" >&2; exit 1; }
+	@$(TOP)/scripts/deps armhf
+	@command -v $(ARMHF_CROSS)gcc >/dev/null || { echo "cross-armhf: no $(ARMHF_CROSS)gcc (apt-get install gcc-arm-linux-gnueabihf)" >&2; exit 1; }
 	+@root=$$($(TOP)/scripts/fetch-armhf-root) || exit 1; \
 	lib=$$root/usr/lib/arm-linux-gnueabihf; \
 	$(MAKE) --no-print-directory B=$(B)/armhf AR=$(ARMHF_CROSS)ar HAVE_CRITERION=yes \
@@ -129,6 +130,7 @@ ARMHF_CHUNKS := 1 2 rest
 GUEST_TIMEOUT_armhf := 600
 .PHONY: check-armhf
 check-armhf: cross-armhf
+	@$(TOP)/scripts/deps arm-guest
 	@mkdir -p $(B)/check
 	@rm -f $(B)/check/armhf.tally; rc=0; \
 	for c in $(ARMHF_CHUNKS); do \
