@@ -28,15 +28,17 @@ def load(d):
     return goals
 
 
-def row(name, limit, values):
+def spread(values):
     known = [v for v in values if v is not None]
-    cells = ["-" if v is None else f"{v:.2f}" for v in values]
-    if len(known) >= 2 and min(known) > 0:
-        s = max(known) / min(known)
-        spread = f"{s:.2f}" + (" (wide)" if s > WIDE else "")
-    else:
-        spread = "-"
-    return cells, spread
+    if len(known) < 2 or min(known) <= 0:
+        return "-"
+    s = max(known) / min(known)
+    return f"{s:.2f}" + (" (wide)" if s > WIDE else "")
+
+
+def cell(v, q):
+    c = "-" if v is None else f"{v:.2f}"
+    return c if q is None else f"{c} / {q:.2f}"
 
 
 def main():
@@ -57,17 +59,21 @@ def main():
             if g["goal"] not in names:
                 names.append(g["goal"])
     head = "| goal | limit | " + " | ".join(f"boot {i + 1}" for i in range(len(boots))) + " | spread | met |"
-    lines = [f"### Goals over {len(boots)} boots", "", head,
+    lines = [f"### Goals over {len(boots)} boots", "",
+             "Each boot: the value over all samples / the quietest repeats' ratio (report.py); "
+             f"spread: largest / smallest over the boots, of each; wide past {WIDE:.2f}.", "", head,
              "|" + "---|" * (len(boots) + 4)]
     for n in names:
         gs = [next((g for g in b if g["goal"] == n), None) for b in boots]
         values = [g["value"] if g else None for g in gs]
+        quiet = [g.get("quiet") if g else None for g in gs]
         limit = next((g["limit"] for g in gs if g and g["limit"] is not None), None)
         met = sum(1 for g in gs if g and g["met"])
         judged = sum(1 for g in gs if g and g["met"] is not None)
-        cells, spread = row(n, limit, values)
         lim = "-" if limit is None else f"{limit:.2f}"
-        lines.append(f"| {n} | {lim} | " + " | ".join(cells) + f" | {spread} | {met}/{judged} |")
+        sp = spread(values) + ("" if all(q is None for q in quiet) else " / " + spread(quiet))
+        lines.append(f"| {n} | {lim} | " + " | ".join(cell(v, q) for v, q in zip(values, quiet)) +
+                     f" | {sp} | {met}/{judged} |")
     md = "\n".join(lines) + "\n"
     if a.out:
         with open(a.out, "w") as f:
