@@ -32,6 +32,9 @@
 #   GUEST_DEBUG_TESTS like GUEST_TESTS, one job at a time, on the debug
 #                    kernel only (the reliability budget: fuzzer, kill
 #                    storm, fault injection; each wants the context manager)
+#   GUEST_DEBUG_BINDERC_TESTS like GUEST_DEBUG_TESTS, on /dev/binderc only:
+#                    fault injection, whose point is our driver's error
+#                    paths (mainline's are not ours to fix; 213 s there)
 #   INSTALL_TARGETS  phony targets run by 'make install'
 #   CHECK_TARGETS    phony targets run by 'make check' after check-host;
 #                    each adds a "passed failed" line to a build/check/*.tally
@@ -59,6 +62,7 @@ GUEST_TESTS :=
 GUEST_USER_TESTS :=
 GUEST_ONCE_TESTS :=
 GUEST_DEBUG_TESTS :=
+GUEST_DEBUG_BINDERC_TESTS :=
 INSTALL_TARGETS :=
 CHECK_TARGETS :=
 
@@ -141,12 +145,15 @@ check-compile:
 	@$(TOP)/scripts/check-compile $(B)/check $(COMPILE_KERNELS)
 
 # --- tests -----------------------------------------------------------------
-guest-tests: $(GUEST_TESTS) $(GUEST_USER_TESTS) $(GUEST_ONCE_TESTS) $(GUEST_DEBUG_TESTS)
+guest-tests: $(GUEST_TESTS) $(GUEST_USER_TESTS) $(GUEST_ONCE_TESTS) $(GUEST_DEBUG_TESTS) \
+		$(GUEST_DEBUG_BINDERC_TESTS)
 	@mkdir -p $(B)/guest
 	@{ for t in $(notdir $(GUEST_ONCE_TESTS)); do echo "once $$t --jobs 1"; done; \
 	   for t in $(notdir $(GUEST_USER_TESTS)); do echo "userspace $$t"; done; \
 	   for t in $(notdir $(GUEST_TESTS)); do echo "device $$t"; done; \
-	   for t in $(notdir $(GUEST_DEBUG_TESTS)); do echo "debug-device $$t --jobs 1"; done; } > $(B)/guest/suite.list
+	   for t in $(notdir $(GUEST_DEBUG_TESTS)); do echo "debug-device $$t --jobs 1"; done; \
+	   for t in $(notdir $(GUEST_DEBUG_BINDERC_TESTS)); do echo "debug-binderc $$t --jobs 1"; done; } \
+		> $(B)/guest/suite.list
 
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check

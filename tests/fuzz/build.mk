@@ -13,9 +13,10 @@
 #                                        and fuzz under fault injection (per
 #                                        device; skips without fault injection)
 #
-# 'make check' runs fuzz-test once per device on both kernels and the
-# storm and fault-test on the debug kernel only (GUEST_TESTS and
-# GUEST_DEBUG_TESTS in the top-level Makefile).
+# 'make check' runs fuzz-test once per device on both kernels, the storm
+# on both devices of the debug kernel only and fault-test on its
+# /dev/binderc only (GUEST_TESTS, GUEST_DEBUG_TESTS and
+# GUEST_DEBUG_BINDERC_TESTS in the top-level Makefile).
 TOP ?= $(CURDIR)
 B ?= $(TOP)/build
 CFLAGS_BASE ?= -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include
@@ -35,9 +36,10 @@ RELIABILITY_GUEST_TESTS = $(FUZZ_BIN)/fuzz-test $(STRESS_TESTS) $(FUZZ_BIN)/faul
 
 ALL_TARGETS += $(FUZZ_PROGS)
 # The fuzzer on both kernels (its budget depends on the kernel, see
-# test_fuzz.c); fault injection on the debug kernel, which has failslab.
+# test_fuzz.c); fault injection on the debug kernel, which has failslab,
+# and on binderc only: it is there for our driver's error paths.
 GUEST_TESTS += $(FUZZ_BIN)/fuzz-test
-GUEST_DEBUG_TESTS += $(FUZZ_BIN)/fault-test
+GUEST_DEBUG_BINDERC_TESTS += $(FUZZ_BIN)/fault-test
 
 $(FUZZ_BIN)/binderc-fuzz: $(FUZZ_SRC)/fuzz.c $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
