@@ -182,6 +182,20 @@ static void binderc_fill_txn_data(struct binderc_thread *thread,
 }
 
 /*
+ * @t was picked up but not delivered (queued again, or dropped): the
+ * reading thread gets back the nice value and the class it had before
+ * binderc_fill_txn_data(), so that a later pickup saves the thread's own
+ * values and nothing is left raised when no reply will restore it.
+ */
+static void binderc_undo_pickup(struct binderc_thread *thread,
+				struct binderc_transaction *t, u32 cmd)
+{
+	if (cmd != BR_REPLY)
+		binderc_set_nice(t->saved_priority);
+	binderc_sched_restore_txn(thread, t);
+}
+
+/*
  * A reply whose fds could not be installed is freed before the caller
  * hears of it, so the caller's BR_FAILED_REPLY goes out as its
  * reply_error, at the head of its todo: the read loop writes it next, and
@@ -225,13 +239,8 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 	/* The header first: it holds no fd, so a fault here changes nothing. */
 	if (put_user(cmd, (u32 __user *)*ptrp) ||
 	    copy_to_user(*ptrp + sizeof(u32), &tr, trsize)) {
-		/*
-		 * Queued again: its next pickup raises the thread anew, and
-		 * must find the thread's own nice value to save.
-		 */
-		if (cmd != BR_REPLY)
-			binderc_set_nice(t->saved_priority);
-		binderc_sched_restore_txn(thread, t);
+		/* Queued again: its next pickup raises the thread anew. */
+		binderc_undo_pickup(thread, t, cmd);
 		return -EFAULT;
 	}
 
@@ -239,10 +248,7 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 	if (ret) {
 		struct binderc_buffer *buffer = t->buffer;
 
-		/* Dropped: no reply will put the thread's nice value back. */
-		if (cmd != BR_REPLY)
-			binderc_set_nice(t->saved_priority);
-		binderc_sched_restore_txn(thread, t);
+		binderc_undo_pickup(thread, t, cmd);
 		buffer->transaction = NULL;
 		binderc_cleanup_transaction(t, BR_FAILED_REPLY);
 		binderc_free_buf(proc, thread, buffer, true);
