@@ -60,6 +60,15 @@
  * mount's binder_logs/proc directory, while a proc's file is created
  * there (as debugfs_create_file() does for /sys/kernel/debug/binderc).
  *
+ * Real-time priority inheritance (rtprio.c) adds one lock per thread,
+ * apart from the list as well:
+ *
+ *   thread->sched_lock       mutex: the thread's raise state (struct
+ *                            binderc_thread); taken with no binderc lock
+ *                            held, and none is taken under it: only the
+ *                            scheduler's own (sched_setattr_nocheck(),
+ *                            the cpuset lock on newer kernels)
+ *
  * Transaction reports (report.c) are sent with no binderc lock held: the
  * netlink layer's own locks are never nested with these, either way.
  *

@@ -145,9 +145,10 @@ bool binderc_sched_want(struct binderc_transaction *t,
 	return want->policy;
 }
 
-/* Drop the raise record; sched_lock held. */
+/* Drop the raise record; thread->sched_lock held. */
 static void binderc_sched_forget(struct binderc_thread *thread)
 {
+	lockdep_assert_held(&thread->sched_lock);
 	put_task_struct(thread->sched_task);
 	WRITE_ONCE(thread->sched_task, NULL);
 }
@@ -161,7 +162,10 @@ static bool binderc_sched_covers(const struct binderc_sched *cur,
 	       cur->policy == SCHED_DEADLINE;
 }
 
-/* Raise @p to @want, first noting the thread's own class; sched_lock held. */
+/*
+ * Raise @p to @want, first noting the thread's own class;
+ * thread->sched_lock held.
+ */
 static void binderc_sched_lift(struct binderc_thread *thread,
 			       struct task_struct *p,
 			       const struct binderc_sched *cur,
@@ -301,7 +305,7 @@ void binderc_sched_settle(struct binderc_thread *thread)
 		binderc_sched_restore_base(thread);
 }
 
-/* Racy hint for the read path; the work is done under sched_lock. */
+/* Racy hint for the read path; the work is done under thread->sched_lock. */
 bool binderc_sched_raised(struct binderc_thread *thread)
 {
 	return READ_ONCE(thread->sched_task);
