@@ -641,6 +641,9 @@ extern const struct file_operations binderc_fops;
 
 void binderc_stat_bc(struct binderc_proc *proc, u32 cmd);
 void binderc_stat_br(struct binderc_proc *proc, u32 cmd);
+/* Is @vma the receive mapping of @alloc's proc? (for alloc.c) */
+bool binderc_vma_is_alloc(struct vm_area_struct *vma,
+			  struct binderc_alloc *alloc);
 
 /* chardev.c */
 int binderc_chardev_init(const char *names);
@@ -702,6 +705,8 @@ struct binderc_thread *binderc_select_thread_ilocked(struct binderc_proc *p);
 void binderc_wakeup_thread_ilocked(struct binderc_proc *proc,
 				   struct binderc_thread *thread, bool sync);
 void binderc_wakeup_proc_ilocked(struct binderc_proc *proc);
+void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
+				u32 command, s32 param);
 void binderc_set_nice(long nice);
 
 /* rtprio.c */
@@ -725,8 +730,6 @@ void binderc_sched_reply_done(struct binderc_thread *thread,
 			      const struct binderc_sched *saved);
 void binderc_sched_settle(struct binderc_thread *thread);
 bool binderc_sched_raised(struct binderc_thread *thread);
-void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
-				u32 command, s32 param);
 
 /* write.c */
 int binderc_thread_write(struct binderc_proc *proc,
@@ -878,9 +881,6 @@ void binderc_close_fd(u32 fd);
 int binderc_alloc_shrinker_init(void);
 void binderc_alloc_shrinker_exit(void);
 void binderc_alloc_page_stats(long *held, long *lru, long *reclaimed);
-/* device.c: is @vma the receive mapping of @alloc's proc? */
-bool binderc_vma_is_alloc(struct vm_area_struct *vma,
-			  struct binderc_alloc *alloc);
 void binderc_alloc_init(struct binderc_alloc *alloc, int pid);
 int binderc_alloc_mmap(struct binderc_alloc *alloc,
 		       struct vm_area_struct *vma);
