@@ -719,8 +719,6 @@ void binderc_sched_raise(struct binderc_thread *thread,
 			 struct binderc_node *node);
 void binderc_sched_restore_txn(struct binderc_thread *thread,
 			       struct binderc_transaction *t);
-void binderc_sched_restore(struct binderc_thread *thread,
-			   const struct binderc_sched *saved);
 void binderc_sched_restore_base(struct binderc_thread *thread);
 bool binderc_sched_want(struct binderc_transaction *t,
 			struct binderc_node *node, struct binderc_sched *want);

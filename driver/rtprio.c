@@ -264,8 +264,8 @@ out:
 }
 
 /* The thread has replied: back to @saved, what it ran at before the call. */
-void binderc_sched_restore(struct binderc_thread *thread,
-			   const struct binderc_sched *saved)
+static void binderc_sched_restore(struct binderc_thread *thread,
+				  const struct binderc_sched *saved)
 {
 	mutex_lock(&thread->sched_lock);
 	WRITE_ONCE(thread->sched_gen, thread->sched_gen + 1);
