@@ -182,6 +182,13 @@ struct binderc_device {
 	char name[];			/* the node's name under /dev */
 };
 
+/* A thread's scheduling class as rtprio.c saves and restores it. */
+struct binderc_sched {
+	int policy;
+	int rt_prio;
+	bool reset_on_fork;
+};
+
 /**
  * struct binderc_node - a binder object owned by a proc (the target of handles)
  * @debug_id:		immutable after creation
@@ -227,13 +234,6 @@ struct binderc_device {
  * @async_todo:		oneway calls waiting behind the one being handled;
  *			owner's inner_lock
  */
-/* A thread's scheduling class as rtprio.c saves and restores it. */
-struct binderc_sched {
-	int policy;
-	int rt_prio;
-	bool reset_on_fork;
-};
-
 struct binderc_node {
 	int debug_id;
 	spinlock_t lock;
