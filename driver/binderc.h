@@ -93,7 +93,7 @@
  * lock held (it never takes or drops it unless its comment says so), and
  * checks that with lockdep_assert_held():
  *
- *   _locked    alloc->mutex of the allocator it is given (alloc.c only)
+ *   _locked    alloc->mutex of the allocator it is given
  *   _olocked   proc->outer_lock of the proc the refs belong to
  *   _nlocked   node->lock of the node concerned
  *   _ilocked   proc->inner_lock of the proc owning the lists or threads
@@ -607,8 +607,8 @@ struct binderc_proc {
 	struct binderc_stats stats;
 };
 
-/* _nilocked: see the lock order above. */
-static inline void binderc_assert_node_inner_locked(struct binderc_node *node)
+/* What a _nilocked function asserts: see the lock order above. */
+static inline void binderc_assert_nilocked(struct binderc_node *node)
 {
 	lockdep_assert_held(&node->lock);
 	if (node->proc)

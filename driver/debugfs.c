@@ -287,7 +287,7 @@ static void binderc_print_node_nilocked(struct seq_file *m,
 	struct binderc_ref *ref;
 	int count = 0;
 
-	binderc_assert_node_inner_locked(node);
+	binderc_assert_nilocked(node);
 	hlist_for_each_entry(ref, &node->refs, node_entry)
 		count++;
 	seq_printf(m, "  node %d: u%016llx c%016llx hs %d hw %d ls %d lw %d is %d iw %d tr %d",

@@ -141,7 +141,7 @@ int binderc_inc_node_nilocked(struct binderc_node *node, int strong,
 {
 	struct binderc_proc *proc = node->proc;
 
-	binderc_assert_node_inner_locked(node);
+	binderc_assert_nilocked(node);
 	if (strong) {
 		if (internal) {
 			/*
@@ -217,7 +217,7 @@ bool binderc_dec_node_nilocked(struct binderc_node *node, int strong,
 {
 	struct binderc_proc *proc = node->proc;
 
-	binderc_assert_node_inner_locked(node);
+	binderc_assert_nilocked(node);
 	/*
 	 * A dead node's local refs were all dropped when its owner died
 	 * (binderc_node_release).  A transaction that pinned it just before
