@@ -264,6 +264,14 @@ struct binderc_node {
 	struct list_head async_todo;
 };
 
+/**
+ * struct binderc_ref_death - a death notification asked for on a ref (death.c)
+ * @work:		BINDERC_WORK_DEAD_BINDER, DEAD_BINDER_AND_CLEAR or
+ *			CLEAR_DEATH_NOTIFICATION; on a todo list of the
+ *			holder (its proc's or one of its threads') or on its
+ *			delivered_death, under the holder's inner_lock
+ * @cookie:		userspace's cookie; immutable after creation
+ */
 struct binderc_ref_death {
 	struct binderc_work work;
 	binder_uintptr_t cookie;
@@ -328,10 +336,42 @@ struct binderc_ref {
 	struct binderc_ref_freeze *freeze;
 };
 
-/* One allocation in a proc's receive mapping. */
+/**
+ * struct binderc_buffer - one allocation in a proc's receive mapping
+ * @entry:		in alloc->buffers, every buffer by address;
+ *			alloc->mutex
+ * @rb_node:		in alloc->allocated (by address) or, if free,
+ *			alloc->free_buffers (by size, address); alloc->mutex
+ * @free:		alloc->mutex
+ * @clear_on_free:	TF_CLEAR_BUF; set by the sender before the call is
+ *			queued, read and cleared under alloc->mutex when the
+ *			buffer is freed
+ * @allow_user_free:	BC_FREE_BUFFER may free it; set by the receiving
+ *			thread once the call is delivered, tested and cleared
+ *			under alloc->mutex (binderc_alloc_prepare_to_free())
+ * @async_transaction:	a oneway call's, counted in free_async_space; set
+ *			under alloc->mutex at allocation, then immutable
+ * @oneway_spam_suspect: as @async_transaction
+ * @debug_id:		the transaction's; set by the sender before the call
+ *			is queued, then immutable
+ * @transaction:	the call it carries, NULL once that is gone; set by
+ *			the sender before the call is queued, cleared under
+ *			the receiver's inner_lock, or by the one thread that
+ *			took the call off every list
+ * @target_node:	set by the sender before the call is queued, then
+ *			immutable until freed (cleared under alloc->mutex)
+ * @data_size:		set under alloc->mutex at allocation, then immutable
+ * @offsets_size:	as @data_size
+ * @extra_buffers_size:	as @data_size
+ * @user_data:		the address in the receiver; alloc->mutex, and fixed
+ *			while the buffer is allocated
+ * @pid:		the sender's tgid; as @data_size
+ *
+ * The bit fields share one word: by the rules above, no two of them are
+ * ever written at the same time.
+ */
 struct binderc_buffer {
-	struct list_head entry;		/* every buffer, by address */
-	/* in alloc->allocated (by address) or, if free, free_buffers */
+	struct list_head entry;
 	struct rb_node rb_node;
 	unsigned int free:1;
 	unsigned int clear_on_free:1;
@@ -344,8 +384,8 @@ struct binderc_buffer {
 	size_t data_size;
 	size_t offsets_size;
 	size_t extra_buffers_size;
-	unsigned long user_data;	/* address in the receiver */
-	int pid;			/* sender tgid */
+	unsigned long user_data;
+	int pid;
 };
 
 /*
@@ -359,21 +399,44 @@ struct binderc_page {
 	struct binderc_alloc *alloc;
 };
 
-/* The receive area of one proc: a read-only mapping filled by the kernel. */
+/**
+ * struct binderc_alloc - the receive area of one proc (alloc.c)
+ * @mutex:		protects the rest unless said otherwise; level 4 of
+ *			the lock order
+ * @buffer:		the user address of the read-only mapping the kernel
+ *			fills; set once at mmap under @mutex, then immutable
+ * @buffer_size:	0 until mmap; as @buffer
+ * @free_async_space:	room left for oneway buffers; @mutex
+ * @mapped:		the vma still exists; @mutex
+ * @oneway_spam_detected: flagged once until space recovers; @mutex
+ * @pages:		one per page of the area, filled on demand: the array
+ *			is set at mmap, its pages come and go under @mutex;
+ *			copies into and out of a buffer their caller owns
+ *			read them without it (see alloc.c)
+ * @mm:			the mapping's, grabbed at mmap; immutable until the
+ *			proc's release
+ * @pages_held:		pages allocated; @mutex
+ * @pages_lru:		of those, on the lru (unused); @mutex
+ * @buffers:		every buffer, by address; @mutex
+ * @allocated:		allocated buffers, by address; @mutex
+ * @free_buffers:	free buffers, by size, address; @mutex
+ * @pid:		the proc's pid, naming it in lock events; immutable
+ *			after creation
+ */
 struct binderc_alloc {
 	struct mutex mutex;
-	unsigned long buffer;		/* user address of the mapping */
-	size_t buffer_size;		/* 0 until mmap */
+	unsigned long buffer;
+	size_t buffer_size;
 	size_t free_async_space;
-	bool mapped;			/* the vma still exists */
-	bool oneway_spam_detected;	/* flagged once until space recovers */
-	struct binderc_page *pages;	/* filled on demand; see alloc.c */
-	struct mm_struct *mm;		/* the mapping's, grabbed at mmap */
-	size_t pages_held;		/* pages allocated */
-	size_t pages_lru;		/* of those, on the lru (unused) */
-	struct list_head buffers;	/* every buffer, by address */
-	struct rb_root allocated;	/* allocated buffers, by address */
-	struct rb_root free_buffers;	/* free buffers, by size, address */
+	bool mapped;
+	bool oneway_spam_detected;
+	struct binderc_page *pages;
+	struct mm_struct *mm;
+	size_t pages_held;
+	size_t pages_lru;
+	struct list_head buffers;
+	struct rb_root allocated;
+	struct rb_root free_buffers;
 	int pid;
 };
 
