@@ -233,7 +233,7 @@ void binderc_sched_raise(struct binderc_thread *thread,
 		return;
 	binderc_lock_inner(thread->proc);
 	idle = !thread->transaction_stack;
-	spin_unlock(&thread->proc->inner_lock);
+	binderc_unlock_inner(thread->proc);
 
 	mutex_lock(&thread->sched_lock);
 	if (thread->boosted) {

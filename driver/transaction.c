@@ -25,7 +25,7 @@ struct binderc_thread *binderc_get_txn_from(struct binderc_transaction *t)
 	from = t->from;
 	if (from)
 		atomic_inc(&from->tmp_ref);
-	spin_unlock(&t->lock);
+	binderc_unlock_txn(t);
 	return from;
 }
 
@@ -45,7 +45,7 @@ binderc_get_txn_from_and_acq_inner(struct binderc_transaction *t)
 		WARN_ON(from != t->from);
 		return from;
 	}
-	spin_unlock(&from->proc->inner_lock);
+	binderc_unlock_inner(from->proc);
 	binderc_thread_dec_tmpref(from);
 	return NULL;
 }
@@ -72,7 +72,7 @@ void binderc_free_transaction(struct binderc_transaction *t)
 	/* Pinning the thread keeps its proc alive too. */
 	if (target_thread)
 		atomic_inc(&target_thread->tmp_ref);
-	spin_unlock(&t->lock);
+	binderc_unlock_txn(t);
 
 	if (target_proc) {
 		binderc_lock_inner(target_proc);
@@ -82,7 +82,7 @@ void binderc_free_transaction(struct binderc_transaction *t)
 			wake_up_interruptible_all(&target_proc->freeze_wait);
 		if (t->buffer)
 			t->buffer->transaction = NULL;
-		spin_unlock(&target_proc->inner_lock);
+		binderc_unlock_inner(target_proc);
 	}
 	if (target_thread)
 		binderc_thread_dec_tmpref(target_thread);
@@ -112,7 +112,7 @@ void binderc_send_failed_reply(struct binderc_transaction *t, u32 error)
 					&target_thread->reply_error.work);
 				wake_up_interruptible(&target_thread->wait);
 			}
-			spin_unlock(&target_thread->proc->inner_lock);
+			binderc_unlock_inner(target_thread->proc);
 			binderc_thread_dec_tmpref(target_thread);
 			binderc_free_transaction(t);
 			return;
@@ -143,7 +143,7 @@ static void binderc_set_txn_from_error(struct binderc_transaction *t, int id,
 	/* Keep the first error: it is the cause. */
 	if (from->ee.command == BR_OK)
 		binderc_set_extended_error(&from->ee, id, command, param);
-	spin_unlock(&from->proc->inner_lock);
+	binderc_unlock_inner(from->proc);
 	binderc_thread_dec_tmpref(from);
 }
 
@@ -196,11 +196,11 @@ static int binderc_reply_target(struct binderc_txn_build *b)
 	in_reply_to = thread->transaction_stack;
 	if (!in_reply_to || in_reply_to->to_thread != thread) {
 		/* Nothing to reply to, or not this thread's to answer. */
-		spin_unlock(&b->proc->inner_lock);
+		binderc_unlock_inner(b->proc);
 		return binderc_txn_fail(b, BR_FAILED_REPLY, -EPROTO);
 	}
 	thread->transaction_stack = in_reply_to->to_parent;
-	spin_unlock(&b->proc->inner_lock);
+	binderc_unlock_inner(b->proc);
 	b->in_reply_to = in_reply_to;
 	binderc_set_nice(in_reply_to->saved_priority);
 	/*
@@ -216,7 +216,7 @@ static int binderc_reply_target(struct binderc_txn_build *b)
 	if (!target_thread)
 		return binderc_txn_fail(b, BR_DEAD_REPLY, 0);
 	if (target_thread->transaction_stack != in_reply_to) {
-		spin_unlock(&target_thread->proc->inner_lock);
+		binderc_unlock_inner(target_thread->proc);
 		binderc_thread_dec_tmpref(target_thread);
 		b->in_reply_to = NULL;
 		return binderc_txn_fail(b, BR_FAILED_REPLY, -EPROTO);
@@ -224,7 +224,7 @@ static int binderc_reply_target(struct binderc_txn_build *b)
 	b->target_thread = target_thread;
 	b->target_proc = target_thread->proc;
 	b->target_proc->tmp_ref++;
-	spin_unlock(&target_thread->proc->inner_lock);
+	binderc_unlock_inner(target_thread->proc);
 	return 0;
 }
 
@@ -263,7 +263,7 @@ static void binderc_lookup_target_node(struct binderc_txn_build *b)
 			binderc_get_node_refs_for_txn(b, ref->node);
 		else
 			b->return_error = BR_FAILED_REPLY;
-		spin_unlock(&b->proc->outer_lock);
+		binderc_unlock_outer(b->proc);
 		return;
 	}
 	binderc_lock_mgr(ctx);
@@ -271,7 +271,7 @@ static void binderc_lookup_target_node(struct binderc_txn_build *b)
 		binderc_get_node_refs_for_txn(b, ctx->mgr_node);
 	else
 		b->return_error = BR_DEAD_REPLY;
-	spin_unlock(&ctx->mgr_lock);
+	binderc_unlock_mgr(ctx);
 }
 
 /*
@@ -294,10 +294,10 @@ static int binderc_route_nested_ilocked(struct binderc_txn_build *b)
 		if (from && from->proc == b->target_proc) {
 			atomic_inc(&from->tmp_ref);
 			b->target_thread = from;
-			spin_unlock(&tmp->lock);
+			binderc_unlock_txn(tmp);
 			break;
 		}
-		spin_unlock(&tmp->lock);
+		binderc_unlock_txn(tmp);
 	}
 	return 0;
 }
@@ -327,7 +327,7 @@ static int binderc_call_target(struct binderc_txn_build *b)
 		ret = -EPROTO;
 	else if (!oneway && thread->transaction_stack)
 		ret = binderc_route_nested_ilocked(b);
-	spin_unlock(&b->proc->inner_lock);
+	binderc_unlock_inner(b->proc);
 	if (ret)
 		return binderc_txn_fail(b, BR_FAILED_REPLY, ret);
 	return 0;
@@ -542,8 +542,8 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 	    proc->receive_closed || (thread && thread->is_dead)) {
 		u32 err = frozen ? BR_FROZEN_REPLY : BR_DEAD_REPLY;
 
-		spin_unlock(&proc->inner_lock);
-		spin_unlock(&node->lock);
+		binderc_unlock_inner(proc);
+		binderc_unlock_node(node);
 		return err;
 	}
 	if (!thread && !pending_async)
@@ -564,8 +564,8 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 		gen = READ_ONCE(boost->sched_gen);
 	}
 	proc->outstanding_txns++;
-	spin_unlock(&proc->inner_lock);
-	spin_unlock(&node->lock);
+	binderc_unlock_inner(proc);
+	binderc_unlock_node(node);
 	/* Freed outside the locks: it takes the allocator mutex. */
 	if (outdated)
 		binderc_free_outdated_txn(proc, outdated);
@@ -585,13 +585,13 @@ static u32 binderc_send_reply(struct binderc_txn_build *b,
 	binderc_enqueue_thread_work(b->thread, tcomplete);
 	binderc_lock_inner(target_proc);
 	if (target_thread->is_dead || target_proc->receive_closed) {
-		spin_unlock(&target_proc->inner_lock);
+		binderc_unlock_inner(target_proc);
 		return BR_DEAD_REPLY;
 	}
 	binderc_pop_transaction_ilocked(target_thread, b->in_reply_to);
 	binderc_enqueue_thread_work_ilocked(target_thread, &b->t->work);
 	target_proc->outstanding_txns++;
-	spin_unlock(&target_proc->inner_lock);
+	binderc_unlock_inner(target_proc);
 	wake_up_interruptible_sync(&target_thread->wait);
 	binderc_free_transaction(b->in_reply_to);
 	return 0;
@@ -610,13 +610,13 @@ static u32 binderc_send_call(struct binderc_txn_build *b,
 	t->need_reply = 1;
 	t->from_parent = thread->transaction_stack;
 	thread->transaction_stack = t;
-	spin_unlock(&b->proc->inner_lock);
+	binderc_unlock_inner(b->proc);
 
 	err = binderc_proc_transaction(t, b->target_proc, b->target_thread);
 	if (err) {
 		binderc_lock_inner(b->proc);
 		binderc_pop_transaction_ilocked(thread, t);
-		spin_unlock(&b->proc->inner_lock);
+		binderc_unlock_inner(b->proc);
 	}
 	return err;
 }
@@ -660,7 +660,7 @@ static void binderc_txn_report_error(struct binderc_txn_build *b, int id)
 	binderc_lock_inner(b->proc);
 	binderc_set_extended_error(&thread->ee, id, b->return_error,
 				   b->return_error_param);
-	spin_unlock(&b->proc->inner_lock);
+	binderc_unlock_inner(b->proc);
 	thread->return_error.cmd = b->return_error;
 	binderc_enqueue_thread_work(thread, &thread->return_error.work);
 }
@@ -740,7 +740,7 @@ void binderc_transaction(struct binderc_proc *proc,
 	binderc_txn_log_start(&b, e, debug_id, reply);
 	binderc_lock_inner(proc);
 	binderc_set_extended_error(&thread->ee, debug_id, BR_OK, 0);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	if (reply ? binderc_reply_target(&b) : binderc_call_target(&b))
 		goto err_no_txn;
@@ -825,7 +825,7 @@ void binderc_free_buf(struct binderc_proc *proc,
 		buffer->transaction->buffer = NULL;
 		buffer->transaction = NULL;
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	if (buffer->async_transaction && buffer->target_node) {
 		struct binderc_node *node = buffer->target_node;
