@@ -1000,7 +1000,7 @@ struct binderc_log_entry {
 	int offsets_size;
 	int return_error_line;
 	u32 return_error;
-	u32 return_error_param;
+	s32 return_error_param;
 	char context_name[32];
 };
 

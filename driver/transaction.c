@@ -180,14 +180,22 @@ static void binderc_txn_report(struct binderc_txn_build *b, u32 error,
 
 /* ---- finding the target ---------------------------------------------- */
 
-static int binderc_txn_fail(struct binderc_txn_build *b, u32 cmd, s32 param)
+/*
+ * One error type through binderc_transaction(): each of its steps returns
+ * 0 or the BR_* code the sender is to get (a u32, as userspace reads it),
+ * having recorded it with binderc_txn_fail() in b->return_error, beside
+ * the -errno of the extended error in b->return_error_param (an s32, as
+ * in struct binder_extended_error).  An -errno from a helper is turned
+ * into that pair where it comes back; no step returns one.
+ */
+static u32 binderc_txn_fail(struct binderc_txn_build *b, u32 cmd, s32 param)
 {
 	b->return_error = cmd;
 	b->return_error_param = param;
-	return -1;
+	return cmd;
 }
 
-static int binderc_reply_target(struct binderc_txn_build *b)
+static u32 binderc_reply_target(struct binderc_txn_build *b)
 {
 	struct binderc_thread *thread = b->thread, *target_thread;
 	struct binderc_transaction *in_reply_to;
@@ -230,11 +238,13 @@ static int binderc_reply_target(struct binderc_txn_build *b)
 
 /*
  * Pin @node (a local strong ref and a tmp ref) and its proc for the
- * transaction, or report BR_DEAD_REPLY if its owner is gone.
+ * transaction; BR_DEAD_REPLY if its owner is gone.
  */
-static void binderc_get_node_refs_for_txn(struct binderc_txn_build *b,
-					  struct binderc_node *node)
+static u32 binderc_get_node_refs_for_txn(struct binderc_txn_build *b,
+					 struct binderc_node *node)
 {
+	u32 err = 0;
+
 	binderc_node_inner_lock(node);
 	if (node->proc) {
 		binderc_inc_node_nilocked(node, 1, 0, NULL);
@@ -243,15 +253,18 @@ static void binderc_get_node_refs_for_txn(struct binderc_txn_build *b,
 		b->target_proc = node->proc;
 		b->target_node = node;
 	} else {
-		b->return_error = BR_DEAD_REPLY;
+		err = BR_DEAD_REPLY;
 	}
 	binderc_node_inner_unlock(node);
+	return err;
 }
 
-static void binderc_lookup_target_node(struct binderc_txn_build *b)
+/* The BR_* code if there is no node to call (not recorded in @b). */
+static u32 binderc_lookup_target_node(struct binderc_txn_build *b)
 {
 	struct binderc_context *ctx = b->proc->context;
 	u32 handle = b->tr->target.handle;
+	u32 err;
 
 	if (handle) {
 		struct binderc_ref *ref;
@@ -260,18 +273,19 @@ static void binderc_lookup_target_node(struct binderc_txn_build *b)
 		binderc_lock_outer(b->proc);
 		ref = binderc_get_ref_olocked(b->proc, handle, true);
 		if (ref)
-			binderc_get_node_refs_for_txn(b, ref->node);
+			err = binderc_get_node_refs_for_txn(b, ref->node);
 		else
-			b->return_error = BR_FAILED_REPLY;
+			err = BR_FAILED_REPLY;
 		binderc_unlock_outer(b->proc);
-		return;
+		return err;
 	}
 	binderc_lock_mgr(ctx);
 	if (ctx->mgr_node)
-		binderc_get_node_refs_for_txn(b, ctx->mgr_node);
+		err = binderc_get_node_refs_for_txn(b, ctx->mgr_node);
 	else
-		b->return_error = BR_DEAD_REPLY;
+		err = BR_DEAD_REPLY;
 	binderc_unlock_mgr(ctx);
+	return err;
 }
 
 /*
@@ -302,16 +316,17 @@ static int binderc_route_nested_ilocked(struct binderc_txn_build *b)
 	return 0;
 }
 
-static int binderc_call_target(struct binderc_txn_build *b)
+static u32 binderc_call_target(struct binderc_txn_build *b)
 {
 	bool oneway = b->tr->flags & TF_ONE_WAY;
 	struct binderc_thread *thread = b->thread;
 	struct binderc_work *w;
+	u32 err;
 	int ret = 0;
 
-	binderc_lookup_target_node(b);
-	if (!b->target_node)
-		return binderc_txn_fail(b, b->return_error, -EINVAL);
+	err = binderc_lookup_target_node(b);
+	if (err)
+		return binderc_txn_fail(b, err, -EINVAL);
 	/* Calling oneself (the ctx mgr via handle 0, too) is refused. */
 	if (b->target_proc == b->proc ||
 	    (!b->tr->target.handle && b->target_proc->pid == b->proc->pid))
@@ -430,7 +445,7 @@ static void binderc_txn_put_secctx(struct binderc_txn_build *b,
 	binderc_secctx_release(ctx);
 }
 
-static int binderc_txn_alloc_buffer(struct binderc_txn_build *b, bool reply)
+static u32 binderc_txn_alloc_buffer(struct binderc_txn_build *b, bool reply)
 {
 	struct binder_transaction_data *tr = b->tr;
 	struct binderc_transaction *t = b->t;
@@ -464,6 +479,14 @@ static int binderc_txn_alloc_buffer(struct binderc_txn_build *b, bool reply)
 	buffer->target_node = b->target_node;
 	buffer->clear_on_free = !!(t->flags & TF_CLEAR_BUF);
 	return 0;
+}
+
+/* The objects of the call, into its buffer (objects.c). */
+static u32 binderc_txn_translate(struct binderc_txn_build *b)
+{
+	int ret = binderc_translate_buffer(b);
+
+	return ret ? binderc_txn_fail(b, BR_FAILED_REPLY, ret) : 0;
 }
 
 /* ---- queueing ------------------------------------------------------------ */
@@ -586,7 +609,7 @@ static u32 binderc_send_reply(struct binderc_txn_build *b,
 	binderc_lock_inner(target_proc);
 	if (target_thread->is_dead || target_proc->receive_closed) {
 		binderc_unlock_inner(target_proc);
-		return BR_DEAD_REPLY;
+		return binderc_txn_fail(b, BR_DEAD_REPLY, 0);
 	}
 	binderc_pop_transaction_ilocked(target_thread, b->in_reply_to);
 	binderc_enqueue_thread_work_ilocked(target_thread, &b->t->work);
@@ -617,8 +640,9 @@ static u32 binderc_send_call(struct binderc_txn_build *b,
 		binderc_lock_inner(b->proc);
 		binderc_pop_transaction_ilocked(thread, t);
 		binderc_unlock_inner(b->proc);
+		return binderc_txn_fail(b, err, 0);
 	}
-	return err;
+	return 0;
 }
 
 /*
@@ -637,9 +661,10 @@ static u32 binderc_send_oneway(struct binderc_txn_build *b,
 		binderc_txn_report(b, err, false, true);
 		err = 0;
 	}
-	if (!err)
-		binderc_enqueue_thread_work(b->thread, tcomplete);
-	return err;
+	if (err)
+		return binderc_txn_fail(b, err, 0);
+	binderc_enqueue_thread_work(b->thread, tcomplete);
+	return 0;
 }
 
 /* ---- the whole of BC_TRANSACTION / BC_REPLY ------------------------------ */
@@ -758,11 +783,8 @@ void binderc_transaction(struct binderc_proc *proc,
 
 	if (binderc_txn_alloc_buffer(&b, reply))
 		goto err_free_txn;
-	err = binderc_translate_buffer(&b);
-	if (err) {
-		binderc_txn_fail(&b, BR_FAILED_REPLY, err);
+	if (binderc_txn_translate(&b))
 		goto err_unwind;
-	}
 
 	if (b.t->buffer->oneway_spam_suspect) {
 		tcomplete->type = BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT;
@@ -776,7 +798,6 @@ void binderc_transaction(struct binderc_proc *proc,
 	else
 		err = binderc_send_oneway(&b, tcomplete);
 	if (err) {
-		binderc_txn_fail(&b, err, 0);
 		binderc_dequeue_work(proc, tcomplete);
 		goto err_unwind;
 	}
