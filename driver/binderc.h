@@ -5,6 +5,11 @@
  * The protocol is the one of <uapi/linux/android/binder.h> (version 8) with
  * the behaviour of the Linux 6.1 driver; every object here is owned by one
  * binderc_proc (one per open file) unless said otherwise.
+ *
+ * scripts/check-style holds the driver to the rules written down here:
+ * each declaration below sits under the comment naming the file that
+ * defines it, every lock is in the lock order, and every function with a
+ * lock suffix asserts that lock (besides checkpatch and kernel-doc).
  */
 #ifndef BINDERC_H
 #define BINDERC_H
