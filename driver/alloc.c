@@ -130,7 +130,7 @@ int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
 
 	binderc_lock_alloc(alloc);
 	if (alloc->buffer_size) {
-		mutex_unlock(&alloc->mutex);
+		binderc_unlock_alloc(alloc);
 		ret = -EBUSY;
 		goto out_free;
 	}
@@ -145,7 +145,7 @@ int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
 	buffer->free = 1;
 	list_add(&buffer->entry, &alloc->buffers);
 	binderc_insert_free_locked(alloc, buffer);
-	mutex_unlock(&alloc->mutex);
+	binderc_unlock_alloc(alloc);
 	return 0;
 
 out_free:
@@ -159,7 +159,7 @@ void binderc_alloc_vma_close(struct binderc_alloc *alloc)
 {
 	binderc_lock_alloc(alloc);
 	alloc->mapped = false;
-	mutex_unlock(&alloc->mutex);
+	binderc_unlock_alloc(alloc);
 }
 
 vm_fault_t binderc_alloc_fault(struct binderc_alloc *alloc,
@@ -183,7 +183,7 @@ vm_fault_t binderc_alloc_fault(struct binderc_alloc *alloc,
 	}
 	if (page)
 		get_page(page);
-	mutex_unlock(&alloc->mutex);
+	binderc_unlock_alloc(alloc);
 	if (!page)
 		return VM_FAULT_SIGBUS;
 	vmf->page = page;
@@ -244,7 +244,7 @@ static enum lru_status binderc_free_page(struct list_head *item,
 		atomic_long_inc(&binderc_pages_reclaimed);
 		put_page(page);
 	}
-	mutex_unlock(&alloc->mutex);
+	binderc_unlock_alloc(alloc);
 	if (has_users) {
 		mmap_read_unlock(mm);
 		mmput_async(mm);
@@ -323,7 +323,7 @@ void binderc_alloc_release(struct binderc_alloc *alloc)
 	alloc->pages = NULL;
 	alloc->pages_held = 0;
 	alloc->pages_lru = 0;
-	mutex_unlock(&alloc->mutex);
+	binderc_unlock_alloc(alloc);
 	if (alloc->mm)
 		mmdrop(alloc->mm);
 	alloc->mm = NULL;
@@ -547,12 +547,12 @@ struct binderc_buffer *binderc_alloc_new_buf(struct binderc_alloc *alloc,
 		binderc_check_oneway_spam_locked(alloc, buffer, pid);
 	}
 	binderc_count_inc(BINDERC_CNT_BUFFER);
-	mutex_unlock(&alloc->mutex);
+	binderc_unlock_alloc(alloc);
 	kfree(rest);
 	return buffer;
 
 out_unlock:
-	mutex_unlock(&alloc->mutex);
+	binderc_unlock_alloc(alloc);
 	kfree(rest);
 	return ERR_PTR(ret);
 }
@@ -596,7 +596,7 @@ binderc_alloc_prepare_to_free(struct binderc_alloc *alloc,
 		else
 			buffer = ERR_PTR(-EPERM);
 	}
-	mutex_unlock(&alloc->mutex);
+	binderc_unlock_alloc(alloc);
 	return buffer;
 }
 
@@ -667,7 +667,7 @@ void binderc_alloc_free_buf(struct binderc_alloc *alloc,
 	binderc_lru_add_locked(alloc, start, start + bsize, buffer->user_data,
 			       buffer->user_data +
 			       binderc_alloc_buffer_size(alloc, buffer));
-	mutex_unlock(&alloc->mutex);
+	binderc_unlock_alloc(alloc);
 }
 
 /*

@@ -5,6 +5,11 @@
  * The protocol is the one of <uapi/linux/android/binder.h> (version 8) with
  * the behaviour of the Linux 6.1 driver; every object here is owned by one
  * binderc_proc (one per open file) unless said otherwise.
+ *
+ * scripts/check-style holds the driver to the rules written down here:
+ * each declaration below sits under the comment naming the file that
+ * defines it, every lock is in the lock order, and every function with a
+ * lock suffix asserts that lock (besides checkpatch and kernel-doc).
  */
 #ifndef BINDERC_H
 #define BINDERC_H
@@ -60,6 +65,15 @@
  * mount's binder_logs/proc directory, while a proc's file is created
  * there (as debugfs_create_file() does for /sys/kernel/debug/binderc).
  *
+ * Real-time priority inheritance (rtprio.c) adds one lock per thread,
+ * apart from the list as well:
+ *
+ *   thread->sched_lock       mutex: the thread's raise state (struct
+ *                            binderc_thread); taken with no binderc lock
+ *                            held, and none is taken under it: only the
+ *                            scheduler's own (sched_setattr_nocheck(),
+ *                            the cpuset lock on newer kernels)
+ *
  * Transaction reports (report.c) are sent with no binderc lock held: the
  * netlink layer's own locks are never nested with these, either way.
  *
@@ -84,7 +98,7 @@
  * lock held (it never takes or drops it unless its comment says so), and
  * checks that with lockdep_assert_held():
  *
- *   _locked    alloc->mutex of the allocator it is given (alloc.c only)
+ *   _locked    alloc->mutex of the allocator it is given
  *   _olocked   proc->outer_lock of the proc the refs belong to
  *   _nlocked   node->lock of the node concerned
  *   _ilocked   proc->inner_lock of the proc owning the lists or threads
@@ -173,6 +187,13 @@ struct binderc_device {
 	char name[];			/* the node's name under /dev */
 };
 
+/* A thread's scheduling class as rtprio.c saves and restores it. */
+struct binderc_sched {
+	int policy;
+	int rt_prio;
+	bool reset_on_fork;
+};
+
 /**
  * struct binderc_node - a binder object owned by a proc (the target of handles)
  * @debug_id:		immutable after creation
@@ -218,13 +239,6 @@ struct binderc_device {
  * @async_todo:		oneway calls waiting behind the one being handled;
  *			owner's inner_lock
  */
-/* A thread's scheduling class as rtprio.c saves and restores it. */
-struct binderc_sched {
-	int policy;
-	int rt_prio;
-	bool reset_on_fork;
-};
-
 struct binderc_node {
 	int debug_id;
 	spinlock_t lock;
@@ -255,6 +269,14 @@ struct binderc_node {
 	struct list_head async_todo;
 };
 
+/**
+ * struct binderc_ref_death - a death notification asked for on a ref (death.c)
+ * @work:		BINDERC_WORK_DEAD_BINDER, DEAD_BINDER_AND_CLEAR or
+ *			CLEAR_DEATH_NOTIFICATION; on a todo list of the
+ *			holder (its proc's or one of its threads') or on its
+ *			delivered_death, under the holder's inner_lock
+ * @cookie:		userspace's cookie; immutable after creation
+ */
 struct binderc_ref_death {
 	struct binderc_work work;
 	binder_uintptr_t cookie;
@@ -319,10 +341,42 @@ struct binderc_ref {
 	struct binderc_ref_freeze *freeze;
 };
 
-/* One allocation in a proc's receive mapping. */
+/**
+ * struct binderc_buffer - one allocation in a proc's receive mapping
+ * @entry:		in alloc->buffers, every buffer by address;
+ *			alloc->mutex
+ * @rb_node:		in alloc->allocated (by address) or, if free,
+ *			alloc->free_buffers (by size, address); alloc->mutex
+ * @free:		alloc->mutex
+ * @clear_on_free:	TF_CLEAR_BUF; set by the sender before the call is
+ *			queued, read and cleared under alloc->mutex when the
+ *			buffer is freed
+ * @allow_user_free:	BC_FREE_BUFFER may free it; set by the receiving
+ *			thread once the call is delivered, tested and cleared
+ *			under alloc->mutex (binderc_alloc_prepare_to_free())
+ * @async_transaction:	a oneway call's, counted in free_async_space; set
+ *			under alloc->mutex at allocation, then immutable
+ * @oneway_spam_suspect: as @async_transaction
+ * @debug_id:		the transaction's; set by the sender before the call
+ *			is queued, then immutable
+ * @transaction:	the call it carries, NULL once that is gone; set by
+ *			the sender before the call is queued, cleared under
+ *			the receiver's inner_lock, or by the one thread that
+ *			took the call off every list
+ * @target_node:	set by the sender before the call is queued, then
+ *			immutable until freed (cleared under alloc->mutex)
+ * @data_size:		set under alloc->mutex at allocation, then immutable
+ * @offsets_size:	as @data_size
+ * @extra_buffers_size:	as @data_size
+ * @user_data:		the address in the receiver; alloc->mutex, and fixed
+ *			while the buffer is allocated
+ * @pid:		the sender's tgid; as @data_size
+ *
+ * The bit fields share one word: by the rules above, no two of them are
+ * ever written at the same time.
+ */
 struct binderc_buffer {
-	struct list_head entry;		/* every buffer, by address */
-	/* in alloc->allocated (by address) or, if free, free_buffers */
+	struct list_head entry;
 	struct rb_node rb_node;
 	unsigned int free:1;
 	unsigned int clear_on_free:1;
@@ -335,8 +389,8 @@ struct binderc_buffer {
 	size_t data_size;
 	size_t offsets_size;
 	size_t extra_buffers_size;
-	unsigned long user_data;	/* address in the receiver */
-	int pid;			/* sender tgid */
+	unsigned long user_data;
+	int pid;
 };
 
 /*
@@ -350,21 +404,44 @@ struct binderc_page {
 	struct binderc_alloc *alloc;
 };
 
-/* The receive area of one proc: a read-only mapping filled by the kernel. */
+/**
+ * struct binderc_alloc - the receive area of one proc (alloc.c)
+ * @mutex:		protects the rest unless said otherwise; level 4 of
+ *			the lock order
+ * @buffer:		the user address of the read-only mapping the kernel
+ *			fills; set once at mmap under @mutex, then immutable
+ * @buffer_size:	0 until mmap; as @buffer
+ * @free_async_space:	room left for oneway buffers; @mutex
+ * @mapped:		the vma still exists; @mutex
+ * @oneway_spam_detected: flagged once until space recovers; @mutex
+ * @pages:		one per page of the area, filled on demand: the array
+ *			is set at mmap, its pages come and go under @mutex;
+ *			copies into and out of a buffer their caller owns
+ *			read them without it (see alloc.c)
+ * @mm:			the mapping's, grabbed at mmap; immutable until the
+ *			proc's release
+ * @pages_held:		pages allocated; @mutex
+ * @pages_lru:		of those, on the lru (unused); @mutex
+ * @buffers:		every buffer, by address; @mutex
+ * @allocated:		allocated buffers, by address; @mutex
+ * @free_buffers:	free buffers, by size, address; @mutex
+ * @pid:		the proc's pid, naming it in lock events; immutable
+ *			after creation
+ */
 struct binderc_alloc {
 	struct mutex mutex;
-	unsigned long buffer;		/* user address of the mapping */
-	size_t buffer_size;		/* 0 until mmap */
+	unsigned long buffer;
+	size_t buffer_size;
 	size_t free_async_space;
-	bool mapped;			/* the vma still exists */
-	bool oneway_spam_detected;	/* flagged once until space recovers */
-	struct binderc_page *pages;	/* filled on demand; see alloc.c */
-	struct mm_struct *mm;		/* the mapping's, grabbed at mmap */
-	size_t pages_held;		/* pages allocated */
-	size_t pages_lru;		/* of those, on the lru (unused) */
-	struct list_head buffers;	/* every buffer, by address */
-	struct rb_root allocated;	/* allocated buffers, by address */
-	struct rb_root free_buffers;	/* free buffers, by size, address */
+	bool mapped;
+	bool oneway_spam_detected;
+	struct binderc_page *pages;
+	struct mm_struct *mm;
+	size_t pages_held;
+	size_t pages_lru;
+	struct list_head buffers;
+	struct rb_root allocated;
+	struct rb_root free_buffers;
 	int pid;
 };
 
@@ -598,8 +675,8 @@ struct binderc_proc {
 	struct binderc_stats stats;
 };
 
-/* _nilocked: see the lock order above. */
-static inline void binderc_assert_node_inner_locked(struct binderc_node *node)
+/* What a _nilocked function asserts: see the lock order above. */
+static inline void binderc_assert_nilocked(struct binderc_node *node)
 {
 	lockdep_assert_held(&node->lock);
 	if (node->proc)
@@ -632,6 +709,9 @@ extern const struct file_operations binderc_fops;
 
 void binderc_stat_bc(struct binderc_proc *proc, u32 cmd);
 void binderc_stat_br(struct binderc_proc *proc, u32 cmd);
+/* Is @vma the receive mapping of @alloc's proc? (for alloc.c) */
+bool binderc_vma_is_alloc(struct vm_area_struct *vma,
+			  struct binderc_alloc *alloc);
 
 /* chardev.c */
 int binderc_chardev_init(const char *names);
@@ -693,6 +773,8 @@ struct binderc_thread *binderc_select_thread_ilocked(struct binderc_proc *p);
 void binderc_wakeup_thread_ilocked(struct binderc_proc *proc,
 				   struct binderc_thread *thread, bool sync);
 void binderc_wakeup_proc_ilocked(struct binderc_proc *proc);
+void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
+				u32 command, s32 param);
 void binderc_set_nice(long nice);
 
 /* rtprio.c */
@@ -705,8 +787,6 @@ void binderc_sched_raise(struct binderc_thread *thread,
 			 struct binderc_node *node);
 void binderc_sched_restore_txn(struct binderc_thread *thread,
 			       struct binderc_transaction *t);
-void binderc_sched_restore(struct binderc_thread *thread,
-			   const struct binderc_sched *saved);
 void binderc_sched_restore_base(struct binderc_thread *thread);
 bool binderc_sched_want(struct binderc_transaction *t,
 			struct binderc_node *node, struct binderc_sched *want);
@@ -716,8 +796,6 @@ void binderc_sched_reply_done(struct binderc_thread *thread,
 			      const struct binderc_sched *saved);
 void binderc_sched_settle(struct binderc_thread *thread);
 bool binderc_sched_raised(struct binderc_thread *thread);
-void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
-				u32 command, s32 param);
 
 /* write.c */
 int binderc_thread_write(struct binderc_proc *proc,
@@ -869,9 +947,6 @@ void binderc_close_fd(u32 fd);
 int binderc_alloc_shrinker_init(void);
 void binderc_alloc_shrinker_exit(void);
 void binderc_alloc_page_stats(long *held, long *lru, long *reclaimed);
-/* device.c: is @vma the receive mapping of @alloc's proc? */
-bool binderc_vma_is_alloc(struct vm_area_struct *vma,
-			  struct binderc_alloc *alloc);
 void binderc_alloc_init(struct binderc_alloc *alloc, int pid);
 int binderc_alloc_mmap(struct binderc_alloc *alloc,
 		       struct vm_area_struct *vma);
@@ -930,7 +1005,7 @@ struct binderc_log_entry {
 	int offsets_size;
 	int return_error_line;
 	u32 return_error;
-	u32 return_error_param;
+	s32 return_error_param;
 	char context_name[32];
 };
 

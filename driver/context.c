@@ -45,7 +45,7 @@ struct binderc_node *binderc_get_mgr_node(struct binderc_context *ctx)
 	node = ctx->mgr_node;
 	if (node)
 		binderc_inc_node_tmpref(node);
-	spin_unlock(&ctx->mgr_lock);
+	binderc_unlock_mgr(ctx);
 	return node;
 }
 
@@ -85,7 +85,7 @@ int binderc_set_context_mgr(struct binderc_proc *proc,
 	binderc_node_inner_unlock(node);
 	binderc_lock_mgr(ctx);
 	ctx->mgr_node = node;
-	spin_unlock(&ctx->mgr_lock);
+	binderc_unlock_mgr(ctx);
 	binderc_put_node(node);
 	ret = 0;
 out:
@@ -102,6 +102,6 @@ void binderc_drop_context_mgr(struct binderc_proc *proc)
 	binderc_lock_mgr(ctx);
 	if (ctx->mgr_node && ctx->mgr_node->proc == proc)
 		ctx->mgr_node = NULL;
-	spin_unlock(&ctx->mgr_lock);
+	binderc_unlock_mgr(ctx);
 	mutex_unlock(&ctx->mgr_set_lock);
 }

@@ -57,7 +57,7 @@ static void binderc_request_death_nlocked(struct binderc_proc *proc,
 	binderc_lock_inner(proc);
 	binderc_enqueue_work_ilocked(proc, &death->work, &proc->todo);
 	binderc_wakeup_proc_ilocked(proc);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }
 
 static void binderc_clear_death_nlocked(struct binderc_proc *proc,
@@ -76,7 +76,7 @@ static void binderc_clear_death_nlocked(struct binderc_proc *proc,
 		WARN_ON(death->work.type != BINDERC_WORK_DEAD_BINDER);
 		death->work.type = BINDERC_WORK_DEAD_BINDER_AND_CLEAR;
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }
 
 /*
@@ -113,9 +113,9 @@ int binderc_request_death(struct binderc_proc *proc,
 	} else if (ref->death && ref->death->cookie == cookie) {
 		binderc_clear_death_nlocked(proc, thread, ref);
 	}
-	spin_unlock(&ref->node->lock);
+	binderc_unlock_node(ref->node);
 out_unlock:
-	spin_unlock(&proc->outer_lock);
+	binderc_unlock_outer(proc);
 	kfree(death);
 	return 0;
 }
@@ -140,5 +140,5 @@ void binderc_dead_binder_done(struct binderc_proc *proc,
 		if (death->work.type == BINDERC_WORK_DEAD_BINDER_AND_CLEAR)
 			binderc_queue_clear_done_ilocked(proc, thread, death);
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }

@@ -186,7 +186,7 @@ static void binderc_print_transaction_ilocked(struct seq_file *m,
 		   to_proc ? to_proc->pid : 0,
 		   t->to_thread ? t->to_thread->pid : 0,
 		   t->code, t->flags, t->priority, t->need_reply);
-	spin_unlock(&t->lock);
+	binderc_unlock_txn(t);
 
 	/* The buffer is only stable under its owner's lock. */
 	if (proc != to_proc) {
@@ -287,7 +287,7 @@ static void binderc_print_node_nilocked(struct seq_file *m,
 	struct binderc_ref *ref;
 	int count = 0;
 
-	binderc_assert_node_inner_locked(node);
+	binderc_assert_nilocked(node);
 	hlist_for_each_entry(ref, &node->refs, node_entry)
 		count++;
 	seq_printf(m, "  node %d: u%016llx c%016llx hs %d hw %d ls %d lw %d is %d iw %d tr %d",
@@ -317,7 +317,7 @@ static void binderc_print_ref_olocked(struct seq_file *m,
 		   ref->data.debug_id, ref->data.desc,
 		   ref->node->proc ? "" : "dead ", ref->node->debug_id,
 		   ref->data.strong, ref->data.weak, ref->death ? 1 : 0);
-	spin_unlock(&ref->node->lock);
+	binderc_unlock_node(ref->node);
 }
 
 static void binderc_print_nodes(struct seq_file *m, struct binderc_proc *proc,
@@ -335,7 +335,7 @@ static void binderc_print_nodes(struct seq_file *m, struct binderc_proc *proc,
 			continue;
 		/* Pinned so it stays in the tree while unlocked. */
 		binderc_inc_node_tmpref_ilocked(node);
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		if (last_node)
 			binderc_put_node(last_node);
 		binderc_node_inner_lock(node);
@@ -344,7 +344,7 @@ static void binderc_print_nodes(struct seq_file *m, struct binderc_proc *proc,
 		last_node = node;
 		binderc_lock_inner(proc);
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	if (last_node)
 		binderc_put_node(last_node);
 }
@@ -377,7 +377,7 @@ static void binderc_print_buffers(struct seq_file *m,
 			   buffer->transaction ? "active" : "delivered");
 	}
 	binderc_print_pages_locked(m, alloc);
-	mutex_unlock(&alloc->mutex);
+	binderc_unlock_alloc(alloc);
 }
 
 static void binderc_print_proc(struct seq_file *m, struct binderc_proc *proc,
@@ -395,7 +395,7 @@ static void binderc_print_proc(struct seq_file *m, struct binderc_proc *proc,
 	for (n = rb_first(&proc->threads); n; n = rb_next(n))
 		binderc_print_thread_ilocked(m, rb_entry(n,
 					struct binderc_thread, rb_node));
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	binderc_print_nodes(m, proc, print_all);
 	if (print_all) {
@@ -403,7 +403,7 @@ static void binderc_print_proc(struct seq_file *m, struct binderc_proc *proc,
 		for (n = rb_first(&proc->refs_by_desc); n; n = rb_next(n))
 			binderc_print_ref_olocked(m, rb_entry(n,
 					struct binderc_ref, rb_node_desc));
-		spin_unlock(&proc->outer_lock);
+		binderc_unlock_outer(proc);
 		binderc_print_buffers(m, proc);
 	}
 	binderc_lock_inner(proc);
@@ -416,7 +416,7 @@ static void binderc_print_proc(struct seq_file *m, struct binderc_proc *proc,
 		seq_puts(m, "  has delivered freeze binder\n");
 	if (print_all && proc->receive_closed)
 		seq_puts(m, "  receive area unmapped: refusing transactions\n");
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	if (!print_all && m->count == header_pos)
 		m->count = start_pos;
 }
@@ -430,16 +430,16 @@ static void binderc_print_dead_nodes(struct seq_file *m)
 		seq_puts(m, "dead nodes:\n");
 	hlist_for_each_entry(node, &binderc_dead_nodes, dead_node) {
 		node->tmp_refs++;
-		spin_unlock(&binderc_dead_nodes_lock);
+		binderc_unlock_dead_nodes();
 		if (last_node)
 			binderc_put_node(last_node);
 		binderc_lock_node(node);
 		binderc_print_node_nilocked(m, node);
-		spin_unlock(&node->lock);
+		binderc_unlock_node(node);
 		last_node = node;
 		binderc_lock_dead_nodes();
 	}
-	spin_unlock(&binderc_dead_nodes_lock);
+	binderc_unlock_dead_nodes();
 	if (last_node)
 		binderc_put_node(last_node);
 }
@@ -530,7 +530,7 @@ static int stats_show(struct seq_file *m, void *unused)
 		binderc_print_stats(m, "  ", &proc->stats);
 		binderc_lock_alloc(&proc->alloc);
 		binderc_print_pages_locked(m, &proc->alloc);
-		mutex_unlock(&proc->alloc.mutex);
+		binderc_unlock_alloc(&proc->alloc);
 	}
 	mutex_unlock(&binderc_procs_lock);
 	return 0;

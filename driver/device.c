@@ -142,7 +142,7 @@ static __poll_t binderc_poll(struct file *filp, struct poll_table_struct *wait)
 	binderc_lock_inner(proc);
 	thread->looper |= BINDERC_LOOPER_POLL;
 	wait_for_proc_work = binderc_available_for_proc_work_ilocked(thread);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	poll_wait(filp, &thread->wait, wait);
 	if (binderc_has_work(thread, wait_for_proc_work))
@@ -189,7 +189,7 @@ static int binderc_ioctl_write_read(struct file *filp, unsigned int cmd,
 		binderc_lock_inner(proc);
 		if (!list_empty(&proc->todo))
 			binderc_wakeup_proc_ilocked(proc);
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		if (ret < 0) {
 			if (copy_to_user(ubuf, &bwr, sizeof(bwr)))
 				ret = -EFAULT;
@@ -222,7 +222,7 @@ static long binderc_ioctl_set_max_threads(struct binderc_proc *proc,
 		return -EINVAL;
 	binderc_lock_inner(proc);
 	proc->max_threads = max_threads;
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	return 0;
 }
 
@@ -265,7 +265,7 @@ static long binderc_ioctl_node_info_for_ref(struct binderc_proc *proc,
 	info.strong_count = node->local_strong_refs +
 			    node->internal_strong_refs;
 	info.weak_count = node->local_weak_refs;
-	spin_unlock(&node->lock);
+	binderc_unlock_node(node);
 	binderc_put_node(node);
 
 	if (copy_to_user(ubuf, &info, sizeof(info)))
@@ -298,7 +298,7 @@ static long binderc_ioctl_node_debug_info(struct binderc_proc *proc,
 			break;
 		}
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	if (copy_to_user(ubuf, &info, sizeof(info)))
 		return -EFAULT;
@@ -314,7 +314,7 @@ static long binderc_ioctl_spam_detection(struct binderc_proc *proc,
 		return -EFAULT;
 	binderc_lock_inner(proc);
 	proc->oneway_spam_detection_enabled = !!enable;
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	return 0;
 }
 
@@ -327,7 +327,7 @@ static long binderc_ioctl_extended_error(struct binderc_thread *thread,
 	binderc_lock_inner(thread->proc);
 	ee = thread->ee;
 	binderc_set_extended_error(&thread->ee, 0, BR_OK, 0);
-	spin_unlock(&thread->proc->inner_lock);
+	binderc_unlock_inner(thread->proc);
 
 	if (copy_to_user(ubuf, &ee, sizeof(ee)))
 		return -EFAULT;

@@ -57,7 +57,7 @@ static void binderc_set_frozen(struct binderc_proc *proc, bool frozen)
 	proc->sync_recv = false;
 	proc->async_recv = false;
 	proc->is_frozen = frozen;
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }
 
 static int binderc_freeze_one(struct binderc_proc *proc,
@@ -80,12 +80,12 @@ static int binderc_freeze_one(struct binderc_proc *proc,
 		binderc_lock_inner(proc);
 		if (binderc_txns_pending_ilocked(proc))
 			ret = -EAGAIN;
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 	}
 	if (ret < 0) {
 		binderc_lock_inner(proc);
 		proc->is_frozen = false;
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		/* Undone: no notice, as in mainline. */
 		return ret;
 	}
@@ -151,7 +151,7 @@ static int binderc_pin_procs_of(struct binderc_proc *caller, struct pid *pid,
 			continue;
 		binderc_lock_inner(proc);
 		proc->tmp_ref++;
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		procs[i++] = proc;
 	}
 	mutex_unlock(&binderc_procs_lock);
@@ -221,7 +221,7 @@ long binderc_ioctl_get_frozen_info(struct binderc_proc *caller,
 		info.sync_recv |= proc->sync_recv |
 				  (binderc_txns_pending_ilocked(proc) << 1);
 		info.async_recv |= proc->async_recv;
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 	}
 	mutex_unlock(&binderc_procs_lock);
 	put_pid(pid);

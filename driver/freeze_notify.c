@@ -69,18 +69,18 @@ int binderc_request_freeze_notification(struct binderc_proc *proc, u32 target,
 	if (owner) {
 		binderc_lock_inner(owner);
 		freeze->is_frozen = owner->is_frozen;
-		spin_unlock(&owner->inner_lock);
+		binderc_unlock_inner(owner);
 
 		binderc_lock_inner(proc);
 		binderc_enqueue_work_ilocked(proc, &freeze->work, &proc->todo);
 		binderc_wakeup_proc_ilocked(proc);
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 	}
 	freeze = NULL;
 out_unlock_node:
-	spin_unlock(&ref->node->lock);
+	binderc_unlock_node(ref->node);
 out_unlock_outer:
-	spin_unlock(&proc->outer_lock);
+	binderc_unlock_outer(proc);
 	kfree(freeze);
 	return ret;
 }
@@ -95,7 +95,7 @@ int binderc_clear_freeze_notification(struct binderc_proc *proc, u32 target,
 	binderc_lock_outer(proc);
 	ref = binderc_get_ref_olocked(proc, target, false);
 	if (!ref) {
-		spin_unlock(&proc->outer_lock);
+		binderc_unlock_outer(proc);
 		return -EINVAL;
 	}
 	binderc_lock_node(ref->node);
@@ -117,10 +117,10 @@ int binderc_clear_freeze_notification(struct binderc_proc *proc, u32 target,
 		freeze->resend = true;
 	}
 	/* Else queued unread: it now reads as the answer, in its place. */
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 out_unlock:
-	spin_unlock(&ref->node->lock);
-	spin_unlock(&proc->outer_lock);
+	binderc_unlock_node(ref->node);
+	binderc_unlock_outer(proc);
 	return ret;
 }
 
@@ -150,7 +150,7 @@ int binderc_freeze_notification_done(struct binderc_proc *proc,
 		binderc_wakeup_proc_ilocked(proc);
 	}
 out_unlock:
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	return ret;
 }
 
@@ -176,7 +176,7 @@ static void binderc_notify_ref_nlocked(struct binderc_ref *ref,
 			freeze->resend = true;
 		freeze->is_frozen = is_frozen;
 	}
-	spin_unlock(&holder->inner_lock);
+	binderc_unlock_inner(holder);
 }
 
 /*
@@ -194,7 +194,7 @@ void binderc_notify_frozen_state(struct binderc_proc *proc, bool is_frozen)
 	for (n = rb_first(&proc->nodes); n; n = rb_next(n)) {
 		node = rb_entry(n, struct binderc_node, rb_node);
 		binderc_inc_node_tmpref_ilocked(node);
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		if (prev)
 			binderc_put_node(prev);
 		prev = node;
@@ -202,14 +202,14 @@ void binderc_notify_frozen_state(struct binderc_proc *proc, bool is_frozen)
 		binderc_lock_node(node);
 		hlist_for_each_entry(ref, &node->refs, node_entry)
 			binderc_notify_ref_nlocked(ref, is_frozen);
-		spin_unlock(&node->lock);
+		binderc_unlock_node(node);
 
 		/* The pin keeps @node in the tree unless @proc dies. */
 		binderc_lock_inner(proc);
 		if (proc->is_dead)
 			break;
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	if (prev)
 		binderc_put_node(prev);
 }
@@ -238,7 +238,7 @@ static void binderc_freeze_undeliver(struct binderc_proc *proc,
 		list_add(&tmp->work.entry, &proc->todo);
 		break;
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }
 
 /*
@@ -262,7 +262,7 @@ int binderc_freeze_work_to_user(struct binderc_proc *proc,
 		binder_uintptr_t cookie = freeze->cookie;
 
 		/* Off every list and off its ref: only this reader has it. */
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		if (put_user(BR_CLEAR_FREEZE_NOTIFICATION_DONE,
 			     (u32 __user *)*ptrp) ||
 		    put_user(cookie, (binder_uintptr_t __user *)
@@ -282,7 +282,7 @@ int binderc_freeze_work_to_user(struct binderc_proc *proc,
 	freeze->delivery = delivery;
 	/* Before it is written: an ack may follow as soon as it is read. */
 	binderc_enqueue_work_ilocked(proc, w, &proc->delivered_freeze);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	if (put_user(BR_FROZEN_BINDER, (u32 __user *)*ptrp) ||
 	    copy_to_user(*ptrp + sizeof(u32), &info, sizeof(info))) {

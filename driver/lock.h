@@ -4,13 +4,15 @@
  *
  * Every lock of the transaction path (proc inner and outer locks, node
  * locks, alloc->mutex, the context manager lock, t->lock and the dead
- * nodes' lock) is taken through one of the helpers below.  Each tries the
- * lock first; only when someone else holds it does it go out of line
- * (lock.c), where, if the events are enabled, it emits
- * binderc:binderc_lock_wait, takes the lock the ordinary way and emits
- * binderc:binderc_lock_acquired with the time it waited.  An uncontended
- * lock costs the trylock alone.  Release is never traced: unlocking stays
- * a plain spin_unlock()/mutex_unlock().
+ * nodes' lock) is taken through one of the helpers below, and released
+ * through its binderc_unlock_*() pair.  Each lock helper tries the lock
+ * first; only when someone else holds it does it go out of line (lock.c),
+ * where, if the events are enabled, it emits binderc:binderc_lock_wait,
+ * takes the lock the ordinary way and emits binderc:binderc_lock_acquired
+ * with the time it waited.  An uncontended lock costs the trylock alone.
+ * Release is never traced: an unlock helper is a plain spin_unlock() or
+ * mutex_unlock(), there so that every lock and unlock of one lock reads
+ * the same (scripts/check-style keeps the raw calls out).
  *
  * Lockdep: a trylock teaches lockdep no lock order (a trylock cannot
  * deadlock), so a successful try is annotated again as a full acquisition
@@ -136,6 +138,49 @@ static __always_inline void binderc_lock_dead_nodes(void)
 	__acquires(&binderc_dead_nodes_lock)
 {
 	binderc_spin_lock(&binderc_dead_nodes_lock, BINDERC_LOCK_DEAD_NODES, 0);
+}
+
+/* The unlock helpers, one for each lock helper above. */
+static __always_inline void binderc_unlock_inner(struct binderc_proc *proc)
+	__releases(&proc->inner_lock)
+{
+	spin_unlock(&proc->inner_lock);
+}
+
+static __always_inline void binderc_unlock_outer(struct binderc_proc *proc)
+	__releases(&proc->outer_lock)
+{
+	spin_unlock(&proc->outer_lock);
+}
+
+static __always_inline void binderc_unlock_node(struct binderc_node *node)
+	__releases(&node->lock)
+{
+	spin_unlock(&node->lock);
+}
+
+static __always_inline void binderc_unlock_alloc(struct binderc_alloc *alloc)
+	__releases(&alloc->mutex)
+{
+	mutex_unlock(&alloc->mutex);
+}
+
+static __always_inline void binderc_unlock_mgr(struct binderc_context *ctx)
+	__releases(&ctx->mgr_lock)
+{
+	spin_unlock(&ctx->mgr_lock);
+}
+
+static __always_inline void binderc_unlock_txn(struct binderc_transaction *t)
+	__releases(&t->lock)
+{
+	spin_unlock(&t->lock);
+}
+
+static __always_inline void binderc_unlock_dead_nodes(void)
+	__releases(&binderc_dead_nodes_lock)
+{
+	spin_unlock(&binderc_dead_nodes_lock);
 }
 
 #endif /* BINDERC_LOCK_H */

@@ -32,8 +32,8 @@ void binderc_node_inner_lock(struct binderc_node *node)
 void binderc_node_inner_unlock(struct binderc_node *node)
 {
 	if (node->proc)
-		spin_unlock(&node->proc->inner_lock);
-	spin_unlock(&node->lock);
+		binderc_unlock_inner(node->proc);
+	binderc_unlock_node(node);
 }
 
 static struct binderc_node *binderc_get_node_ilocked(struct binderc_proc *proc,
@@ -66,7 +66,7 @@ struct binderc_node *binderc_get_node(struct binderc_proc *proc,
 
 	binderc_lock_inner(proc);
 	node = binderc_get_node_ilocked(proc, ptr);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	return node;
 }
 
@@ -124,7 +124,7 @@ struct binderc_node *binderc_new_node(struct binderc_proc *proc,
 		return NULL;
 	binderc_lock_inner(proc);
 	node = binderc_init_node_ilocked(proc, new_node, fp);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	if (node != new_node)
 		kfree(new_node);
 	return node;
@@ -141,7 +141,7 @@ int binderc_inc_node_nilocked(struct binderc_node *node, int strong,
 {
 	struct binderc_proc *proc = node->proc;
 
-	binderc_assert_node_inner_locked(node);
+	binderc_assert_nilocked(node);
 	if (strong) {
 		if (internal) {
 			/*
@@ -204,11 +204,11 @@ static bool binderc_node_unlink_if_unused(struct binderc_node *node)
 	binderc_lock_dead_nodes();
 	/* tmp_refs may be taken by a debugfs walker: check again. */
 	if (node->tmp_refs) {
-		spin_unlock(&binderc_dead_nodes_lock);
+		binderc_unlock_dead_nodes();
 		return false;
 	}
 	hlist_del(&node->dead_node);
-	spin_unlock(&binderc_dead_nodes_lock);
+	binderc_unlock_dead_nodes();
 	return true;
 }
 
@@ -217,7 +217,7 @@ bool binderc_dec_node_nilocked(struct binderc_node *node, int strong,
 {
 	struct binderc_proc *proc = node->proc;
 
-	binderc_assert_node_inner_locked(node);
+	binderc_assert_nilocked(node);
 	/*
 	 * A dead node's local refs were all dropped when its owner died
 	 * (binderc_node_release).  A transaction that pinned it just before
@@ -285,10 +285,10 @@ void binderc_inc_node_tmpref(struct binderc_node *node)
 		binderc_lock_dead_nodes();
 	binderc_inc_node_tmpref_ilocked(node);
 	if (node->proc)
-		spin_unlock(&node->proc->inner_lock);
+		binderc_unlock_inner(node->proc);
 	else
-		spin_unlock(&binderc_dead_nodes_lock);
-	spin_unlock(&node->lock);
+		binderc_unlock_dead_nodes();
+	binderc_unlock_node(node);
 }
 
 void binderc_put_node(struct binderc_node *node)
@@ -301,7 +301,7 @@ void binderc_put_node(struct binderc_node *node)
 	node->tmp_refs--;
 	WARN_ON(node->tmp_refs < 0);
 	if (!node->proc)
-		spin_unlock(&binderc_dead_nodes_lock);
+		binderc_unlock_dead_nodes();
 	/* A weak internal "decrement" only re-checks for the last ref. */
 	free_node = binderc_dec_node_nilocked(node, 0, 1);
 	binderc_node_inner_unlock(node);
@@ -398,13 +398,13 @@ int binderc_node_work_to_user(struct binderc_proc *proc,
 		node->has_weak_ref = 0;
 	if (!weak && !strong) {
 		rb_erase(&node->rb_node, &proc->nodes);
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		/* Serialize with a decrementer still unlocking node->lock. */
 		binderc_lock_node(node);
-		spin_unlock(&node->lock);
+		binderc_unlock_node(node);
 		binderc_free_node(node);
 	} else {
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 	}
 
 	if (weak && !had_weak)
@@ -445,19 +445,19 @@ int binderc_node_release(struct binderc_node *node, int refs)
 	binderc_lock_inner(proc);
 	binderc_dequeue_work_ilocked(proc, &node->work);
 	if (hlist_empty(&node->refs) && node->tmp_refs == 1) {
-		spin_unlock(&proc->inner_lock);
-		spin_unlock(&node->lock);
+		binderc_unlock_inner(proc);
+		binderc_unlock_node(node);
 		binderc_free_node(node);
 		return refs;
 	}
 	node->proc = NULL;
 	node->local_strong_refs = 0;
 	node->local_weak_refs = 0;
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	binderc_lock_dead_nodes();
 	hlist_add_head(&node->dead_node, &binderc_dead_nodes);
-	spin_unlock(&binderc_dead_nodes_lock);
+	binderc_unlock_dead_nodes();
 
 	hlist_for_each_entry(ref, &node->refs, node_entry) {
 		refs++;
@@ -465,9 +465,9 @@ int binderc_node_release(struct binderc_node *node, int refs)
 		binderc_lock_inner(ref->proc);
 		if (ref->death)
 			binderc_queue_death_ilocked(ref);
-		spin_unlock(&ref->proc->inner_lock);
+		binderc_unlock_inner(ref->proc);
 	}
-	spin_unlock(&node->lock);
+	binderc_unlock_node(node);
 	binderc_put_node(node);
 	return refs;
 }

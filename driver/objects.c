@@ -352,12 +352,12 @@ static int binderc_translate_handle(struct binderc_txn_build *b,
 		fp->cookie = node->cookie;
 		binderc_lock_inner(node->proc);
 		binderc_inc_node_nilocked(node, strong, 0, NULL);
-		spin_unlock(&node->proc->inner_lock);
-		spin_unlock(&node->lock);
+		binderc_unlock_inner(node->proc);
+		binderc_unlock_node(node);
 		trace_binderc_transaction_ref_to_node(b->t, node, &src_rdata);
 		goto done;
 	}
-	spin_unlock(&node->lock);
+	binderc_unlock_node(node);
 
 	ret = binderc_inc_ref_for_node(b->target_proc, node, strong, NULL,
 				       &rdata);

@@ -68,11 +68,11 @@ void binderc_proc_dec_tmpref(struct binderc_proc *proc)
 	binderc_lock_inner(proc);
 	proc->tmp_ref--;
 	if (proc->is_dead && RB_EMPTY_ROOT(&proc->threads) && !proc->tmp_ref) {
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		binderc_free_proc(proc);
 		return;
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }
 
 /*
@@ -86,7 +86,7 @@ void binderc_release_work(struct binderc_proc *proc, struct list_head *list)
 	for (;;) {
 		binderc_lock_inner(proc);
 		w = binderc_dequeue_work_head_ilocked(proc, list);
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		if (!w)
 			return;
 
@@ -137,7 +137,7 @@ void binderc_proc_flush(struct binderc_proc *proc)
 		if (thread->looper & BINDERC_LOOPER_WAITING)
 			wake_up_interruptible(&thread->wait);
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }
 
 /*
@@ -211,7 +211,7 @@ void binderc_proc_close_receive(struct binderc_proc *proc)
 	binderc_lock_inner(proc);
 	proc->receive_closed = true;
 	binderc_proc_take_queued_ilocked(proc, &queued, &waiting);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	/* Never delivered, so no fd of theirs was installed (is_failure). */
 	list_for_each_entry_safe(t, tmp, &waiting, work.entry) {
@@ -239,11 +239,11 @@ static void binderc_proc_release_threads(struct binderc_proc *proc)
 		struct binderc_thread *thread;
 
 		thread = rb_entry(n, struct binderc_thread, rb_node);
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		binderc_thread_release(proc, thread);
 		binderc_lock_inner(proc);
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }
 
 static void binderc_proc_release_nodes(struct binderc_proc *proc)
@@ -259,11 +259,11 @@ static void binderc_proc_release_nodes(struct binderc_proc *proc)
 		/* Pinned so it survives until binderc_node_release() is done. */
 		binderc_inc_node_tmpref_ilocked(node);
 		rb_erase(&node->rb_node, &proc->nodes);
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		incoming_refs = binderc_node_release(node, incoming_refs);
 		binderc_lock_inner(proc);
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }
 
 static void binderc_proc_release_refs(struct binderc_proc *proc)
@@ -276,11 +276,11 @@ static void binderc_proc_release_refs(struct binderc_proc *proc)
 
 		ref = rb_entry(n, struct binderc_ref, rb_node_desc);
 		binderc_cleanup_ref_olocked(ref);
-		spin_unlock(&proc->outer_lock);
+		binderc_unlock_outer(proc);
 		binderc_free_ref(ref);
 		binderc_lock_outer(proc);
 	}
-	spin_unlock(&proc->outer_lock);
+	binderc_unlock_outer(proc);
 }
 
 /* The last close of the file: tear the proc down in mainline's order. */
@@ -301,7 +301,7 @@ void binderc_proc_release(struct binderc_proc *proc)
 	proc->is_frozen = false;
 	proc->sync_recv = false;
 	proc->async_recv = false;
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	binderc_proc_release_threads(proc);
 	binderc_proc_release_nodes(proc);

@@ -38,7 +38,7 @@ bool binderc_has_work(struct binderc_thread *thread, bool do_proc_work)
 
 	binderc_lock_inner(thread->proc);
 	has_work = binderc_has_work_ilocked(thread, do_proc_work);
-	spin_unlock(&thread->proc->inner_lock);
+	binderc_unlock_inner(thread->proc);
 	return has_work;
 }
 
@@ -59,7 +59,7 @@ static int binderc_wait_for_work(struct binderc_thread *thread,
 		if (do_proc_work)
 			list_add(&thread->waiting_thread_node,
 				 &proc->waiting_threads);
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		if (do_proc_work && binderc_sched_raised(thread)) {
 			/*
 			 * Back down only now that callers can find (and
@@ -80,7 +80,7 @@ static int binderc_wait_for_work(struct binderc_thread *thread,
 		}
 	}
 	finish_wait(&thread->wait, &wait);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	return ret;
 }
 
@@ -124,14 +124,14 @@ static int binderc_death_to_user(struct binderc_proc *proc,
 	cookie = death->cookie;
 	if (w->type == BINDERC_WORK_CLEAR_DEATH_NOTIFICATION) {
 		cmd = BR_CLEAR_DEATH_NOTIFICATION_DONE;
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		kfree(death);
 		binderc_count_dec(BINDERC_CNT_DEATH);
 	} else {
 		/* Held until BC_DEAD_BINDER_DONE names the cookie. */
 		cmd = BR_DEAD_BINDER;
 		binderc_enqueue_work_ilocked(proc, w, &proc->delivered_death);
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 	}
 	return binderc_put_cmd_cookie(proc, ptrp, cmd, cookie);
 }
@@ -211,7 +211,7 @@ static void binderc_fail_reply_next(struct binderc_proc *proc,
 		list_add(&thread->reply_error.work.entry, &thread->todo);
 		thread->process_todo = true;
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }
 
 /*
@@ -267,7 +267,7 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 		t->to_parent = thread->transaction_stack;
 		t->to_thread = thread;
 		thread->transaction_stack = t;
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 	} else {
 		binderc_free_transaction(t);
 	}
@@ -288,7 +288,7 @@ static void binderc_requeue_head(struct binderc_proc *proc,
 	list_add(&w->entry, list);
 	if (list == &thread->todo)
 		thread->process_todo = true;
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }
 
 /*
@@ -341,7 +341,7 @@ static int binderc_read_one(struct binderc_proc *proc,
 		goto nothing;
 	/* Always leave room for the largest item, as mainline does. */
 	if (end - *ptrp < BINDERC_MAX_READ_ITEM) {
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		return -ENOSPC;
 	}
 
@@ -351,7 +351,7 @@ static int binderc_read_one(struct binderc_proc *proc,
 
 	switch (w->type) {
 	case BINDERC_WORK_TRANSACTION:
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		ret = binderc_txn_to_user(proc, thread,
 				container_of(w, struct binderc_transaction,
 					     work), ptrp);
@@ -363,7 +363,7 @@ static int binderc_read_one(struct binderc_proc *proc,
 
 		e = container_of(w, struct binderc_error, work);
 		cmd = e->cmd;
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		ret = binderc_put_cmd(proc, ptrp, cmd);
 		if (ret)
 			binderc_requeue_head(proc, thread, list, w);
@@ -382,7 +382,7 @@ static int binderc_read_one(struct binderc_proc *proc,
 			cmd = BR_ONEWAY_SPAM_SUSPECT;
 		else
 			cmd = BR_TRANSACTION_COMPLETE;
-		spin_unlock(&proc->inner_lock);
+		binderc_unlock_inner(proc);
 		ret = binderc_put_cmd(proc, ptrp, cmd);
 		if (ret) {
 			binderc_requeue_head(proc, thread, list, w);
@@ -416,11 +416,11 @@ static int binderc_read_one(struct binderc_proc *proc,
 		return ret;
 	}
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	return 0;
 
 nothing:
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	return -ENODATA;
 }
 
@@ -440,7 +440,7 @@ static void binderc_maybe_spawn_looper(struct binderc_proc *proc,
 				   BINDERC_LOOPER_ENTERED));
 	if (spawn)
 		proc->requested_threads++;
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	/* It replaces the leading BR_NOOP, so nothing else moves. */
 	if (spawn && !put_user(BR_SPAWN_LOOPER, (u32 __user *)buffer))
@@ -491,7 +491,7 @@ retry:
 	wait_for_proc_work = binderc_available_for_proc_work_ilocked(thread);
 	trace_binderc_wait_for_work(wait_for_proc_work, thread->transaction_stack,
 				    !list_empty(&thread->todo));
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	thread->looper |= BINDERC_LOOPER_WAITING;
 	if (wait_for_proc_work)

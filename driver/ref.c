@@ -115,7 +115,7 @@ binderc_get_ref_for_node_olocked(struct binderc_proc *proc,
 
 	binderc_lock_node(node);
 	hlist_add_head(&new_ref->node_entry, &node->refs);
-	spin_unlock(&node->lock);
+	binderc_unlock_node(node);
 	binderc_count_inc(BINDERC_CNT_REF);
 	return new_ref;
 }
@@ -225,7 +225,7 @@ struct binderc_node *binderc_get_node_from_ref(struct binderc_proc *proc,
 		if (rdata)
 			*rdata = ref->data;
 	}
-	spin_unlock(&proc->outer_lock);
+	binderc_unlock_outer(proc);
 	return node;
 }
 
@@ -240,7 +240,7 @@ int binderc_update_ref_for_handle(struct binderc_proc *proc, u32 desc,
 	binderc_lock_outer(proc);
 	ref = binderc_get_ref_olocked(proc, desc, strong);
 	if (!ref) {
-		spin_unlock(&proc->outer_lock);
+		binderc_unlock_outer(proc);
 		return -EINVAL;
 	}
 	if (increment)
@@ -249,7 +249,7 @@ int binderc_update_ref_for_handle(struct binderc_proc *proc, u32 desc,
 		delete_ref = binderc_dec_ref_olocked(ref, strong);
 	if (rdata)
 		*rdata = ref->data;
-	spin_unlock(&proc->outer_lock);
+	binderc_unlock_outer(proc);
 
 	if (delete_ref)
 		binderc_free_ref(ref);
@@ -268,7 +268,7 @@ int binderc_inc_ref_for_node(struct binderc_proc *proc,
 	ref = binderc_get_ref_for_node_olocked(proc, node, NULL);
 	if (!ref) {
 		/* Allocate outside the spinlock, then look again. */
-		spin_unlock(&proc->outer_lock);
+		binderc_unlock_outer(proc);
 		new_ref = kzalloc(sizeof(*new_ref), GFP_KERNEL);
 		if (!new_ref)
 			return -ENOMEM;
@@ -285,7 +285,7 @@ int binderc_inc_ref_for_node(struct binderc_proc *proc,
 		binderc_cleanup_ref_olocked(new_ref);
 		ref = NULL;
 	}
-	spin_unlock(&proc->outer_lock);
+	binderc_unlock_outer(proc);
 	if (new_ref && ref != new_ref)
 		kfree(new_ref);
 	return ret;

@@ -145,9 +145,10 @@ bool binderc_sched_want(struct binderc_transaction *t,
 	return want->policy;
 }
 
-/* Drop the raise record; sched_lock held. */
+/* Drop the raise record; thread->sched_lock held. */
 static void binderc_sched_forget(struct binderc_thread *thread)
 {
+	lockdep_assert_held(&thread->sched_lock);
 	put_task_struct(thread->sched_task);
 	WRITE_ONCE(thread->sched_task, NULL);
 }
@@ -161,7 +162,10 @@ static bool binderc_sched_covers(const struct binderc_sched *cur,
 	       cur->policy == SCHED_DEADLINE;
 }
 
-/* Raise @p to @want, first noting the thread's own class; sched_lock held. */
+/*
+ * Raise @p to @want, first noting the thread's own class;
+ * thread->sched_lock held.
+ */
 static void binderc_sched_lift(struct binderc_thread *thread,
 			       struct task_struct *p,
 			       const struct binderc_sched *cur,
@@ -229,7 +233,7 @@ void binderc_sched_raise(struct binderc_thread *thread,
 		return;
 	binderc_lock_inner(thread->proc);
 	idle = !thread->transaction_stack;
-	spin_unlock(&thread->proc->inner_lock);
+	binderc_unlock_inner(thread->proc);
 
 	mutex_lock(&thread->sched_lock);
 	if (thread->boosted) {
@@ -260,8 +264,8 @@ out:
 }
 
 /* The thread has replied: back to @saved, what it ran at before the call. */
-void binderc_sched_restore(struct binderc_thread *thread,
-			   const struct binderc_sched *saved)
+static void binderc_sched_restore(struct binderc_thread *thread,
+				  const struct binderc_sched *saved)
 {
 	mutex_lock(&thread->sched_lock);
 	WRITE_ONCE(thread->sched_gen, thread->sched_gen + 1);
@@ -301,7 +305,7 @@ void binderc_sched_settle(struct binderc_thread *thread)
 		binderc_sched_restore_base(thread);
 }
 
-/* Racy hint for the read path; the work is done under sched_lock. */
+/* Racy hint for the read path; the work is done under thread->sched_lock. */
 bool binderc_sched_raised(struct binderc_thread *thread)
 {
 	return READ_ONCE(thread->sched_task);

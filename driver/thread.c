@@ -53,7 +53,7 @@ void binderc_enqueue_thread_work(struct binderc_thread *thread,
 {
 	binderc_lock_inner(thread->proc);
 	binderc_enqueue_thread_work_ilocked(thread, work);
-	spin_unlock(&thread->proc->inner_lock);
+	binderc_unlock_inner(thread->proc);
 }
 
 void binderc_dequeue_work_ilocked(struct binderc_proc *proc,
@@ -67,7 +67,7 @@ void binderc_dequeue_work(struct binderc_proc *proc, struct binderc_work *work)
 {
 	binderc_lock_inner(proc);
 	binderc_dequeue_work_ilocked(proc, work);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }
 
 struct binderc_work *
@@ -221,7 +221,7 @@ struct binderc_thread *binderc_get_thread(struct binderc_proc *proc)
 
 	binderc_lock_inner(proc);
 	thread = binderc_get_thread_ilocked(proc, NULL);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	if (thread)
 		return thread;
 
@@ -230,7 +230,7 @@ struct binderc_thread *binderc_get_thread(struct binderc_proc *proc)
 		return NULL;
 	binderc_lock_inner(proc);
 	thread = binderc_get_thread_ilocked(proc, new_thread);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 	if (thread != new_thread)
 		kfree(new_thread);
 	return thread;
@@ -254,11 +254,11 @@ void binderc_thread_dec_tmpref(struct binderc_thread *thread)
 	binderc_lock_inner(thread->proc);
 	atomic_dec(&thread->tmp_ref);
 	if (thread->is_dead && !atomic_read(&thread->tmp_ref)) {
-		spin_unlock(&thread->proc->inner_lock);
+		binderc_unlock_inner(thread->proc);
 		binderc_free_thread(thread);
 		return;
 	}
-	spin_unlock(&thread->proc->inner_lock);
+	binderc_unlock_inner(thread->proc);
 }
 
 /*
@@ -297,7 +297,7 @@ binderc_thread_unlink_stack_ilocked(struct binderc_thread *thread,
 			WARN_ON(1);
 			next = NULL;
 		}
-		spin_unlock(&t->lock);
+		binderc_unlock_txn(t);
 		t = next;
 	}
 	return send_reply;
@@ -325,7 +325,7 @@ int binderc_thread_release(struct binderc_proc *proc,
 	 */
 	if (polled)
 		wake_up_pollfree(&thread->wait);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	/* Let epoll's RCU readers of the waitqueue finish (CVE-2020-0030). */
 	if (polled)

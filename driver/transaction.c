@@ -25,7 +25,7 @@ struct binderc_thread *binderc_get_txn_from(struct binderc_transaction *t)
 	from = t->from;
 	if (from)
 		atomic_inc(&from->tmp_ref);
-	spin_unlock(&t->lock);
+	binderc_unlock_txn(t);
 	return from;
 }
 
@@ -45,7 +45,7 @@ binderc_get_txn_from_and_acq_inner(struct binderc_transaction *t)
 		WARN_ON(from != t->from);
 		return from;
 	}
-	spin_unlock(&from->proc->inner_lock);
+	binderc_unlock_inner(from->proc);
 	binderc_thread_dec_tmpref(from);
 	return NULL;
 }
@@ -72,7 +72,7 @@ void binderc_free_transaction(struct binderc_transaction *t)
 	/* Pinning the thread keeps its proc alive too. */
 	if (target_thread)
 		atomic_inc(&target_thread->tmp_ref);
-	spin_unlock(&t->lock);
+	binderc_unlock_txn(t);
 
 	if (target_proc) {
 		binderc_lock_inner(target_proc);
@@ -82,7 +82,7 @@ void binderc_free_transaction(struct binderc_transaction *t)
 			wake_up_interruptible_all(&target_proc->freeze_wait);
 		if (t->buffer)
 			t->buffer->transaction = NULL;
-		spin_unlock(&target_proc->inner_lock);
+		binderc_unlock_inner(target_proc);
 	}
 	if (target_thread)
 		binderc_thread_dec_tmpref(target_thread);
@@ -112,7 +112,7 @@ void binderc_send_failed_reply(struct binderc_transaction *t, u32 error)
 					&target_thread->reply_error.work);
 				wake_up_interruptible(&target_thread->wait);
 			}
-			spin_unlock(&target_thread->proc->inner_lock);
+			binderc_unlock_inner(target_thread->proc);
 			binderc_thread_dec_tmpref(target_thread);
 			binderc_free_transaction(t);
 			return;
@@ -143,7 +143,7 @@ static void binderc_set_txn_from_error(struct binderc_transaction *t, int id,
 	/* Keep the first error: it is the cause. */
 	if (from->ee.command == BR_OK)
 		binderc_set_extended_error(&from->ee, id, command, param);
-	spin_unlock(&from->proc->inner_lock);
+	binderc_unlock_inner(from->proc);
 	binderc_thread_dec_tmpref(from);
 }
 
@@ -180,14 +180,22 @@ static void binderc_txn_report(struct binderc_txn_build *b, u32 error,
 
 /* ---- finding the target ---------------------------------------------- */
 
-static int binderc_txn_fail(struct binderc_txn_build *b, u32 cmd, s32 param)
+/*
+ * One error type through binderc_transaction(): each of its steps returns
+ * 0 or the BR_* code the sender is to get (a u32, as userspace reads it),
+ * having recorded it with binderc_txn_fail() in b->return_error, beside
+ * the -errno of the extended error in b->return_error_param (an s32, as
+ * in struct binder_extended_error).  An -errno from a helper is turned
+ * into that pair where it comes back; no step returns one.
+ */
+static u32 binderc_txn_fail(struct binderc_txn_build *b, u32 cmd, s32 param)
 {
 	b->return_error = cmd;
 	b->return_error_param = param;
-	return -1;
+	return cmd;
 }
 
-static int binderc_reply_target(struct binderc_txn_build *b)
+static u32 binderc_reply_target(struct binderc_txn_build *b)
 {
 	struct binderc_thread *thread = b->thread, *target_thread;
 	struct binderc_transaction *in_reply_to;
@@ -196,11 +204,11 @@ static int binderc_reply_target(struct binderc_txn_build *b)
 	in_reply_to = thread->transaction_stack;
 	if (!in_reply_to || in_reply_to->to_thread != thread) {
 		/* Nothing to reply to, or not this thread's to answer. */
-		spin_unlock(&b->proc->inner_lock);
+		binderc_unlock_inner(b->proc);
 		return binderc_txn_fail(b, BR_FAILED_REPLY, -EPROTO);
 	}
 	thread->transaction_stack = in_reply_to->to_parent;
-	spin_unlock(&b->proc->inner_lock);
+	binderc_unlock_inner(b->proc);
 	b->in_reply_to = in_reply_to;
 	binderc_set_nice(in_reply_to->saved_priority);
 	/*
@@ -216,7 +224,7 @@ static int binderc_reply_target(struct binderc_txn_build *b)
 	if (!target_thread)
 		return binderc_txn_fail(b, BR_DEAD_REPLY, 0);
 	if (target_thread->transaction_stack != in_reply_to) {
-		spin_unlock(&target_thread->proc->inner_lock);
+		binderc_unlock_inner(target_thread->proc);
 		binderc_thread_dec_tmpref(target_thread);
 		b->in_reply_to = NULL;
 		return binderc_txn_fail(b, BR_FAILED_REPLY, -EPROTO);
@@ -224,17 +232,19 @@ static int binderc_reply_target(struct binderc_txn_build *b)
 	b->target_thread = target_thread;
 	b->target_proc = target_thread->proc;
 	b->target_proc->tmp_ref++;
-	spin_unlock(&target_thread->proc->inner_lock);
+	binderc_unlock_inner(target_thread->proc);
 	return 0;
 }
 
 /*
  * Pin @node (a local strong ref and a tmp ref) and its proc for the
- * transaction, or report BR_DEAD_REPLY if its owner is gone.
+ * transaction; BR_DEAD_REPLY if its owner is gone.
  */
-static void binderc_get_node_refs_for_txn(struct binderc_txn_build *b,
-					  struct binderc_node *node)
+static u32 binderc_get_node_refs_for_txn(struct binderc_txn_build *b,
+					 struct binderc_node *node)
 {
+	u32 err = 0;
+
 	binderc_node_inner_lock(node);
 	if (node->proc) {
 		binderc_inc_node_nilocked(node, 1, 0, NULL);
@@ -243,15 +253,18 @@ static void binderc_get_node_refs_for_txn(struct binderc_txn_build *b,
 		b->target_proc = node->proc;
 		b->target_node = node;
 	} else {
-		b->return_error = BR_DEAD_REPLY;
+		err = BR_DEAD_REPLY;
 	}
 	binderc_node_inner_unlock(node);
+	return err;
 }
 
-static void binderc_lookup_target_node(struct binderc_txn_build *b)
+/* The BR_* code if there is no node to call (not recorded in @b). */
+static u32 binderc_lookup_target_node(struct binderc_txn_build *b)
 {
 	struct binderc_context *ctx = b->proc->context;
 	u32 handle = b->tr->target.handle;
+	u32 err;
 
 	if (handle) {
 		struct binderc_ref *ref;
@@ -260,18 +273,19 @@ static void binderc_lookup_target_node(struct binderc_txn_build *b)
 		binderc_lock_outer(b->proc);
 		ref = binderc_get_ref_olocked(b->proc, handle, true);
 		if (ref)
-			binderc_get_node_refs_for_txn(b, ref->node);
+			err = binderc_get_node_refs_for_txn(b, ref->node);
 		else
-			b->return_error = BR_FAILED_REPLY;
-		spin_unlock(&b->proc->outer_lock);
-		return;
+			err = BR_FAILED_REPLY;
+		binderc_unlock_outer(b->proc);
+		return err;
 	}
 	binderc_lock_mgr(ctx);
 	if (ctx->mgr_node)
-		binderc_get_node_refs_for_txn(b, ctx->mgr_node);
+		err = binderc_get_node_refs_for_txn(b, ctx->mgr_node);
 	else
-		b->return_error = BR_DEAD_REPLY;
-	spin_unlock(&ctx->mgr_lock);
+		err = BR_DEAD_REPLY;
+	binderc_unlock_mgr(ctx);
+	return err;
 }
 
 /*
@@ -294,24 +308,25 @@ static int binderc_route_nested_ilocked(struct binderc_txn_build *b)
 		if (from && from->proc == b->target_proc) {
 			atomic_inc(&from->tmp_ref);
 			b->target_thread = from;
-			spin_unlock(&tmp->lock);
+			binderc_unlock_txn(tmp);
 			break;
 		}
-		spin_unlock(&tmp->lock);
+		binderc_unlock_txn(tmp);
 	}
 	return 0;
 }
 
-static int binderc_call_target(struct binderc_txn_build *b)
+static u32 binderc_call_target(struct binderc_txn_build *b)
 {
 	bool oneway = b->tr->flags & TF_ONE_WAY;
 	struct binderc_thread *thread = b->thread;
 	struct binderc_work *w;
+	u32 err;
 	int ret = 0;
 
-	binderc_lookup_target_node(b);
-	if (!b->target_node)
-		return binderc_txn_fail(b, b->return_error, -EINVAL);
+	err = binderc_lookup_target_node(b);
+	if (err)
+		return binderc_txn_fail(b, err, -EINVAL);
 	/* Calling oneself (the ctx mgr via handle 0, too) is refused. */
 	if (b->target_proc == b->proc ||
 	    (!b->tr->target.handle && b->target_proc->pid == b->proc->pid))
@@ -327,7 +342,7 @@ static int binderc_call_target(struct binderc_txn_build *b)
 		ret = -EPROTO;
 	else if (!oneway && thread->transaction_stack)
 		ret = binderc_route_nested_ilocked(b);
-	spin_unlock(&b->proc->inner_lock);
+	binderc_unlock_inner(b->proc);
 	if (ret)
 		return binderc_txn_fail(b, BR_FAILED_REPLY, ret);
 	return 0;
@@ -430,7 +445,7 @@ static void binderc_txn_put_secctx(struct binderc_txn_build *b,
 	binderc_secctx_release(ctx);
 }
 
-static int binderc_txn_alloc_buffer(struct binderc_txn_build *b, bool reply)
+static u32 binderc_txn_alloc_buffer(struct binderc_txn_build *b, bool reply)
 {
 	struct binder_transaction_data *tr = b->tr;
 	struct binderc_transaction *t = b->t;
@@ -464,6 +479,14 @@ static int binderc_txn_alloc_buffer(struct binderc_txn_build *b, bool reply)
 	buffer->target_node = b->target_node;
 	buffer->clear_on_free = !!(t->flags & TF_CLEAR_BUF);
 	return 0;
+}
+
+/* The objects of the call, into its buffer (objects.c). */
+static u32 binderc_txn_translate(struct binderc_txn_build *b)
+{
+	int ret = binderc_translate_buffer(b);
+
+	return ret ? binderc_txn_fail(b, BR_FAILED_REPLY, ret) : 0;
 }
 
 /* ---- queueing ------------------------------------------------------------ */
@@ -542,8 +565,8 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 	    proc->receive_closed || (thread && thread->is_dead)) {
 		u32 err = frozen ? BR_FROZEN_REPLY : BR_DEAD_REPLY;
 
-		spin_unlock(&proc->inner_lock);
-		spin_unlock(&node->lock);
+		binderc_unlock_inner(proc);
+		binderc_unlock_node(node);
 		return err;
 	}
 	if (!thread && !pending_async)
@@ -564,8 +587,8 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 		gen = READ_ONCE(boost->sched_gen);
 	}
 	proc->outstanding_txns++;
-	spin_unlock(&proc->inner_lock);
-	spin_unlock(&node->lock);
+	binderc_unlock_inner(proc);
+	binderc_unlock_node(node);
 	/* Freed outside the locks: it takes the allocator mutex. */
 	if (outdated)
 		binderc_free_outdated_txn(proc, outdated);
@@ -585,13 +608,13 @@ static u32 binderc_send_reply(struct binderc_txn_build *b,
 	binderc_enqueue_thread_work(b->thread, tcomplete);
 	binderc_lock_inner(target_proc);
 	if (target_thread->is_dead || target_proc->receive_closed) {
-		spin_unlock(&target_proc->inner_lock);
-		return BR_DEAD_REPLY;
+		binderc_unlock_inner(target_proc);
+		return binderc_txn_fail(b, BR_DEAD_REPLY, 0);
 	}
 	binderc_pop_transaction_ilocked(target_thread, b->in_reply_to);
 	binderc_enqueue_thread_work_ilocked(target_thread, &b->t->work);
 	target_proc->outstanding_txns++;
-	spin_unlock(&target_proc->inner_lock);
+	binderc_unlock_inner(target_proc);
 	wake_up_interruptible_sync(&target_thread->wait);
 	binderc_free_transaction(b->in_reply_to);
 	return 0;
@@ -610,15 +633,16 @@ static u32 binderc_send_call(struct binderc_txn_build *b,
 	t->need_reply = 1;
 	t->from_parent = thread->transaction_stack;
 	thread->transaction_stack = t;
-	spin_unlock(&b->proc->inner_lock);
+	binderc_unlock_inner(b->proc);
 
 	err = binderc_proc_transaction(t, b->target_proc, b->target_thread);
 	if (err) {
 		binderc_lock_inner(b->proc);
 		binderc_pop_transaction_ilocked(thread, t);
-		spin_unlock(&b->proc->inner_lock);
+		binderc_unlock_inner(b->proc);
+		return binderc_txn_fail(b, err, 0);
 	}
-	return err;
+	return 0;
 }
 
 /*
@@ -637,9 +661,10 @@ static u32 binderc_send_oneway(struct binderc_txn_build *b,
 		binderc_txn_report(b, err, false, true);
 		err = 0;
 	}
-	if (!err)
-		binderc_enqueue_thread_work(b->thread, tcomplete);
-	return err;
+	if (err)
+		return binderc_txn_fail(b, err, 0);
+	binderc_enqueue_thread_work(b->thread, tcomplete);
+	return 0;
 }
 
 /* ---- the whole of BC_TRANSACTION / BC_REPLY ------------------------------ */
@@ -660,7 +685,7 @@ static void binderc_txn_report_error(struct binderc_txn_build *b, int id)
 	binderc_lock_inner(b->proc);
 	binderc_set_extended_error(&thread->ee, id, b->return_error,
 				   b->return_error_param);
-	spin_unlock(&b->proc->inner_lock);
+	binderc_unlock_inner(b->proc);
 	thread->return_error.cmd = b->return_error;
 	binderc_enqueue_thread_work(thread, &thread->return_error.work);
 }
@@ -740,7 +765,7 @@ void binderc_transaction(struct binderc_proc *proc,
 	binderc_txn_log_start(&b, e, debug_id, reply);
 	binderc_lock_inner(proc);
 	binderc_set_extended_error(&thread->ee, debug_id, BR_OK, 0);
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	if (reply ? binderc_reply_target(&b) : binderc_call_target(&b))
 		goto err_no_txn;
@@ -758,11 +783,8 @@ void binderc_transaction(struct binderc_proc *proc,
 
 	if (binderc_txn_alloc_buffer(&b, reply))
 		goto err_free_txn;
-	err = binderc_translate_buffer(&b);
-	if (err) {
-		binderc_txn_fail(&b, BR_FAILED_REPLY, err);
+	if (binderc_txn_translate(&b))
 		goto err_unwind;
-	}
 
 	if (b.t->buffer->oneway_spam_suspect) {
 		tcomplete->type = BINDERC_WORK_TRANSACTION_ONEWAY_SPAM_SUSPECT;
@@ -776,7 +798,6 @@ void binderc_transaction(struct binderc_proc *proc,
 	else
 		err = binderc_send_oneway(&b, tcomplete);
 	if (err) {
-		binderc_txn_fail(&b, err, 0);
 		binderc_dequeue_work(proc, tcomplete);
 		goto err_unwind;
 	}
@@ -825,7 +846,7 @@ void binderc_free_buf(struct binderc_proc *proc,
 		buffer->transaction->buffer = NULL;
 		buffer->transaction = NULL;
 	}
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 
 	if (buffer->async_transaction && buffer->target_node) {
 		struct binderc_node *node = buffer->target_node;

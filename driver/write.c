@@ -25,7 +25,7 @@ static void binderc_cmd_register_looper(struct binderc_proc *proc,
 		proc->requested_threads_started++;
 	}
 	thread->looper |= BINDERC_LOOPER_REGISTERED;
-	spin_unlock(&proc->inner_lock);
+	binderc_unlock_inner(proc);
 }
 
 static void binderc_cmd_enter_looper(struct binderc_thread *thread)
