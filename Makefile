@@ -4,13 +4,17 @@
 #
 #   make            build the module (stock kernel), libraries, tools, tests
 #   make demo       boot a guest and run the hello service end to end
-#   make check      host unit tests, the compile matrix, DKMS, the guest
-#                   suite on the stock, backports 6.12 and the debug
-#                   kernel (Linux 7.3 from linux-source-7.3, built once
-#                   and cached: 7-14 min on 2 cores; each test binary on
-#                   /dev/binder and /dev/binderc; on the stock kernel
-#                   also the driver and library suites built as i386,
-#                   when gcc-12-multilib is installed: tests/m32/build.mk)
+#   make check      everything in 45 minutes from cold (30 warm) on two
+#                   cores: host unit tests, the compile matrix, DKMS,
+#                   check-style, the arm64 cross build, and the guest
+#                   suites on Debian's 6.1 (also as i386 processes),
+#                   6.12 (binderc) and 7.3 (mainline), and on the debug
+#                   kernel (7.3 with KASAN, lockdep, kmemleak, UBSAN,
+#                   built once and cached: ~10 min on 2 cores; binderc);
+#                   stages side by side, a table of their cost at the end
+#   make check-full make check, plus mainline on the debug kernel and
+#                   on 6.12, the long fuzz and storm budgets, and the
+#                   arm64 and armhf guests
 #   make m32        those i386 test binaries, under build/m32
 #   make bench      benchmarks in a guest (ratios against mainline binder)
 #   make install    PREFIX=/usr/local DESTDIR= LIBDIR=$(PREFIX)/lib
@@ -25,19 +29,20 @@
 #                    guest once per device (BINDER_DEVICE=/dev/binder, then
 #                    /dev/binderc; BINDERC_TEST_DRIVER=mainline|binderc)
 #   GUEST_USER_TESTS like GUEST_TESTS, for suites of our userspace (library,
-#                    service manager, interfaces, AIDL): on the debug
-#                    kernel only on /dev/binderc, the driver it checks
-#                    (their mainline runs are on the stock and 6.12 kernels)
+#                    service manager, interfaces, AIDL); on the debug
+#                    kernel every suite runs on /dev/binderc only
+#                    (tests/guest/run-suite says where each kind runs)
 #   GUEST_ONCE_TESTS like GUEST_TESTS, run once per guest, one job at a time
 #   GUEST_DEBUG_TESTS like GUEST_TESTS, one job at a time, on the debug
-#                    kernel only (the reliability budget: fuzzer, kill
-#                    storm, fault injection; each wants the context manager)
+#                    kernel and Debian's 7.3 only (the reliability budget:
+#                    kill storm; each wants the context manager)
 #   GUEST_DEBUG_BINDERC_TESTS like GUEST_DEBUG_TESTS, on /dev/binderc only:
 #                    fault injection, whose point is our driver's error
 #                    paths (mainline's are not ours to fix; 213 s there)
 #   INSTALL_TARGETS  phony targets run by 'make install'
-#   CHECK_TARGETS    phony targets run by 'make check' after check-host;
-#                    each adds a "passed failed" line to a build/check/*.tally
+#   CHECK_TARGETS    phony targets check-NAME run by 'make check' as stages
+#                    after the build; each adds "passed failed" lines to
+#                    build/check/NAME.tally
 
 TOP := $(CURDIR)
 B := $(TOP)/build
@@ -80,9 +85,10 @@ UNLISTED := $(filter-out $(FRAGMENTS),$(patsubst $(TOP)/%,%,$(wildcard $(TOP)/*/
 $(if $(UNLISTED),$(error build fragments missing from FRAGMENTS in the top Makefile: $(UNLISTED)))
 include $(addprefix $(TOP)/,$(FRAGMENTS))
 
-.PHONY: all deps check demo bench install clean module-stock module-debug \
-	module-matrix no-criterion check-host check-compile check-dkms dkms-install dkms-uninstall check-guest-stock check-guest-6.12 check-guest-debug \
-	check-bench guest-tests
+.PHONY: all deps check check-full demo bench install clean module-stock module-debug \
+	module-matrix no-criterion check-host stage-host check-build check-debug-kernel check-compile check-style \
+	check-dkms dkms-install dkms-uninstall check-guest-arm64-full check-guest-armhf-full check-bench \
+	guest-tests
 
 # Tests need Criterion; without it 'make' builds everything else and says
 # so ('make HAVE_CRITERION=' shows what a machine without it does).
@@ -144,6 +150,15 @@ check-compile:
 	@mkdir -p $(B)/check
 	@$(TOP)/scripts/check-compile $(B)/check $(COMPILE_KERNELS)
 
+# The driver's rules, checked by a machine (scripts/check-style): 7.3's
+# checkpatch and kernel-doc, declarations in their files' sections, no
+# export used in one file only, every lock-suffixed function asserting its
+# lock, every lock in the documented order, no raw lock call where lock.h
+# has a helper.
+check-style:
+	@mkdir -p $(B)/check
+	@$(TOP)/scripts/check-style $(B)/check
+
 # --- tests -----------------------------------------------------------------
 guest-tests: $(GUEST_TESTS) $(GUEST_USER_TESTS) $(GUEST_ONCE_TESTS) $(GUEST_DEBUG_TESTS) \
 		$(GUEST_DEBUG_BINDERC_TESTS)
@@ -155,47 +170,156 @@ guest-tests: $(GUEST_TESTS) $(GUEST_USER_TESTS) $(GUEST_ONCE_TESTS) $(GUEST_DEBU
 	   for t in $(notdir $(GUEST_DEBUG_BINDERC_TESTS)); do echo "debug-binderc $$t --jobs 1"; done; } \
 		> $(B)/guest/suite.list
 
+# --- make check: stages side by side, each timed ---------------------------
+# Every stage is a target whose recipe runs through scripts/stage, which
+# keeps its output in build/check/STAGE.out and records its wall time, CPU
+# time, tests and (for guests) kernel and accelerator for the table that
+# scripts/check-summary prints at the end.  scripts/check-run starts them
+# CHECK_JOBS at a time (the machine's CPU count), each after the stages it
+# needs, in CHECK_PLAN's order: most guest stages keep one core busy while
+# one test process runs, so two guests, or a guest beside the debug
+# kernel's build or the host suites, fill two cores.  The plan's order is
+# the priority: the longest chain first (the debug kernel's build, then
+# the debug guests), the short stages last.  tests/README.md ("Cost")
+# lists what each stage and suite costs.
+CHECK_JOBS ?= $(shell nproc)
+STAGE = $(TOP)/scripts/stage $(B)/check
+CHECK_GUESTS := stock stock-m32 6.12 7.3 debug-a debug-b
+# STAGE:NEEDS (comma-separated): the stages of make check, in priority order.
+CHECK_AFTER_BUILD = $(addsuffix :check-build,stage-host check-guest-stock check-guest-stock-m32 \
+	check-guest-7.3 check-guest-6.12 $(addprefix stage-,$(TALLY_CHECKS)) check-bench)
+CHECK_PLAN = check-debug-kernel check-build check-guest-debug-b:check-build,check-debug-kernel \
+	check-guest-debug-a:check-build,check-debug-kernel $(CHECK_AFTER_BUILD)
+# make check-full: everything make check runs, and what it leaves out for
+# time: mainline on the debug kernel (device and reliability suites, the
+# fuzzer's million operations and the full kill storm on both drivers),
+# mainline on 6.12, and the arm64 and armhf guest suites (one at a time:
+# their guest is the slowest, aarch64 under TCG).  Run it before
+# resolving an issue that touches driver/, the kernel matrix or the guests.
+CHECK_FULL_PLAN = $(CHECK_PLAN) check-guest-arm64-full:check-build \
+	check-guest-armhf-full:check-build,check-guest-arm64-full
+
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check
-	@$(MAKE) -k --no-print-directory check-host $(CHECK_TARGETS) check-compile check-dkms check-guest-stock check-guest-6.12 check-guest-debug check-bench; rc=$$?; \
-	$(TOP)/scripts/check-summary $(B)/check; exit $$rc
+	@start=$$(date +%s); \
+	MAKE="$(MAKE)" CHECK_RUN=1 $(TOP)/scripts/check-run $(CHECK_JOBS) $(CHECK_PLAN); rc=$$?; \
+	$(TOP)/scripts/check-summary $(B)/check $$start; exit $$rc
 
+check-full: deps
+	@rm -rf $(B)/check && mkdir -p $(B)/check
+	@start=$$(date +%s); \
+	MAKE="$(MAKE)" CHECK_RUN=1 CHECK_FULL=1 $(TOP)/scripts/check-run $(CHECK_JOBS) $(CHECK_FULL_PLAN); rc=$$?; \
+	$(TOP)/scripts/check-summary $(B)/check $$start; exit $$rc
+
+# Run by hand (outside check-run, CHECK_RUN unset), a stage builds what it
+# needs first; inside make check the build stage has done that, once (two
+# guests packing build/guest while another make rewrites it would race).
+CHECK_NEEDS_ALL = $(if $(CHECK_RUN),,all)
+
+# The build, as a stage of its own so the table shows it.
+check-build:
+	@mkdir -p $(B)/check
+	@$(STAGE) build -- $(MAKE) --no-print-directory -j$(CHECK_JOBS) all m32-check-build
+
+check-debug-kernel:
+	@mkdir -p $(B)/check
+	@$(STAGE) debug-kernel -- $(TOP)/scripts/build-debug-kernel
+
+stage-host:
+	@mkdir -p $(B)/check
+	@rm -f $(B)/check/host.tally
+	@$(STAGE) host --tally $(B)/check/host.tally -- $(MAKE) --no-print-directory check-host
+
+# Every host suite (ASan, UBSan), one after the other; Criterion runs each
+# binary's tests in parallel.
 check-host: $(HOST_TESTS)
 	@mkdir -p $(B)/check
 	@rc=0; for t in $(HOST_TESTS); do \
 		sh $(TOP)/tests/run-criterion $(B)/check/host.tally host/$$(basename $$t) $$t || rc=1; \
 	done; exit $$rc
 
-# Wall-clock limits for one guest run of the suite (TCG; the debug kernel's
-# KASAN, lockdep and kmemleak make everything several times slower).
-# The guest kernels: Debian 12's own (stock), Debian 12 backports' 6.12
-# (fetched by scripts/fetch-kernel-tree --image) and the debug kernel.
-GUEST_KERNELS := stock 6.12 debug
-GUEST_TIMEOUT_stock := 1200
-GUEST_TIMEOUT_6.12 := 1200
-GUEST_TIMEOUT_debug := 4200
+# The guests of make check.  Each: its kernel, its wall-clock limit (a
+# hang-catcher, far above what the guest needs on a busy host: TCG, and
+# the debug kernel's KASAN, lockdep and kmemleak, make everything slow)
+# and its share of the suite (tests/guest/run-suite's variables):
+#   stock      Debian 12's 6.1, both drivers, 64-bit processes
+#   stock-m32  the same kernel, the i386 builds of the driver and library
+#              suites (a guest of its own, beside the 64-bit one)
+#   6.12       Debian 12 backports': binderc (the only runtime check of
+#              compat.h's 6.7-6.12 branches); mainline's 6.12 features
+#              are a subset of 7.3's (check-full runs it too)
+#   7.3        Debian 13 backports': mainline only, the 7.3 oracle
+#   debug-a/b  the debug kernel (7.3 with KASAN, lockdep, kmemleak, UBSAN):
+#              every suite on binderc, in two guests side by side: a, the
+#              reliability budget (fuzzer, kill storm, fault injection),
+#              set by time; b, everything else
+# The fuzzer's and the storm's make check budgets are seconds, so the
+# verdict does not depend on how many operations a slow host gets done;
+# check-full gives the fuzzer its million operations (test_fuzz.c).
+CHECK_FUZZ_SECONDS ?= 150
+CHECK_STORM_SECONDS ?= 30
+# (run-suite's name lists may use commas: a make word holds no spaces)
+DEBUG_A_SUITES := fuzz-test,stress-test,fault-test
+GUEST_KERNEL_stock := stock
+GUEST_KERNEL_stock-m32 := stock
+GUEST_KERNEL_6.12 := 6.12
+GUEST_KERNEL_7.3 := 7.3
+GUEST_KERNEL_debug-a := debug
+GUEST_KERNEL_debug-b := debug
+GUEST_TIMEOUT_stock := 1800
+GUEST_TIMEOUT_stock-m32 := 1200
+GUEST_TIMEOUT_6.12 := 1800
+GUEST_TIMEOUT_7.3 := 1800
+GUEST_TIMEOUT_debug-a := 3600
+GUEST_TIMEOUT_debug-b := 3600
+GUEST_ENV_stock := BINDERC_SUITE_M32=0
+GUEST_ENV_stock-m32 := BINDERC_SUITE_M32=only
+GUEST_ENV_6.12 := $(if $(CHECK_FULL),,BINDERC_SUITE_DRIVERS=binderc)
+GUEST_ENV_7.3 := BINDERC_STRESS_SECONDS=$(CHECK_STORM_SECONDS)
+GUEST_ENV_debug-a := BINDERC_SUITE_ONLY=$(DEBUG_A_SUITES) \
+	$(if $(CHECK_FULL),BINDERC_SUITE_FULL=1,BINDERC_FUZZ_OPS=100000000 BINDERC_FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS) \
+	BINDERC_STRESS_SECONDS=$(CHECK_STORM_SECONDS))
+GUEST_ENV_debug-b := BINDERC_SUITE_SKIP=$(DEBUG_A_SUITES) $(if $(CHECK_FULL),BINDERC_SUITE_FULL=1)
 
-# Phony targets get no pattern rules, so each kernel gets its rule here.
+# Phony targets get no pattern rules, so each guest gets its rule here.
 define guest_check
-check-guest-$(1): all $(if $(filter stock,$(1)),m32-check-build)
+check-guest-$(1): $(CHECK_NEEDS_ALL) $(if $(CHECK_RUN),,$(if $(filter stock-m32,$(1)),m32-check-build))
 	@mkdir -p $(B)/check
-	@$(TOP)/tests/vm/run-guest --kernel $(1) --timeout $(GUEST_TIMEOUT_$(1)) --quiet \
-		--log $(B)/check/guest-$(1).log -- \
-		sh tests/guest/run-suite; rc=$$$$?; \
-	grep -E '^(\[----\]|\[FAIL\]|run-criterion|run-suite|[a-z0-9.]+/.*: [0-9]+ passed|guest-)' \
-		$(B)/check/guest-$(1).log || true; \
-	$(if $(filter stock,$(1)),test ! -e $(B)/check/m32.tally || rc=1;) \
-	exit $$$$rc
+	@$(STAGE) guest-$(1) --kernel $(GUEST_KERNEL_$(1)) --guest-log $(B)/check/guest-$(1).log -- \
+		$(TOP)/tests/vm/run-guest --kernel $(GUEST_KERNEL_$(1)) --timeout $(GUEST_TIMEOUT_$(1)) --quiet \
+		--log $(B)/check/guest-$(1).log $(foreach e,$(GUEST_ENV_$(1)),--env $(e)) -- sh tests/guest/run-suite
 endef
-$(foreach k,$(GUEST_KERNELS),$(eval $(call guest_check,$(k))))
+$(foreach g,$(CHECK_GUESTS),$(eval $(call guest_check,$(g))))
+.PHONY: $(addprefix check-guest-,$(CHECK_GUESTS))
+
+# check-full's arm64 and armhf guests (cross/build.mk), as stages.
+check-guest-arm64-full:
+	@$(STAGE) guest-arm64 --kernel arm64 --guest-log $(B)/check/guest-arm64.log -- $(MAKE) --no-print-directory check-arm64
+check-guest-armhf-full:
+	@rm -f $(B)/check/armhf.tally
+	@$(STAGE) guest-armhf --kernel arm64 --tally $(B)/check/armhf.tally -- $(MAKE) --no-print-directory check-armhf
 
 # The benchmark runs once in quick mode so it cannot rot; its numbers are
 # not judged here (make bench is where they are read).
-check-bench: all
-	@$(MAKE) --no-print-directory bench-quick > $(B)/check/bench-quick.log 2>&1; rc=$$?; \
-	tail -n 25 $(B)/check/bench-quick.log; \
-	if [ $$rc = 0 ]; then echo "check: bench --quick ran"; else echo "check: bench --quick FAILED (exit $$rc)"; fi; \
-	exit $$rc
+check-bench: $(CHECK_NEEDS_ALL)
+	@mkdir -p $(B)/check
+	@$(STAGE) bench --kernel stock -- $(MAKE) --no-print-directory bench-quick
+
+# The stages that count their own results: check-NAME writes "passed
+# failed" lines to $(B)/check/NAME.tally (CHECK_TARGETS come from the
+# fragments: the man pages, the arm64 cross build).  stage-check-NAME runs
+# it as a stage; check-run starts it after the build (whose parts it would
+# otherwise build outside any stage, at the same time).
+TALLY_CHECKS := check-compile check-dkms check-style $(CHECK_TARGETS)
+define tally_stage
+stage-$(1):
+	@mkdir -p $(B)/check
+	@rm -f $(B)/check/$(patsubst check-%,%,$(1)).tally
+	@$(STAGE) $(patsubst check-%,%,$(1)) --tally $(B)/check/$(patsubst check-%,%,$(1)).tally -- \
+		$(MAKE) --no-print-directory $(1)
+endef
+$(foreach t,$(TALLY_CHECKS),$(eval $(call tally_stage,$(t))))
+.PHONY: $(addprefix stage-,$(TALLY_CHECKS))
 
 clean:
 	rm -rf $(B)
