@@ -29,8 +29,18 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The default bound of a wait for the driver or a child (ms). */
-#define TH_TIMEOUT_MS 5000
+/*
+ * The bound of a wait for something that must happen (a reply, a child's
+ * message or exit, an event the test caused itself): a hang-catcher, whose
+ * expiry means a real bug.  Generous on purpose: the guests run under TCG
+ * on a shared 2-core host, sometimes a KASAN/lockdep kernel 5-10x slower
+ * and a second guest beside them, and a hang-catcher tight enough to be
+ * overrun there fails a correct driver.  It costs time only when the test
+ * fails anyway.  See "Waits and time limits" in tests/README.md.
+ */
+#define TH_HANG_MS 60000
+/* The default bound of a wait for the driver or a child: a hang-catcher. */
+#define TH_TIMEOUT_MS TH_HANG_MS
 
 /* The binder device under test: $BINDER_DEVICE, /dev/binder by default. */
 static inline const char *th_device(void)
