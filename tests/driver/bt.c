@@ -637,10 +637,25 @@ int bt_serve(struct bt_conn *c, bt_handler_fn fn, void *arg, int n, int timeout_
 void bt_serve_until(struct bt_conn *c, bt_handler_fn fn, void *arg, int rd, int slice_ms)
 {
 	for (;;) {
-		struct pollfd p = { .fd = rd, .events = POLLIN };
+		struct pollfd p[2] = { { .fd = rd, .events = POLLIN }, { .fd = c->fd, .events = POLLIN } };
+		struct bt_br br;
+		int ret;
 
-		bt_serve(c, fn, arg, 1 << 30, slice_ms);
-		if (poll(&p, 1, 0) > 0)
+		/* everything queued now, without waiting */
+		while ((ret = bt_next(c, &br, 0)) == 0) {
+			if (br.cmd == BR_TRANSACTION || br.cmd == BR_TRANSACTION_SEC_CTX)
+				fn(c, &br.tr, arg);
+			else
+				ack_node(c, &br);
+		}
+		/*
+		 * Then sleep until the parent writes (or closes its end) or the
+		 * driver has work: no budget of slices, which on a slow guest
+		 * would run out before the parent's command came.  slice_ms
+		 * only guards against a lost wakeup.  A read that fails (say
+		 * after munmap) waits on the pipe alone, not in a busy loop.
+		 */
+		if (poll(p, ret == -ETIMEDOUT ? 2 : 1, slice_ms) > 0 && p[0].revents)
 			return;
 	}
 }
