@@ -830,7 +830,7 @@ static int cm_main(void *arg, int rd, int wr)
 	if (bt_open_at(&c, arg ? (const char *)arg : th_device(), BT_VM_SIZE_LIBBINDER))
 		return 10;
 	/* the previous test's manager may still be in deferred release */
-	ret = bt_become_ctxmgr(&c, NULL, 10000);
+	ret = bt_become_ctxmgr(&c, NULL, TH_HANG_MS);
 	if (ret) {
 		bt_send_u64(wr, (uint64_t)(-ret));
 		return 11;
@@ -850,7 +850,8 @@ int bt_cm_start(struct bt_child *cm)
 
 int bt_cm_start_on(struct bt_child *cm, const char *path)
 {
-	return bt_spawn_ready(cm, cm_main, (void *)path, 12000);
+	/* longer than the manager's own bound, so that its errno comes first */
+	return bt_spawn_ready(cm, cm_main, (void *)path, TH_HANG_MS + 10000);
 }
 
 void bt_cm_stop(struct bt_child *cm)

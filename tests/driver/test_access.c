@@ -220,7 +220,7 @@ static uint32_t start_target_opts(const struct user *u, bool open_as_root)
 
 	t = (struct target){ .u = u, .cfg = { .first_slot = 0, .nslots = 1 },
 			     .open_as_root = open_as_root };
-	ret = u ? bt_spawn_ready(&s1, target_main, &t, 10000) : srv_start(&s1, &t.cfg);
+	ret = u ? bt_spawn_ready(&s1, target_main, &t, TH_HANG_MS) : srv_start(&s1, &t.cfg);
 	cr_assert_eq(ret, 0, "target server did not start (%d)", ret);
 	return get_handle(&c, 0);
 }
@@ -253,7 +253,7 @@ static void access_teardown(void)
 	fixture_teardown();
 }
 
-TestSuite(access, .init = fixture_setup, .fini = access_teardown, .timeout = 60);
+TestSuite(access, .init = fixture_setup, .fini = access_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 /* ---- freezing as root: the same on both drivers ------------------------ */
 
@@ -308,7 +308,7 @@ static int idle_main(void *arg, int rd, int wr)
 
 	(void)arg;
 	bt_send_u64(wr, 0);
-	bt_recv_u64(rd, &v, 60000);
+	bt_recv_u64(rd, &v, TH_HANG_MS);
 	return 0;
 }
 

@@ -316,7 +316,7 @@ static void assert_no_kernel_pointers(void)
 
 /* ---- the tests ----------------------------------------------------------- */
 
-TestSuite(trace, .init = trace_setup, .fini = trace_teardown, .timeout = 120);
+TestSuite(trace, .init = trace_setup, .fini = trace_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 /*
  * The format files name mainline's fields with mainline's types, and none
