@@ -133,12 +133,14 @@ struct req {
  * Both drivers wake a caller with its reply before they count the call out
  * of the server (outstanding_txns): right after a call, a freeze without a
  * timeout can fail with EAGAIN and GET_FROZEN_INFO can say "calls in flight"
- * (sync_recv bit 1).  So freezing waits up to a second for the count, and
- * that bit is left out.
+ * (sync_recv bit 1).  So freezing waits for the count (up to TH_HANG_MS),
+ * and that bit is left out.
  */
 static int freeze_pid(int fd, pid_t pid, bool on)
 {
-	struct binder_freeze_info i = { .pid = (uint32_t)pid, .enable = on, .timeout_ms = 1000 };
+	/* the kernel waits for calls in flight to be counted out, and returns
+	 * as soon as they are: a hang-catcher, not a guess of how long */
+	struct binder_freeze_info i = { .pid = (uint32_t)pid, .enable = on, .timeout_ms = TH_HANG_MS };
 
 	return bt_ioctl(fd, BINDER_FREEZE, &i);
 }

@@ -168,7 +168,9 @@ static void expect_none(void)
 
 static int freeze_pid(int fd, pid_t pid, bool enable)
 {
-	struct binder_freeze_info i = { .pid = (uint32_t)pid, .enable = enable, .timeout_ms = 1000 };
+	/* the kernel waits for calls in flight to be counted out, and returns
+	 * as soon as they are: a hang-catcher, not a guess of how long */
+	struct binder_freeze_info i = { .pid = (uint32_t)pid, .enable = enable, .timeout_ms = TH_HANG_MS };
 
 	return bt_ioctl(fd, BINDER_FREEZE, &i);
 }

@@ -413,7 +413,9 @@ static int frozen_calls_of(int i)
 /* BINDER_FREEZE of @pid through a plain fd of the device under test. */
 static int freeze_pid(pid_t pid, bool enable)
 {
-	struct binder_freeze_info info = { .pid = (uint32_t)pid, .enable = enable, .timeout_ms = 1000 };
+	/* the kernel waits for calls in flight to be counted out, and returns
+	 * as soon as they are: a hang-catcher, not a guess of how long */
+	struct binder_freeze_info info = { .pid = (uint32_t)pid, .enable = enable, .timeout_ms = TH_HANG_MS };
 	int fd = open(th_device(), O_RDWR | O_CLOEXEC);
 	int r;
 
