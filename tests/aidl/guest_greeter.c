@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
-Test(aidl_greeter, service_and_client, .timeout = 300)
+#include "harness.h"
+
+Test(aidl_greeter, service_and_client, .timeout = TH_TEST_TIMEOUT_S)
 {
 	int st;
 

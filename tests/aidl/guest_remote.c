@@ -248,11 +248,10 @@ static void serve(int ready)
 	if (r == 0)
 		r = org_binderc_remote_IRemote_stub_new(&s_ops, NULL, NULL, &obj);
 	/* the previous test's manager may still be going away */
-	for (int i = 0; r == 0 && i < 200; i++) {
+	for (int64_t end = th_now_ms() + TH_HANG_MS; r == 0;) {
 		r = bc_process_become_context_manager(p, obj);
-		if (r != -EBUSY)
+		if (r != -EBUSY || !th_nap_until(end))
 			break;
-		usleep(50000);
 	}
 	if (r == 0)
 		r = bc_process_start_thread_pool(p);
@@ -303,7 +302,7 @@ static void stop(void)
 	g_pid = -1;
 }
 
-TestSuite(aidl_remote, .init = start, .fini = stop, .timeout = 60);
+TestSuite(aidl_remote, .init = start, .fini = stop, .timeout = TH_TEST_TIMEOUT_S);
 
 static int memfd_with(const char *text)
 {

@@ -29,8 +29,25 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The default bound of a wait for the driver or a child (ms). */
-#define TH_TIMEOUT_MS 5000
+/*
+ * The bound of a wait for something that must happen (a reply, a child's
+ * message or exit, an event the test caused itself): a hang-catcher, whose
+ * expiry means a real bug.  Generous on purpose: the guests run under TCG
+ * on a shared 2-core host, sometimes a KASAN/lockdep kernel 5-10x slower
+ * and a second guest beside them, and a hang-catcher tight enough to be
+ * overrun there fails a correct driver.  It costs time only when the test
+ * fails anyway.  See "Waits and time limits" in tests/README.md.
+ */
+#define TH_HANG_MS 60000
+/* The default bound of a wait for the driver or a child: a hang-catcher. */
+#define TH_TIMEOUT_MS TH_HANG_MS
+/*
+ * The bound of a whole guest test (Criterion's .timeout, in seconds): a
+ * hang-catcher too, for a hang no wait of the test covers (an ioctl that
+ * never returns).  Room for several TH_HANG_MS waits; a test that needs
+ * longer on the debug kernel says so with a larger number.
+ */
+#define TH_TEST_TIMEOUT_S 600
 
 /* The binder device under test: $BINDER_DEVICE, /dev/binder by default. */
 static inline const char *th_device(void)
@@ -100,6 +117,23 @@ static inline int64_t th_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * One nap of a loop that polls for something that must happen:
+ *
+ *	int64_t end = th_now_ms() + TH_HANG_MS;
+ *	do x = look(); while (!done(x) && th_nap_until(end));
+ *
+ * Naps 20 ms and returns true, or returns false at once when end has
+ * passed.  A count of naps would be a clock that a slow guest outruns.
+ */
+static inline bool th_nap_until(int64_t end)
+{
+	if (th_now_ms() >= end)
+		return false;
+	usleep(20 * 1000);
+	return true;
 }
 
 /* ---- child processes (harness.c) ------------------------------------------ */

@@ -637,10 +637,25 @@ int bt_serve(struct bt_conn *c, bt_handler_fn fn, void *arg, int n, int timeout_
 void bt_serve_until(struct bt_conn *c, bt_handler_fn fn, void *arg, int rd, int slice_ms)
 {
 	for (;;) {
-		struct pollfd p = { .fd = rd, .events = POLLIN };
+		struct pollfd p[2] = { { .fd = rd, .events = POLLIN }, { .fd = c->fd, .events = POLLIN } };
+		struct bt_br br;
+		int ret;
 
-		bt_serve(c, fn, arg, 1 << 30, slice_ms);
-		if (poll(&p, 1, 0) > 0)
+		/* everything queued now, without waiting */
+		while ((ret = bt_next(c, &br, 0)) == 0) {
+			if (br.cmd == BR_TRANSACTION || br.cmd == BR_TRANSACTION_SEC_CTX)
+				fn(c, &br.tr, arg);
+			else
+				ack_node(c, &br);
+		}
+		/*
+		 * Then sleep until the parent writes (or closes its end) or the
+		 * driver has work: no budget of slices, which on a slow guest
+		 * would run out before the parent's command came.  slice_ms
+		 * only guards against a lost wakeup.  A read that fails (say
+		 * after munmap) waits on the pipe alone, not in a busy loop.
+		 */
+		if (poll(p, ret == -ETIMEDOUT ? 2 : 1, slice_ms) > 0 && p[0].revents)
 			return;
 	}
 }
@@ -815,7 +830,7 @@ static int cm_main(void *arg, int rd, int wr)
 	if (bt_open_at(&c, arg ? (const char *)arg : th_device(), BT_VM_SIZE_LIBBINDER))
 		return 10;
 	/* the previous test's manager may still be in deferred release */
-	ret = bt_become_ctxmgr(&c, NULL, 10000);
+	ret = bt_become_ctxmgr(&c, NULL, TH_HANG_MS);
 	if (ret) {
 		bt_send_u64(wr, (uint64_t)(-ret));
 		return 11;
@@ -835,7 +850,8 @@ int bt_cm_start(struct bt_child *cm)
 
 int bt_cm_start_on(struct bt_child *cm, const char *path)
 {
-	return bt_spawn_ready(cm, cm_main, (void *)path, 12000);
+	/* longer than the manager's own bound, so that its errno comes first */
+	return bt_spawn_ready(cm, cm_main, (void *)path, TH_HANG_MS + 10000);
 }
 
 void bt_cm_stop(struct bt_child *cm)

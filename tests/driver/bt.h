@@ -234,8 +234,9 @@ typedef void (*bt_handler_fn)(struct bt_conn *c, const struct binder_transaction
 /* Handle BRs until `n` transactions were dispatched or timeout. Node work
  * is acked; BR_DEAD_BINDER gets BC_DEAD_BINDER_DONE. Returns count handled. */
 int bt_serve(struct bt_conn *c, bt_handler_fn fn, void *arg, int n, int timeout_ms);
-/* bt_serve in slices of slice_ms until fd rd is readable (a command from
- * the parent, or its end closed); the command is left unread. */
+/* Serve (as bt_serve) until fd rd is readable (a command from the parent,
+ * or its end closed), for as long as that takes; the command is left
+ * unread.  slice_ms bounds each sleep, against a lost wakeup only. */
 void bt_serve_until(struct bt_conn *c, bt_handler_fn fn, void *arg, int rd, int slice_ms);
 
 /* The differences table (differences.h): the value to expect for `key` in

@@ -220,7 +220,7 @@ int srv_main(void *arg, int rd, int wr)
 
 int srv_start(struct bt_child *ch, struct srv_cfg *cfg)
 {
-	return bt_spawn_ready(ch, srv_main, cfg, 10000);
+	return bt_spawn_ready(ch, srv_main, cfg, TH_HANG_MS);
 }
 
 void srv_stop(struct bt_child *ch)

@@ -133,12 +133,14 @@ struct req {
  * Both drivers wake a caller with its reply before they count the call out
  * of the server (outstanding_txns): right after a call, a freeze without a
  * timeout can fail with EAGAIN and GET_FROZEN_INFO can say "calls in flight"
- * (sync_recv bit 1).  So freezing waits up to a second for the count, and
- * that bit is left out.
+ * (sync_recv bit 1).  So freezing waits for the count (up to TH_HANG_MS),
+ * and that bit is left out.
  */
 static int freeze_pid(int fd, pid_t pid, bool on)
 {
-	struct binder_freeze_info i = { .pid = (uint32_t)pid, .enable = on, .timeout_ms = 1000 };
+	/* the kernel waits for calls in flight to be counted out, and returns
+	 * as soon as they are: a hang-catcher, not a guess of how long */
+	struct binder_freeze_info i = { .pid = (uint32_t)pid, .enable = on, .timeout_ms = TH_HANG_MS };
 
 	return bt_ioctl(fd, BINDER_FREEZE, &i);
 }
@@ -220,7 +222,7 @@ static uint32_t start_target_opts(const struct user *u, bool open_as_root)
 
 	t = (struct target){ .u = u, .cfg = { .first_slot = 0, .nslots = 1 },
 			     .open_as_root = open_as_root };
-	ret = u ? bt_spawn_ready(&s1, target_main, &t, 10000) : srv_start(&s1, &t.cfg);
+	ret = u ? bt_spawn_ready(&s1, target_main, &t, TH_HANG_MS) : srv_start(&s1, &t.cfg);
 	cr_assert_eq(ret, 0, "target server did not start (%d)", ret);
 	return get_handle(&c, 0);
 }
@@ -253,7 +255,7 @@ static void access_teardown(void)
 	fixture_teardown();
 }
 
-TestSuite(access, .init = fixture_setup, .fini = access_teardown, .timeout = 60);
+TestSuite(access, .init = fixture_setup, .fini = access_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 /* ---- freezing as root: the same on both drivers ------------------------ */
 
@@ -308,7 +310,7 @@ static int idle_main(void *arg, int rd, int wr)
 
 	(void)arg;
 	bt_send_u64(wr, 0);
-	bt_recv_u64(rd, &v, 60000);
+	bt_recv_u64(rd, &v, TH_HANG_MS);
 	return 0;
 }
 

@@ -70,7 +70,7 @@ static void expect_failed(const struct binder_transaction_data *tr, int32_t want
 	expect_failed_sg(tr, false, 0, BR_FAILED_REPLY, want_param);
 }
 
-TestSuite(offsets, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
+TestSuite(offsets, .init = fixture_setup, .fini = fixture_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(offsets, size_not_multiple_of_8)
 {
@@ -199,7 +199,7 @@ Test(offsets, data_pointer_unmapped)
 
 /* ---- sizes ----------------------------------------------------------------- */
 
-TestSuite(sizes, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
+TestSuite(sizes, .init = fixture_setup, .fini = fixture_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(sizes, data_size_overflows)
 {
@@ -246,7 +246,7 @@ Test(sizes, bigger_than_the_mapping)
 
 /* ---- objects --------------------------------------------------------------- */
 
-TestSuite(badobj, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
+TestSuite(badobj, .init = fixture_setup, .fini = fixture_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(badobj, ptr_in_plain_transaction)
 {
@@ -436,7 +436,7 @@ Test(badobj, binder_cookie_mismatch)
 
 /* ---- handles --------------------------------------------------------------- */
 
-TestSuite(handles, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
+TestSuite(handles, .init = fixture_setup, .fini = fixture_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(handles, bogus_target)
 {
@@ -535,7 +535,7 @@ Test(handles, death_request_twice_and_wrong_cookie)
 
 /* ---- buffers ---------------------------------------------------------------- */
 
-TestSuite(freebuf, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
+TestSuite(freebuf, .init = fixture_setup, .fini = fixture_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 static struct binder_transaction_data echo(struct bt_conn *conn, const char *s)
 {
@@ -602,7 +602,7 @@ Test(freebuf, already_freed)
 
 /* ---- protocol --------------------------------------------------------------- */
 
-TestSuite(protocol, .init = fixture_setup, .fini = fixture_teardown, .timeout = 60);
+TestSuite(protocol, .init = fixture_setup, .fini = fixture_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(protocol, reply_with_nothing_to_reply_to)
 {
@@ -810,13 +810,13 @@ Test(protocol, write_size_cuts_a_command)
 
 /* ---- context manager and mmap -------------------------------------------- */
 
-TestSuite(ctxmgr, .timeout = 60);
+TestSuite(ctxmgr, .timeout = TH_TEST_TIMEOUT_S);
 
 static int become_ctxmgr(struct bt_conn *m, bool map)
 {
 	int ret = map ? bt_open(m, BT_VM_SIZE_DEFAULT) : bt_open_dev(m, O_NONBLOCK);
 
-	return ret ? ret : bt_become_ctxmgr(m, NULL, 10000);
+	return ret ? ret : bt_become_ctxmgr(m, NULL, TH_HANG_MS);
 }
 
 Test(ctxmgr, call_to_oneself)
@@ -873,7 +873,7 @@ static int nommap_mgr_main(void *arg, int rd, int wr)
 	(void)arg;
 	bt_require(become_ctxmgr(&m, false) == 0, "become manager");
 	bt_send_u64(wr, 0);
-	bt_recv_u64(rd, &v, 30000);
+	bt_recv_u64(rd, &v, TH_HANG_MS);
 	return 0;
 }
 
@@ -885,7 +885,7 @@ Test(ctxmgr, target_without_mmap_is_dead)
 	struct binder_extended_error ee;
 	struct bt_result r;
 
-	cr_assert_eq(bt_spawn_ready(&m, nommap_mgr_main, NULL, 15000), 0);
+	cr_assert_eq(bt_spawn_ready(&m, nommap_mgr_main, NULL, TH_HANG_MS + 10000), 0);
 	cr_assert_eq(bt_open(&o, BT_VM_SIZE_DEFAULT), 0);
 	cr_assert_eq(bt_call(&o, &t, &r), 0);
 	cr_assert_eq(r.final, BR_DEAD_REPLY, "%s", bt_br_name(r.final));
@@ -924,13 +924,14 @@ Test(ctxmgr, no_manager_is_dead_reply)
 	struct bt_result r;
 
 	cr_assert_eq(bt_open(&o, BT_VM_SIZE_DEFAULT), 0);
-	for (int i = 0; i < 200; i++) {
+	for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
 		cr_assert_eq(bt_call(&o, &t, &r), 0);
 		if (r.final == BR_DEAD_REPLY)
 			break;
 		if (r.final == BR_REPLY)
 			bt_free(&o, r.reply.data.ptr.buffer);
-		usleep(10000);
+		if (!th_nap_until(end))
+			break;
 	}
 	cr_assert_eq(r.final, BR_DEAD_REPLY, "%s", bt_br_name(r.final));
 	cr_assert_eq(bt_get_ee(&o, &ee), 0);
@@ -939,7 +940,7 @@ Test(ctxmgr, no_manager_is_dead_reply)
 	bt_close(&o);
 }
 
-TestSuite(mmap, .timeout = 30);
+TestSuite(mmap, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(mmap, writable_mapping_refused)
 {

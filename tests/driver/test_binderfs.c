@@ -255,7 +255,7 @@ static int version_of(const char *path)
 
 /* ---- conformance ------------------------------------------------------- */
 
-TestSuite(binderfs, .timeout = 240);
+TestSuite(binderfs, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(binderfs, fresh_mount_holds_control_and_features)
 {
@@ -822,6 +822,7 @@ struct busy {
 	int fd;
 	const char *path;        /* a device with a manager: also ping it */
 	atomic_bool *stop;
+	atomic_int *started;     /* counts threads past their open */
 	long ops, errors;
 };
 
@@ -831,6 +832,7 @@ static void *busy_main(void *arg)
 	struct bt_conn c;
 	bool pinging = b->path && bt_open_at(&c, b->path, BT_VM_SIZE_DEFAULT) == 0;
 
+	atomic_fetch_add(b->started, 1);
 	while (!atomic_load(b->stop)) {
 		struct binder_version v = { 0 };
 		uint32_t max = 4;
@@ -852,6 +854,7 @@ Test(binderfs, stress_detach_while_busy)
 	struct busy busy[BUSY_THREADS];
 	pthread_t th[BUSY_THREADS];
 	atomic_bool stop = false;
+	atomic_int started = 0;
 	char name[16], mgr_path[512];
 	int base = module_refcnt();
 	struct bt_child cm;
@@ -869,7 +872,7 @@ Test(binderfs, stress_detach_while_busy)
 	cr_assert_eq(bt_cm_start_on(&cm, mgr_path), 0);
 	for (int i = 0; i < BUSY_THREADS; i++) {
 		snprintf(name, sizeof(name), "busy%d", i % BUSY_DEVICES);
-		busy[i] = (struct busy){ .stop = &stop };
+		busy[i] = (struct busy){ .stop = &stop, .started = &started };
 		busy[i].fd = open(path_in(&m, name), O_RDWR | O_CLOEXEC);
 		cr_assert_geq(busy[i].fd, 0);
 		busy[i].path = i % BUSY_DEVICES == 0 ? mgr_path : NULL;
@@ -877,11 +880,16 @@ Test(binderfs, stress_detach_while_busy)
 	/* the pinging threads open the device themselves, before the detach */
 	for (int i = 0; i < BUSY_THREADS; i++)
 		cr_assert_eq(pthread_create(&th[i], NULL, busy_main, &busy[i]), 0);
-	usleep(300000);
+	/* every thread is past its open (no fixed delay: a slow guest may
+	 * need longer); a hang-catcher, after which the test goes on anyway */
+	for (int64_t end = th_now_ms() + TH_HANG_MS;
+	     atomic_load(&started) < BUSY_THREADS && th_nap_until(end);)
+		;
 	t0 = th_now_ms();
 	cr_assert_eq(umount2(m.dir, MNT_DETACH), 0, "umount2(MNT_DETACH): %s", strerror(errno));
 	cr_expect_eq(access(path_in(&m, "busy1"), F_OK), -1, "the mount is gone from the tree");
-	/* unlinks after the detach are not possible: the files keep working */
+	/* unlinks after the detach are not possible: the files keep working.
+	 * A second of load, not a verdict: fewer ops on a slow guest */
 	usleep(1000000);
 	atomic_store(&stop, true);
 	for (int i = 0; i < BUSY_THREADS; i++) {

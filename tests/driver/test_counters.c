@@ -104,17 +104,19 @@ static void need_counts(void)
 
 static bool wait_zero(struct counts *c, char *why, size_t len)
 {
-	/* process release is deferred to a workqueue: give it time */
-	for (int i = 0; i < 500; i++) {
+	/* process release is deferred to a workqueue: give it time (a
+	 * hang-catcher: a slow guest may need seconds) */
+	int64_t end = th_now_ms() + TH_HANG_MS;
+
+	do {
 		cr_assert_eq(read_counts(c), 0);
 		if (all_zero(c, why, len))
 			return true;
-		usleep(20 * 1000);
-	}
+	} while (th_nap_until(end));
 	return false;
 }
 
-TestSuite(counters, .timeout = 60);
+TestSuite(counters, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(counters, count_live_objects_then_zero)
 {
@@ -249,7 +251,7 @@ static void expect_owners_freed(struct bt_child *owners, int n, struct bt_child 
 		     "%ld procs left after their owners died (%s)", left, why);
 }
 
-TestSuite(files_in_flight, .timeout = 60);
+TestSuite(files_in_flight, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(files_in_flight, own_file_queued_to_itself)
 {

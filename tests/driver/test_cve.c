@@ -36,7 +36,7 @@ static void drop_slab(void)
 	}
 }
 
-TestSuite(cve, .init = fixture_setup, .fini = fixture_teardown, .timeout = 120);
+TestSuite(cve, .init = fixture_setup, .fini = fixture_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 /* CVE-2018-9465: fd installation raced with the target's teardown. */
 Test(cve, cve_2018_9465_pass_fds_while_target_exits)
@@ -89,7 +89,7 @@ Test(cve, cve_2018_20509_no_kernel_pointers_in_debugfs)
 	h = start_server(&cfg);
 	t = bt_tr(h, C_HANG, 0, NULL, 0, NULL, 0);
 	cr_assert_eq(bt_send(&c, &t), 0);
-	cr_assert_eq(bt_recv_u64(s1.from_child, &v, 10000), 0);
+	cr_assert_eq(bt_recv_u64(s1.from_child, &v, TH_HANG_MS), 0);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char path[256], line[1024];
 		FILE *f;
@@ -153,21 +153,21 @@ static int waterdrop_main(void *arg, int rd, int wr)
 	(void)arg;
 	open_node_owner(&q, 0, 0x100, 0x101);
 	bt_send_u64(wr, 0);
-	bt_require(bt_expect(&q, BR_TRANSACTION, &br, 10000) == 0, "first");
+	bt_require(bt_expect(&q, BR_TRANSACTION, &br, TH_HANG_MS) == 0, "first");
 	first = br.tr.data.ptr.buffer;
 	bt_require(bt_free(&q, first) == 0, "free first");
 	bt_send_u64(wr, first);
 	/* parent sends a second oneway, which lands at the same address */
-	bt_require(bt_recv_u64(rd, &v, 10000) == 0, "sent");
+	bt_require(bt_recv_u64(rd, &v, TH_HANG_MS) == 0, "sent");
 	/* guess: free it before it was delivered */
 	bt_require(bt_free(&q, first) == 0, "early free");
-	bt_require(bt_expect(&q, BR_TRANSACTION, &br, 10000) == 0, "second");
+	bt_require(bt_expect(&q, BR_TRANSACTION, &br, TH_HANG_MS) == 0, "second");
 	bt_require(br.tr.data_size == 4, "size %llu", (unsigned long long)br.tr.data_size);
 	memcpy(&seq, (void *)(uintptr_t)br.tr.data.ptr.buffer, 4);
 	bt_send_u64(wr, br.tr.data.ptr.buffer);
 	bt_send_u64(wr, seq);
 	bt_require(bt_free(&q, br.tr.data.ptr.buffer) == 0, "free second");
-	bt_recv_u64(rd, &v, 10000);
+	bt_recv_u64(rd, &v, TH_HANG_MS);
 	return 0;
 }
 
@@ -179,22 +179,22 @@ Test(cve, cve_2019_2025_free_before_delivery_refused)
 	struct bt_result r;
 	struct binder_transaction_data t;
 
-	cr_assert_eq(bt_spawn_ready(&q, waterdrop_main, NULL, 10000), 0);
+	cr_assert_eq(bt_spawn_ready(&q, waterdrop_main, NULL, TH_HANG_MS), 0);
 	h = get_handle(&c, 0);
 	t = bt_tr(h, 0x99, TF_ONE_WAY, &a, 4, NULL, 0);
 	cr_assert_eq(bt_call(&c, &t, &r), 0);
 	cr_assert_eq(r.final, BR_TRANSACTION_COMPLETE);
-	cr_assert_eq(bt_recv_u64(q.from_child, &first, 10000), 0);
+	cr_assert_eq(bt_recv_u64(q.from_child, &first, TH_HANG_MS), 0);
 	t = bt_tr(h, 0x99, TF_ONE_WAY, &b, 4, NULL, 0);
 	cr_assert_eq(bt_call(&c, &t, &r), 0);
 	cr_assert_eq(r.final, BR_TRANSACTION_COMPLETE);
 	bt_send_u64(q.to_child, 1);
-	cr_assert_eq(bt_recv_u64(q.from_child, &second, 10000), 0);
-	cr_assert_eq(bt_recv_u64(q.from_child, &seq, 10000), 0);
+	cr_assert_eq(bt_recv_u64(q.from_child, &second, TH_HANG_MS), 0);
+	cr_assert_eq(bt_recv_u64(q.from_child, &seq, TH_HANG_MS), 0);
 	cr_assert_eq(second, first, "the second buffer should reuse the first's space");
 	cr_assert_eq(seq, 2, "the undelivered buffer was freed and reused/corrupted");
 	bt_send_u64(q.to_child, 1);
-	cr_assert_eq(bt_join(&q, 5000), 0);
+	cr_assert_eq(bt_join(&q, TH_HANG_MS), 0);
 	assert_usable();
 }
 
@@ -208,7 +208,7 @@ static int secctx_mgr_main(void *arg, int rd, int wr)
 	(void)arg;
 	o.flags |= FLAT_BINDER_FLAG_TXN_SECURITY_CTX;
 	bt_require(bt_open(&m, BT_VM_SIZE_DEFAULT) == 0, "open");
-	ret = bt_become_ctxmgr(&m, &o, 10000);
+	ret = bt_become_ctxmgr(&m, &o, TH_HANG_MS);
 	bt_require(ret == 0, "SET_CONTEXT_MGR_EXT: %d", ret);
 	bt_require(bt_enter_looper(&m) == 0, "looper");
 	bt_send_u64(wr, 0);
@@ -230,7 +230,7 @@ static int secctx_mgr_main(void *arg, int rd, int wr)
 static void start_secctx_mgr(void)
 {
 	bt_cm_stop(&cm);
-	cr_assert_eq(bt_spawn_ready(&cm, secctx_mgr_main, NULL, 15000), 0);
+	cr_assert_eq(bt_spawn_ready(&cm, secctx_mgr_main, NULL, TH_HANG_MS + 10000), 0);
 }
 
 /* CVE-2019-2181: extra_buffers_size + the secctx length overflowed. */
@@ -305,15 +305,15 @@ static int free_then_caller_dies_main(void *arg, int rd, int wr)
 	(void)arg;
 	open_node_owner(&q, 0, 0x100, 0x101);
 	bt_send_u64(wr, 0);
-	bt_require(bt_expect(&q, BR_TRANSACTION, &br, 10000) == 0, "call");
+	bt_require(bt_expect(&q, BR_TRANSACTION, &br, TH_HANG_MS) == 0, "call");
 	/* free the request while its transaction is still on our stack */
 	bt_require(bt_free(&q, br.tr.data.ptr.buffer) == 0, "free");
 	bt_send_u64(wr, 1);
-	bt_require(bt_recv_u64(rd, &v, 10000) == 0, "caller killed");
+	bt_require(bt_recv_u64(rd, &v, TH_HANG_MS) == 0, "caller killed");
 	bt_require(bt_send_reply(&q, NULL, 0) == 0, "reply");
-	bt_require(bt_next(&q, &br, 5000) == 0, "after reply");
+	bt_require(bt_next(&q, &br, TH_HANG_MS) == 0, "after reply");
 	bt_send_u64(wr, br.cmd);
-	bt_recv_u64(rd, &v, 10000);
+	bt_recv_u64(rd, &v, TH_HANG_MS);
 	return 0;
 }
 
@@ -323,16 +323,18 @@ Test(cve, cve_2019_2213_buffer_freed_before_reply_to_dead_caller)
 	struct bt_child q, p;
 	uint64_t v;
 
-	cr_assert_eq(bt_spawn_ready(&q, free_then_caller_dies_main, NULL, 10000), 0);
-	cr_assert_eq(bt_spawn_ready(&p, stuck_caller_main, &call, 10000), 0);
-	cr_assert_eq(bt_recv_u64(q.from_child, &v, 10000), 0);
+	cr_assert_eq(bt_spawn_ready(&q, free_then_caller_dies_main, NULL, TH_HANG_MS), 0);
+	cr_assert_eq(bt_spawn_ready(&p, stuck_caller_main, &call, TH_HANG_MS), 0);
+	cr_assert_eq(bt_recv_u64(q.from_child, &v, TH_HANG_MS), 0);
 	bt_kill(&p);
+	/* gives the caller's deferred release time to run; if it has not,
+	 * the reply goes to a thread not yet released, with the same result */
 	usleep(100 * 1000);
 	bt_send_u64(q.to_child, 1);
-	cr_assert_eq(bt_recv_u64(q.from_child, &v, 10000), 0);
+	cr_assert_eq(bt_recv_u64(q.from_child, &v, TH_HANG_MS), 0);
 	cr_assert_eq(v, BR_TRANSACTION_COMPLETE, "replier got %s", bt_br_name((uint32_t)v));
 	bt_send_u64(q.to_child, 1);
-	cr_assert_eq(bt_join(&q, 5000), 0);
+	cr_assert_eq(bt_join(&q, TH_HANG_MS), 0);
 	assert_usable();
 }
 
@@ -543,6 +545,17 @@ Test(cve, cve_2022_20421_weak_handle_while_target_dies)
 }
 
 /* CVE-2023-20928: the vma was used after munmap. */
+static void unmapper_reply(struct bt_conn *c, const struct binder_transaction_data *tr, void *arg)
+{
+	(void)arg;
+	bt_reply_empty(c, tr);
+}
+
+/*
+ * Serves until the parent says "unmap", unmaps, then keeps reading (every
+ * delivery now fails) until the parent says "done".  Each phase lasts as
+ * long as the parent takes: the parent's own bounds catch a hang.
+ */
 static int unmapper_main(void *arg, int rd, int wr)
 {
 	struct bt_conn q;
@@ -551,24 +564,12 @@ static int unmapper_main(void *arg, int rd, int wr)
 	(void)arg;
 	open_node_owner(&q, 0, 0x100, 0x101);
 	bt_send_u64(wr, 0);
-	for (int i = 0; i < 500; i++) { /* serve until told to unmap */
-		struct bt_br br;
-
-		if (bt_next(&q, &br, 10) == 0 && br.cmd == BR_TRANSACTION)
-			bt_reply_empty(&q, &br.tr);
-		if (bt_recv_u64(rd, &v, 0) != -ETIMEDOUT)
-			break;
-	}
+	bt_serve_until(&q, unmapper_reply, NULL, rd, 100);
+	if (bt_recv_u64(rd, &v, 0))
+		return 1; /* the parent went away */
 	munmap(q.map, q.map_size);
 	bt_send_u64(wr, 0);
-	for (int i = 0; i < 500; i++) { /* keep reading; everything fails */
-		struct bt_br br;
-
-		if (bt_next(&q, &br, 10) == 0 && br.cmd == BR_TRANSACTION)
-			bt_reply_empty(&q, &br.tr);
-		if (bt_recv_u64(rd, &v, 0) != -ETIMEDOUT)
-			break;
-	}
+	bt_serve_until(&q, unmapper_reply, NULL, rd, 100);
 	return 0;
 }
 
@@ -579,11 +580,11 @@ Test(cve, cve_2023_20928_transact_after_munmap)
 	uint64_t v;
 	uint32_t h;
 
-	cr_assert_eq(bt_spawn_ready(&q, unmapper_main, NULL, 10000), 0);
+	cr_assert_eq(bt_spawn_ready(&q, unmapper_main, NULL, TH_HANG_MS), 0);
 	h = get_handle(&c, 0);
 	cr_assert_eq(bt_ping(&c, h), BR_REPLY);
 	bt_send_u64(q.to_child, 1);
-	cr_assert_eq(bt_recv_u64(q.from_child, &v, 10000), 0);
+	cr_assert_eq(bt_recv_u64(q.from_child, &v, TH_HANG_MS), 0);
 	for (int i = 0; i < 20; i++) {
 		cr_assert_eq(bt_ping(&c, h), BR_DEAD_REPLY, "round %d", i);
 		cr_assert_eq(bt_get_ee(&c, &ee), 0);
@@ -591,7 +592,7 @@ Test(cve, cve_2023_20928_transact_after_munmap)
 		cr_assert_eq(ee.param, -ESRCH);
 	}
 	bt_send_u64(q.to_child, 1);
-	cr_assert_eq(bt_join(&q, 5000), 0);
+	cr_assert_eq(bt_join(&q, TH_HANG_MS), 0);
 	assert_usable();
 }
 
@@ -690,7 +691,7 @@ Test(cve, cve_2023_52438_shrinker_vs_process_exit)
 		cr_assert_eq(bt_spawn(&q, churn_main, NULL), 0);
 		for (int i = 0; i < 200 && bt_recv_u64(q.from_child, &v, 0) == -ETIMEDOUT; i++)
 			drop_slab();
-		cr_assert_eq(bt_join(&q, 30000), 0);
+		cr_assert_eq(bt_join(&q, TH_HANG_MS), 0);
 		drop_slab();
 	}
 	assert_usable();
@@ -788,12 +789,11 @@ Test(cve, zero_sized_oneways_account_async_space)
 	cr_assert_eq(ee.param, -ENOSPC);
 	/* let it read and free them all */
 	cr_assert_eq(bt_send_u64(s1.to_child, SRV_CMD_SERVE), 0);
-	for (int tries = 0; tries < 500; tries++) {
+	for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
 		rep = srv_get_report(&c, h);
 		reports++;
-		if (rep.received - reports >= 1024)
+		if (rep.received - reports >= 1024 || !th_nap_until(end))
 			break;
-		usleep(20 * 1000);
 	}
 	cr_assert_eq(rep.received - reports, 1024, "the server read %u oneways",
 		     rep.received - reports);

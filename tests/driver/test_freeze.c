@@ -53,7 +53,9 @@ static void need_notifications(void)
 
 static int freeze_pid(int fd, pid_t pid, bool enable)
 {
-	struct binder_freeze_info i = { .pid = (uint32_t)pid, .enable = enable, .timeout_ms = 1000 };
+	/* the kernel waits for calls in flight to be counted out, and returns
+	 * as soon as they are: a hang-catcher, not a guess of how long */
+	struct binder_freeze_info i = { .pid = (uint32_t)pid, .enable = enable, .timeout_ms = TH_HANG_MS };
 
 	return bt_ioctl(fd, BINDER_FREEZE, &i);
 }
@@ -153,11 +155,12 @@ static long live_watches(void)
 
 static bool watches_drop_to(long n)
 {
-	for (int i = 0; i < 250; i++) {
+	int64_t end = th_now_ms() + TH_HANG_MS;
+
+	do
 		if (live_watches() == n)
 			return true;
-		usleep(20 * 1000);
-	}
+	while (th_nap_until(end));
 	return false;
 }
 
@@ -170,7 +173,7 @@ static void setup_watch(uint32_t *h)
 	*h = start_server(NULL);
 }
 
-TestSuite(freeze_notify, .init = fixture_setup, .fini = fixture_teardown, .timeout = 120);
+TestSuite(freeze_notify, .init = fixture_setup, .fini = fixture_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(freeze_notify, unknown_before_6_12)
 {
@@ -735,18 +738,17 @@ static struct srv_report report_when_seq(uint32_t h, uint32_t want, uint32_t *on
 	struct srv_report rep;
 	uint32_t calls = 0;
 
-	for (int i = 0; i < 250; i++) {
+	int64_t end = th_now_ms() + TH_HANG_MS;
+
+	do {
 		rep = srv_get_report(&c, h);
 		calls++;
-		if (rep.seq_next == want)
-			break;
-		usleep(20 * 1000);
-	}
+	} while (rep.seq_next != want && th_nap_until(end));
 	*oneways = rep.received - calls;
 	return rep;
 }
 
-TestSuite(freeze61, .init = fixture_setup, .fini = fixture_teardown, .timeout = 120);
+TestSuite(freeze61, .init = fixture_setup, .fini = fixture_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 /* TF_UPDATE_TXN: a oneway to a frozen proc replaces the queued one it makes
  * outdated (same sender, target, code and flags); not when thawed. */

@@ -56,7 +56,7 @@ static void read_empty(void)
 	cr_assert_eq(rc, 0, "read_consumed %llu", (unsigned long long)rc);
 }
 
-TestSuite(interface, .init = env_setup, .fini = env_teardown, .timeout = 30);
+TestSuite(interface, .init = env_setup, .fini = env_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(interface, Version)
 {
@@ -201,8 +201,11 @@ Test(interface, Transaction)
 	cr_assert(ret == 0 || ret == -EAGAIN, "first WRITE_READ: %d", ret);
 	cr_assert_eq(bwr.write_consumed, sizeof(wr));
 	if (bwr.read_consumed < want) {
-		/* the reply is not there yet: wait for it, then read the rest */
-		for (int i = 0; i < 100 && bwr.read_consumed < want; i++) {
+		/* the reply is not there yet: wait for it, then read the rest
+		 * (a hang-catcher; the 100 ms slices guard a lost wakeup) */
+		int64_t end = th_now_ms() + TH_HANG_MS;
+
+		while (bwr.read_consumed < want && th_now_ms() < end) {
 			struct pollfd p = { .fd = bfd, .events = POLLIN };
 
 			cr_assert_geq(poll(&p, 1, 100), 0);

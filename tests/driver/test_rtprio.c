@@ -124,7 +124,7 @@ static void setup(void)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	fixture_setup();
-	bt_require(bt_spawn_ready(&s1, rt_server_main, NULL, 10000) == 0, "server");
+	bt_require(bt_spawn_ready(&s1, rt_server_main, NULL, TH_HANG_MS) == 0, "server");
 	nhogs = ncpu < 1 ? 1 : ncpu > 64 ? 64 : (int)ncpu;
 	for (int i = 0; i < nhogs; i++)
 		bt_require(bt_spawn(&hogs[i], hog_main, NULL) == 0, "hog");
@@ -141,7 +141,7 @@ static void teardown(void)
 	fixture_teardown();
 }
 
-TestSuite(rtprio, .init = setup, .fini = teardown, .timeout = 60);
+TestSuite(rtprio, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 /* A call to the node in `slot` at policy/prio (SCHED_OTHER: prio 0). */
 static struct rt_seen call_at(uint32_t slot, int policy, int prio, bool oneway)
@@ -378,8 +378,8 @@ Test(rtprio, rt_minimum_beyond_the_owners_right_refused)
 	struct unpriv_arg a = { want ? BR_FAILED_REPLY : BR_REPLY, (int32_t)want };
 	struct bt_child ch;
 
-	cr_assert_eq(bt_spawn_ready(&ch, unpriv_main, &a, 10000), 0, "the unprivileged owner");
-	cr_assert_eq(bt_join(&ch, 10000), 0, "the unprivileged owner failed");
+	cr_assert_eq(bt_spawn_ready(&ch, unpriv_main, &a, TH_HANG_MS), 0, "the unprivileged owner");
+	cr_assert_eq(bt_join(&ch, TH_HANG_MS), 0, "the unprivileged owner failed");
 	assert_usable();
 	cr_assert_eq(call_at(SLOT_INHERIT, SCHED_FIFO, 10, false).policy, want_policy(SCHED_FIFO));
 }

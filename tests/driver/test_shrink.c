@@ -340,8 +340,8 @@ Test(shrink, exit_while_reclaim_loops)
 			bt_kill(&q);
 			continue;
 		}
-		cr_assert_eq(bt_recv_u64(q.from_child, &v, 60000), 0);
-		cr_assert_eq(bt_join(&q, 30000), 0);
+		cr_assert_eq(bt_recv_u64(q.from_child, &v, TH_HANG_MS), 0);
+		cr_assert_eq(bt_join(&q, TH_HANG_MS), 0);
 	}
 	cr_assert_gt(reclaim_stop(&rec), 0);
 	if (bt_driver() == BT_BINDERC)

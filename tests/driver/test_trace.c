@@ -316,7 +316,7 @@ static void assert_no_kernel_pointers(void)
 
 /* ---- the tests ----------------------------------------------------------- */
 
-TestSuite(trace, .init = trace_setup, .fini = trace_teardown, .timeout = 120);
+TestSuite(trace, .init = trace_setup, .fini = trace_teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 /*
  * The format files name mainline's fields with mainline's types, and none
@@ -737,12 +737,23 @@ Test(trace, objects_translated)
 
 #define HAMMER_THREADS 4
 #define HAMMER_IOCTLS 20000
+/* A workload limit, not a verdict: a slow (debug) kernel stops on time
+ * rather than on count, and fewer ioctls only make a skip likelier. */
 #define HAMMER_SECONDS 3
 
 struct hammer {
 	int fd;
 	pthread_barrier_t *go;
+	pid_t tid; /* the thread's own tid, to tell its events apart */
 };
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 /*
  * Every ioctl looks its thread up under the proc's inner lock, so threads
@@ -752,29 +763,42 @@ static void *hammer_main(void *arg)
 {
 	struct hammer *hm = arg;
 	struct binder_version v;
+	int64_t start;
 
-	struct timespec start, now;
-
+	hm->tid = gettid();
 	pthread_barrier_wait(hm->go);
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	start = now_ns();
 	for (int i = 0; i < HAMMER_IOCTLS; i++) {
 		if (ioctl(hm->fd, BINDER_VERSION, &v))
 			return (void *)1;
-		/* a slow (debug) kernel stops on time, not on count */
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - start.tv_sec >= HAMMER_SECONDS)
+		if (now_ns() - start >= (int64_t)HAMMER_SECONDS * 1000000000)
 			break;
 	}
 	return NULL;
 }
 
+static bool is_hammer(const struct hammer *hm, int tid)
+{
+	for (int i = 0; i < HAMMER_THREADS; i++)
+		if (hm[i].tid == tid)
+			return true;
+	return false;
+}
+
 /*
  * The lock events exist with their fields, and no other binderc event
  * comes between a wait and its acquisition in one task: every lock_wait
- * is followed, in its task, by the lock_acquired of the same lock with a
- * wait under a second.  Contention is made by four threads hammering
- * this process's inner lock; if the machine has one CPU and none of
- * them ever found it held, the test says so and checks the format only.
+ * is followed, in its task, by the lock_acquired of the same lock, whose
+ * wait_ns fits in the time traced (the hammer and the read back, measured
+ * by the test: a descheduled vCPU can make one wait long, so no tighter
+ * bound is honest); a hammer thread's wait on the
+ * proc's inner lock names this pid.
+ *
+ * Contention is made by four threads hammering this process's inner lock,
+ * but whether two of them ever meet there is up to the scheduler: on one
+ * CPU, or when the host runs one vCPU at a time (a loaded host, a second
+ * guest beside this one), none may.  A run that saw no wait on that lock
+ * cannot check the pairing and says so as a skip, not a failure.
  */
 Test(trace, lock_waits_pair_up)
 {
@@ -789,7 +813,8 @@ Test(trace, lock_waits_pair_up)
 	struct hammer hm[HAMMER_THREADS];
 	pthread_barrier_t go;
 	unsigned waits = 0, pairs = 0, mine = 0;
-	unsigned long long max_ns = 0;
+	unsigned long long max_ns = 0, span_ns;
+	int64_t t0;
 	char p[384], *fmt;
 
 	if (!bt_expected("lock wait events", 0))
@@ -821,12 +846,16 @@ Test(trace, lock_waits_pair_up)
 	cr_expect_eq(write_file(p, "8192"), 0);
 	enable_event("lock_wait");
 	enable_event("lock_acquired");
+	/* every wait read back below began after this and ended before
+	 * tracing stopped: its wait_ns is at most the span measured here */
+	t0 = now_ns();
 	clear_trace();
 
 	cr_assert_eq(pthread_barrier_init(&go, NULL, HAMMER_THREADS), 0);
 	for (int i = 0; i < HAMMER_THREADS; i++) {
 		hm[i].fd = c.fd;
 		hm[i].go = &go;
+		hm[i].tid = 0;
 		cr_assert_eq(pthread_create(&th[i], NULL, hammer_main, &hm[i]), 0);
 	}
 	for (int i = 0; i < HAMMER_THREADS; i++) {
@@ -837,10 +866,13 @@ Test(trace, lock_waits_pair_up)
 	}
 	pthread_barrier_destroy(&go);
 	read_trace();
+	/* tracing stopped inside read_trace: no wait read back ended later */
+	span_ns = (unsigned long long)(now_ns() - t0);
 
 	for (unsigned i = 0; i < nevs; i++) {
 		const struct ev *w = &evs[i], *a = NULL;
 		const char *lock;
+		unsigned long long ns;
 
 		if (!is_event(w, "lock_wait"))
 			continue;
@@ -862,17 +894,22 @@ Test(trace, lock_waits_pair_up)
 			  a->name, a->text);
 		cr_expect_str_eq(field_str(a, "lock"), lock);
 		cr_expect_eq(field(a, "id"), field(w, "id"));
-		cr_expect_lt((unsigned long long)field(a, "wait_ns"), 1000000000ull, "%s", a->text);
-		if ((unsigned long long)field(a, "wait_ns") > max_ns)
-			max_ns = (unsigned long long)field(a, "wait_ns");
-		if (!strcmp(lock, "proc_inner") && field(w, "id") == getpid())
+		/* a u64 printed as a number: a negative value shows as a huge one */
+		ns = (unsigned long long)field(a, "wait_ns");
+		cr_expect_leq(ns, span_ns, "a wait longer than all that was traced (%llu ns): %s", span_ns, a->text);
+		if (ns > max_ns)
+			max_ns = ns;
+		if (!strcmp(lock, "proc_inner") && is_hammer(hm, w->tid)) {
+			/* the only inner lock a hammer thread takes is its own proc's */
+			cr_expect_eq(field(w, "id"), getpid(), "%s", w->text);
 			mine++;
+		}
 		pairs++;
 	}
-	cr_log_info("lock waits: %u, paired %u, on this process's inner lock %u, longest %llu ns", waits, pairs,
-		    mine, max_ns);
-	if (!waits && sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		cr_skip_test("one CPU: no contention could be made (format checked only)");
-	cr_assert_gt(mine, 0, "%d threads x %d ioctls never found the inner lock of pid %d held", HAMMER_THREADS,
-		     HAMMER_IOCTLS, (int)getpid());
+	cr_log_info("lock waits: %u, paired %u, hammer waits on this process's inner lock %u, longest %llu ns "
+		    "of %llu ns", waits, pairs, mine, max_ns, span_ns);
+	if (!mine)
+		cr_skip_test("no contention observed: %d threads hammered the inner lock of pid %d (%llu ms traced, "
+			     "%ld CPUs) and never found it held (%u other waits paired); formats checked, pairing unverified",
+			     HAMMER_THREADS, (int)getpid(), span_ns / 1000000, sysconf(_SC_NPROCESSORS_ONLN), pairs);
 }

@@ -125,7 +125,7 @@ static uint64_t o_ops;
 static uint64_t o_seconds;
 static unsigned o_procs = 4, o_threads = 3;
 static const char *o_dev;
-static int64_t o_hang_ms = 60000;
+static int64_t o_hang_ms = TH_HANG_MS;
 static bool o_kill = true, o_trace, o_no_binder_fds;
 static dev_t o_dev_rdev;             /* the device's, for --no-binder-fds */
 static size_t o_min_read;            /* --min-read: avoid a known bug's trigger */
@@ -1576,7 +1576,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--procs")) o_procs = (unsigned)fz_u64(v, 4);
 		else if (!strcmp(a, "--threads")) o_threads = (unsigned)fz_u64(v, 3);
 		else if (!strcmp(a, "--device")) o_dev = v;
-		else if (!strcmp(a, "--hang-ms")) o_hang_ms = (int64_t)fz_u64(v, 60000);
+		else if (!strcmp(a, "--hang-ms")) o_hang_ms = (int64_t)fz_u64(v, TH_HANG_MS);
 		else if (!strcmp(a, "--min-read")) o_min_read = (size_t)fz_u64(v, 0);
 		else if (!strcmp(a, "--skip")) parse_skip(v);
 		else if (!strcmp(a, "--allow-leak")) fz_leak_allowed = v;
@@ -1714,13 +1714,14 @@ int main(int argc, char **argv)
 					if (atomic_load(&sh->proc[s].pid) > 0)
 						kill(atomic_load(&sh->proc[s].pid), SIGKILL);
 				killed_all = true;
-				deadline = th_now_ms() + 30000;
+				/* a hang-catcher: SIGKILLed workers must go */
+				deadline = th_now_ms() + TH_HANG_MS;
 			}
 			usleep(20 * 1000);
 		}
 	}
 
-	live = fz_wait_zero(o_dev, 60000, why, sizeof(why));
+	live = fz_wait_zero(o_dev, TH_HANG_MS, why, sizeof(why));
 	printf("binderc-fuzz: seed 0x%" PRIx64 ": %" PRIu64 " ops in %" PRId64 " s, %" PRIu64
 	       " restarts, %" PRIu64 " kills, %" PRIu64 " violations, %" PRIu64 " crashes\n",
 	       o_seed, atomic_load(&sh->ops), (th_now_ms() - start) / 1000, restarts, kills,

@@ -111,7 +111,7 @@ static void expect_no_leak(const char *after)
 
 	if (!th_device_is_binderc(th_device()))
 		fz_leak_allowed = "node"; /* mainline's own node leak (README.md) */
-	live = fz_wait_zero(th_device(), 60000, why, sizeof(why));
+	live = fz_wait_zero(th_device(), TH_HANG_MS, why, sizeof(why));
 
 	cr_assert(live <= 0, "live driver objects after %s under fault injection: %s", after, why);
 }

@@ -154,11 +154,11 @@ static int small_read_child(void)
 	return cmd == BR_FAILED_REPLY ? 0 : 15;
 }
 
-Test(fuzz_regress, small_read_buffer_with_pending_work, .timeout = 60)
+Test(fuzz_regress, small_read_buffer_with_pending_work, .timeout = TH_TEST_TIMEOUT_S)
 {
 	int status = -1;
 
-	cr_assert(finishes(small_read_child, 20000, &status),
+	cr_assert(finishes(small_read_child, TH_HANG_MS, &status),
 		  "a %s read with room for less than one item spins in the kernel (soft lockup)",
 		  th_device());
 	cr_assert_eq(status, 0, "small-read child failed at step %d", status);

@@ -575,19 +575,17 @@ Test(guest, malformed_calls_rejected)
 Test(guest, oneway_calls)
 {
 	int32_t n = 0;
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int64_t end;
 
 	connect_to(make_t_stub);
 	use_t(srv);
 	for (int k = 1; k <= 100; k++)
 		cr_assert_eq(T->poke(tp, k), 0);
 	/* one-way calls may still be queued behind: wait for them */
-	for (int tries = 0; tries < 500; tries++) {
+	end = th_now_ms() + TH_HANG_MS;
+	do
 		cr_assert_eq(T->count(tp, &n), 0);
-		if (n == 5050)
-			break;
-		nanosleep(&ts, NULL);
-	}
+	while (n != 5050 && th_nap_until(end));
 	cr_expect_eq(n, 5050);
 }
 

@@ -33,10 +33,10 @@ pid_t g_server_start(bc_binder *(*make)(void *arg, bc_process *proc), void *arg)
 		obj = make(arg, p);
 		G_CHECK(obj != NULL);
 		/* the previous test's manager may still be going away */
-		for (int i = 0; i < 200 && r == -EBUSY; i++) {
+		for (int64_t end = th_now_ms() + TH_HANG_MS; r == -EBUSY;) {
 			r = bc_process_become_context_manager(p, obj);
-			if (r == -EBUSY)
-				usleep(50000);
+			if (r == -EBUSY && !th_nap_until(end))
+				break;
 		}
 		G_OK(r);
 		G_OK(bc_process_start_thread_pool(p));

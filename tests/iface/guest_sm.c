@@ -58,10 +58,10 @@ static void start_sm(void)
 		 "build/guest/bin/servicemanager --daemon --device %s --pidfile /tmp/iface-sm-test.pid 2>/dev/null",
 		 th_device());
 	/* the previous test's context manager may still be going away */
-	for (int i = 0; i < 40 && st != 0; i++) {
+	for (int64_t end = th_now_ms() + TH_HANG_MS; st != 0;) {
 		st = system(cmd);
-		if (st != 0)
-			usleep(250000);
+		if (st != 0 && !th_nap_until(end))
+			break;
 	}
 	cr_assert_eq(st, 0, "servicemanager did not start");
 	f = fopen("/tmp/iface-sm-test.pid", "r");
@@ -75,8 +75,8 @@ static void stop_sm(void)
 	if (sm_pid > 0) {
 		kill(sm_pid, SIGKILL);
 		/* not our child (daemon): wait until it is gone */
-		for (int i = 0; i < 100 && kill(sm_pid, 0) == 0; i++)
-			usleep(20000);
+		for (int64_t end = th_now_ms() + TH_HANG_MS; kill(sm_pid, 0) == 0 && th_nap_until(end);)
+			;
 	}
 	sm_pid = 0;
 }
@@ -139,8 +139,8 @@ Test(sm, aidl_service_manager_through_signatures, .fini = stop_sm, .timeout = 60
 	cr_expect_eq(SM->isDeclared(sm, "iface.test", &declared), 0);
 	cr_expect(!declared);
 
-	for (int i = 0; i < 300 && atomic_load(&registered) == 0; i++)
-		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	for (int64_t end = th_now_ms() + TH_HANG_MS; atomic_load(&registered) == 0 && th_nap_until(end);)
+		;
 	cr_expect_eq(atomic_load(&registered), 1, "no onRegistration callback");
 	if (seen) {
 		cr_expect_eq(seen, svc);

@@ -115,12 +115,12 @@ static int registry_main(void *arg)
 	CHECK_OK(lt_open(&p, false));
 	CHECK_OK(bc_class_new(REG_DESC, reg_transact, NULL, 0, &c));
 	CHECK_OK(bc_binder_new(c, NULL, &obj));
-	/* The previous test's manager may still be going away. */
-	for (int i = 0; i < 200; i++) {
+	/* The previous test's manager may still be going away (as long as
+	 * a slow guest takes: a hang-catcher). */
+	for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
 		r = bc_process_become_context_manager(p, obj);
-		if (r != -EBUSY)
+		if (r != -EBUSY || !th_nap_until(end))
 			break;
-		usleep(50000);
 	}
 	CHECK_OK(r);
 	CHECK_OK(bc_process_start_thread_pool(p));
@@ -164,7 +164,8 @@ int lt_lookup(bc_process *p, const char *name, bc_binder **ret)
 	if (r < 0)
 		return r;
 	*ret = NULL;
-	for (int i = 0; i < 200 && !*ret; i++) {
+	/* until the service registered: a hang-catcher */
+	for (int64_t end = th_now_ms() + TH_HANG_MS; !*ret;) {
 		bc_parcel *req = NULL, *rep = NULL;
 
 		r = bc_process_new_parcel(p, &req);
@@ -176,10 +177,8 @@ int lt_lookup(bc_process *p, const char *name, bc_binder **ret)
 			r = bc_parcel_read_binder(rep, ret);
 		bc_parcel_unref(req);
 		bc_parcel_unref(rep);
-		if (r < 0)
+		if (r < 0 || (!*ret && !th_nap_until(end)))
 			break;
-		if (!*ret)
-			usleep(50000);
 	}
 	bc_binder_unref(sm);
 	return r < 0 ? r : *ret ? 0 : -ENOENT;

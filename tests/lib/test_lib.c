@@ -59,7 +59,7 @@ static void run_client(int (*fn)(void *), void *arg)
 	cr_assert_eq(th_wait(pid, -1), 0, "client failed (see its output)");
 }
 
-TestSuite(lib, .init = setup, .fini = teardown, .timeout = 300);
+TestSuite(lib, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 /* ---- basic calls ------------------------------------------------------- */
 
@@ -142,7 +142,7 @@ static int callback_client(void *arg)
 		CHECK_OK(bc_binder_transact(svc, SVC_REGISTER_CB, req, NULL, 0));
 		bc_parcel_unref(req);
 	}
-	CHECK(lt_callback_wait(3, 10000) == 3);
+	CHECK(lt_callback_wait(3, TH_HANG_MS) == 3);
 	bc_binder_unref(cb);
 	bc_binder_unref(svc);
 	bc_process_unref(p);
@@ -220,14 +220,13 @@ static int oneway_client(void *arg)
 		CHECK_OK(bc_binder_transact(svc, SVC_SEQ, req, NULL, BINDERC_FLAG_ONEWAY));
 		bc_parcel_unref(req);
 	}
-	for (int tries = 0; tries < 200; tries++) {
+	for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
 		CHECK_OK(bc_binder_transact(svc, SVC_GET_SEQ, NULL, &rep, 0));
 		CHECK_OK(bc_parcel_read_int32(rep, &count));
 		CHECK_OK(bc_parcel_read_int32(rep, &inorder));
 		rep = bc_parcel_unref(rep);
-		if (count == 500)
+		if (count == 500 || !th_nap_until(end))
 			break;
-		usleep(20000);
 	}
 	CHECK(count == 500);
 	CHECK(inorder == 500);
@@ -340,7 +339,7 @@ static int death_client(void *arg)
 	CHECK_OK(lt_call_add(svc, 1, 1, &v));
 	lt_ready(); /* the parent kills the service now */
 	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += 10;
+	ts.tv_sec += TH_HANG_MS / 1000; /* a hang-catcher */
 	pthread_mutex_lock(&death_mu);
 	while (deaths == 0 && pthread_cond_timedwait(&death_cv, &death_mu, &ts) == 0)
 		;
@@ -391,7 +390,7 @@ static int frozen_wait(int i, int n)
 	int last = -1;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += 5;
+	ts.tv_sec += TH_HANG_MS / 1000; /* a hang-catcher */
 	pthread_mutex_lock(&frozen_mu);
 	while (frozen_calls[i] < n && pthread_cond_timedwait(&frozen_cv, &frozen_mu, &ts) == 0)
 		;
@@ -414,7 +413,9 @@ static int frozen_calls_of(int i)
 /* BINDER_FREEZE of @pid through a plain fd of the device under test. */
 static int freeze_pid(pid_t pid, bool enable)
 {
-	struct binder_freeze_info info = { .pid = (uint32_t)pid, .enable = enable, .timeout_ms = 1000 };
+	/* the kernel waits for calls in flight to be counted out, and returns
+	 * as soon as they are: a hang-catcher, not a guess of how long */
+	struct binder_freeze_info info = { .pid = (uint32_t)pid, .enable = enable, .timeout_ms = TH_HANG_MS };
 	int fd = open(th_device(), O_RDWR | O_CLOEXEC);
 	int r;
 
@@ -485,6 +486,9 @@ static int frozen_client(void *arg)
 	CHECK(bc_binder_get_frozen(svc, &st) == -ENODATA);
 	CHECK_OK(freeze_pid(svc_pid, true));
 	CHECK_OK(freeze_pid(svc_pid, false));
+	/* a negative check: a stray call would come within this (on a slow
+	 * guest it may come later, and the check passes wrongly, never fails
+	 * wrongly) */
 	usleep(200 * 1000);
 	CHECK(frozen_calls_of(0) == 4 && frozen_calls_of(1) == 2);
 	/* and a new watch starts over with the current state */
@@ -548,13 +552,13 @@ static int frozen_oneway_client(void *arg)
 	CHECK(bc_binder_ping(svc) == -EAGAIN);
 	CHECK_OK(freeze_pid(svc_pid, false));
 	/* thawed: both queued calls delivered, in order */
-	for (int tries = 0; tries < 200 && count < 3; tries++) {
+	for (int64_t end = th_now_ms() + TH_HANG_MS; count < 3;) {
 		CHECK_OK(bc_binder_transact(svc, SVC_GET_SEQ, NULL, &rep, 0));
 		CHECK_OK(bc_parcel_read_int32(rep, &count));
 		CHECK_OK(bc_parcel_read_int32(rep, &inorder));
 		rep = bc_parcel_unref(rep);
-		if (count < 3)
-			usleep(20000);
+		if (count < 3 && !th_nap_until(end))
+			break;
 	}
 	CHECK(count == 3 && inorder == 3);
 	CHECK(send_seq(svc, 3, BINDERC_FLAG_TELL_FROZEN) == 0);
@@ -692,14 +696,13 @@ static int stats_client(void *arg)
 	(void)arg;
 	CHECK_OK(lt_open(&p, false));
 	CHECK_OK(lt_lookup(p, "svc", &svc));
-	for (int i = 0; i < 250; i++) {
+	for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
 		CHECK_OK(bc_binder_transact(svc, SVC_STATS, NULL, &rep, 0));
 		CHECK_OK(bc_parcel_read_int32(rep, &created));
 		CHECK_OK(bc_parcel_read_int32(rep, &destroyed));
 		rep = bc_parcel_unref(rep);
-		if (created == 3 && destroyed == 3)
+		if ((created == 3 && destroyed == 3) || !th_nap_until(end))
 			break;
-		usleep(20000);
 	}
 	fprintf(stderr, "objects created %d, destroyed %d\n", created, destroyed);
 	CHECK(created == 3);
@@ -719,7 +722,7 @@ Test(lib, objects_released_after_clients_exit)
 
 /* ---- polling mode service --------------------------------------------------------- */
 
-Test(lib_polling, basic_and_nested, .init = setup_polling, .fini = teardown, .timeout = 120)
+Test(lib_polling, basic_and_nested, .init = setup_polling, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	run_client(basic_client, NULL);
 	run_client(nested_client, NULL);
@@ -728,7 +731,7 @@ Test(lib_polling, basic_and_nested, .init = setup_polling, .fini = teardown, .ti
 
 /* ---- the example program ----------------------------------------------------- */
 
-Test(lib_example, hello, .timeout = 60)
+Test(lib_example, hello, .timeout = TH_TEST_TIMEOUT_S)
 {
 	char path[4096], line[256] = "";
 	FILE *f;
@@ -738,14 +741,13 @@ Test(lib_example, hello, .timeout = 60)
 	path[n] = 0;
 	strcpy(strrchr(path, '/') + 1, "libbinder-c-example-hello");
 	/* The previous test's context manager may still be going away. */
-	for (int i = 0; i < 50; i++) {
+	for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
 		f = popen(path, "r");
 		cr_assert_not_null(f);
 		if (!fgets(line, sizeof(line), f))
 			line[0] = 0;
-		if (pclose(f) == 0)
+		if (pclose(f) == 0 || !th_nap_until(end))
 			break;
-		usleep(100000);
 	}
 	cr_assert(strncmp(line, "hello world, from pid ", 22) == 0, "got: %s", line);
 }

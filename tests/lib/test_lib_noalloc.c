@@ -161,7 +161,7 @@ static void teardown(void)
 	th_kill(registry);
 }
 
-Test(lib_noalloc, steady_calls_allocate_nothing, .init = setup, .fini = teardown, .timeout = 300)
+Test(lib_noalloc, steady_calls_allocate_nothing, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	pid_t client = lt_spawn(client_main, NULL);
 

@@ -57,6 +57,22 @@ static void msleep(int ms)
 	nanosleep(&(struct timespec){ ms / 1000, (ms % 1000) * 1000000L }, NULL);
 }
 
+/*
+ * bc_sm_get, again while it times out: its own wait is the library's
+ * BINDERC_SM_GET_TIMEOUT_MS (5 s), which a slow guest can overrun while a
+ * service is still starting.  A get that does not wait at all still shows
+ * (-ENOENT is not retried); the whole wait is a TH_HANG_MS hang-catcher.
+ */
+static int sm_get_patient(bc_sm *sm, const char *name, bc_binder **b)
+{
+	int64_t end = th_now_ms() + TH_HANG_MS;
+	int r;
+
+	while ((r = bc_sm_get(sm, name, b)) == -ETIMEDOUT && th_now_ms() < end)
+		;
+	return r;
+}
+
 /* ---- the daemon ------------------------------------------------------ */
 
 static pid_t sm_pid;
@@ -97,7 +113,7 @@ static pid_t sm_start(const char *policy)
 		struct pollfd pf = { .fd = s, .events = POLLIN };
 		ssize_t n;
 
-		cr_assert_eq(poll(&pf, 1, 10000), 1, "servicemanager did not get ready");
+		cr_assert_eq(poll(&pf, 1, TH_HANG_MS), 1, "servicemanager did not get ready");
 		n = recv(s, buf, sizeof(buf) - 1, 0);
 		cr_assert_gt(n, 0);
 		buf[n] = '\0';
@@ -109,11 +125,11 @@ static pid_t sm_start(const char *policy)
 	return pid;
 }
 
-/* SIGTERM; expect a clean exit (status 0) within 5 s. */
+/* SIGTERM; expect a clean exit (status 0), in TH_HANG_MS at most. */
 static void sm_stop(void)
 {
 	int st = 0;
-	int64_t end = th_now_ms() + 5000;
+	int64_t end = th_now_ms() + TH_HANG_MS;
 
 	if (sm_pid <= 0)
 		return;
@@ -128,6 +144,44 @@ static void sm_stop(void)
 	}
 	sm_pid = 0;
 	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "servicemanager exit status %#x", st);
+}
+
+/* Whether signal sig is pending (not yet taken) for process pid. */
+static bool sig_pending(pid_t pid, int sig)
+{
+	char path[64], line[128];
+	bool pending = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long mask;
+
+		if ((sscanf(line, "SigPnd: %llx", &mask) == 1 || sscanf(line, "ShdPnd: %llx", &mask) == 1) &&
+		    (mask >> (sig - 1) & 1))
+			pending = true;
+	}
+	fclose(f);
+	return pending;
+}
+
+/*
+ * SIGHUP: reload the policy, and wait until the service manager took the
+ * signal off its signalfd.  It reloads right then, before it reads another
+ * request, so what follows sees the new policy: no guess of how long a
+ * slow guest takes (a fixed 300 ms did that).  A hang-catcher bounds it.
+ */
+static void sm_reload(void)
+{
+	int64_t end = th_now_ms() + TH_HANG_MS;
+
+	cr_assert_eq(kill(sm_pid, SIGHUP), 0);
+	while (sig_pending(sm_pid, SIGHUP) && th_nap_until(end))
+		;
+	cr_assert_not(sig_pending(sm_pid, SIGHUP), "servicemanager never took its SIGHUP");
 }
 
 static void setup(void)
@@ -335,7 +389,7 @@ static bool wait_unlisted(bc_sm *sm, const char *name, int ms)
 
 /* ---- daemon --------------------------------------------------------------- */
 
-TestSuite(daemon, .init = setup, .fini = teardown, .timeout = 180);
+TestSuite(daemon, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(daemon, ping_and_manager)
 {
@@ -401,20 +455,17 @@ Test(daemon, bad_policy_refused_and_sighup_reload)
 
 	/* Reload: deny everything to root, then a broken file keeps it. */
 	write_file(POLICY, "deny add * *\n");
-	kill(sm_pid, SIGHUP);
-	msleep(300);
+	sm_reload();
 	c = spawn_service("reload.x", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	cr_expect_eq(c.status, -EPERM);
 	kill_child(&c);
 	write_file(POLICY, "garbage\n");
-	kill(sm_pid, SIGHUP);
-	msleep(300);
+	sm_reload();
 	c = spawn_service("reload.x", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	cr_expect_eq(c.status, -EPERM);
 	kill_child(&c);
 	write_file(POLICY, "");
-	kill(sm_pid, SIGHUP);
-	msleep(300);
+	sm_reload();
 	c = spawn_service("reload.x", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	cr_expect_eq(c.status, 0);
 	sm = client(BINDERC_SM_DIALECT_AIDL);
@@ -512,11 +563,14 @@ static void methods(int dialect)
 	} else {
 		cr_expect_eq(bc_sm_is_declared(sm, "svc.one", &declared), -EOPNOTSUPP);
 	}
-	/* get gives up after its bounded wait; check does not wait */
+	/* get gives up after its bounded wait; check does not wait: it says
+	 * -ENOENT, where a wait would end in -ETIMEDOUT (how long it took is
+	 * up to the host, so only logged) */
 	t0 = th_now_ms();
 	cr_expect_eq(bc_sm_check(sm, "svc.late", &b2), -ENOENT);
-	cr_expect_lt(th_now_ms() - t0, 1000);
+	cr_log_info("check of a missing name: %lld ms", (long long)(th_now_ms() - t0));
 	t0 = th_now_ms();
+	/* a lower bound: a slow host only makes it longer */
 	cr_expect_eq(bc_sm_wait(sm, "svc.late", 300, &b2), -ETIMEDOUT);
 	cr_expect_geq(th_now_ms() - t0, 300);
 	bc_binder_unref(b);
@@ -524,7 +578,7 @@ static void methods(int dialect)
 	kill_child(&c);
 }
 
-TestSuite(dialects, .init = setup, .fini = teardown, .timeout = 180);
+TestSuite(dialects, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S);
 
 Test(dialects, aidl_methods)
 {
@@ -600,40 +654,40 @@ static void renumbered_release(int release, const char *policy_release)
 	methods(release);
 }
 
-Test(renumbered, android_15_device_and_client, .fini = teardown, .timeout = 180)
+Test(renumbered, android_15_device_and_client, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	renumbered_release(BINDERC_SM_DIALECT_ANDROID_15, "15");
 }
 
-Test(renumbered, android_16_device_and_client, .fini = teardown, .timeout = 180)
+Test(renumbered, android_16_device_and_client, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	renumbered_release(BINDERC_SM_DIALECT_ANDROID_16, "16");
 }
 
 /* Devices configured for the earlier AIDL releases, with their clients. */
-Test(renumbered, android_11_device_and_client, .fini = teardown, .timeout = 180)
+Test(renumbered, android_11_device_and_client, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	renumbered_release(BINDERC_SM_DIALECT_ANDROID_11, "11");
 }
 
-Test(renumbered, android_12_device_and_client, .fini = teardown, .timeout = 180)
+Test(renumbered, android_12_device_and_client, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	renumbered_release(BINDERC_SM_DIALECT_ANDROID_12, "12");
 }
 
-Test(renumbered, android_13_device_and_client, .fini = teardown, .timeout = 180)
+Test(renumbered, android_13_device_and_client, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	renumbered_release(BINDERC_SM_DIALECT_ANDROID_13, "13");
 }
 
 /* Android 15 builds whose checkService answers the Service union: the
  * client's bc_sm_check reads either shape. */
-Test(renumbered, android_15_r6_device_and_client, .fini = teardown, .timeout = 180)
+Test(renumbered, android_15_r6_device_and_client, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	renumbered_release(BINDERC_SM_DIALECT_ANDROID_15, "15-r6");
 }
 
-Test(renumbered, android_15_r20_device_and_client, .fini = teardown, .timeout = 180)
+Test(renumbered, android_15_r20_device_and_client, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	renumbered_release(BINDERC_SM_DIALECT_ANDROID_15, "15-r20");
 }
@@ -649,11 +703,12 @@ static void get_waits(int dialect)
 
 	cr_assert_geq(helper, 0);
 	if (helper == 0) {
+		/* likely after the get began to wait; if not, the get finds it */
 		msleep(400);
 		c = spawn_service("svc.late", 1, dialect, -1);
 		_exit(c.status == 0 ? 0 : 1); /* the grandchild keeps serving */
 	}
-	cr_assert_eq(bc_sm_get(sm, "svc.late", &b), 0);
+	cr_assert_eq(sm_get_patient(sm, "svc.late", &b), 0);
 	expect_echo(b, "late");
 	{
 		int pid = service_pid(b);
@@ -729,7 +784,7 @@ static int32_t rd32(bc_parcel *p)
 /* getService2 (code 2) and checkService2 (code 4) of Android 16 through
  * the driver: the ServiceWithMetadata union with the service's binder
  * (isLazyService false), and a null binder for an absent name. */
-Test(raw, android16_get_service2_and_check_service2, .fini = teardown, .timeout = 180)
+Test(raw, android16_get_service2_and_check_service2, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	const int w = BINDERC_WIRE_ANDROID_13;
 	struct child c;
@@ -774,7 +829,7 @@ Test(raw, android16_get_service2_and_check_service2, .fini = teardown, .timeout 
 	kill_child(&c);
 }
 
-Test(raw, legacy_codes_1_to_4, .init = setup, .fini = teardown, .timeout = 180)
+Test(raw, legacy_codes_1_to_4, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	static const int wires[] = { BINDERC_WIRE_ANDROID_9, BINDERC_WIRE_ANDROID_10 };
 	bc_sm *sm = client(BINDERC_SM_DIALECT_LEGACY);
@@ -850,7 +905,7 @@ Test(raw, legacy_codes_1_to_4, .init = setup, .fini = teardown, .timeout = 180)
 	bc_sm_unref(sm);
 }
 
-Test(raw, aidl_codes_1_to_14, .init = setup, .fini = teardown, .timeout = 180)
+Test(raw, aidl_codes_1_to_14, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	const int w = BINDERC_WIRE_ANDROID_13;
 	bc_sm *sm;
@@ -1050,7 +1105,7 @@ static bool wait_seen(int count, int ms)
 	}
 }
 
-Test(notifications, register_death_reregister, .init = setup, .fini = teardown, .timeout = 180)
+Test(notifications, register_death_reregister, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
 	bc_sm_watcher *w = NULL;
@@ -1058,22 +1113,22 @@ Test(notifications, register_death_reregister, .init = setup, .fini = teardown, 
 
 	cr_assert_eq(bc_process_start_thread_pool(proc), 0);
 	cr_assert_eq(bc_sm_watch(sm, "watched", on_registered, NULL, &w), 0);
-	msleep(100);
+	msleep(100); /* negative checks here and below: only wrong towards a pass */
 	cr_expect_eq(seen_count, 0);
 
 	c1 = spawn_service("watched", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	cr_assert_eq(c1.status, 0);
-	cr_assert(wait_seen(1, 5000), "no notification");
+	cr_assert(wait_seen(1, TH_HANG_MS), "no notification");
 	pthread_mutex_lock(&seen_mu);
 	cr_expect_eq(service_pid(seen_binder), c1.pid);
 	pthread_mutex_unlock(&seen_mu);
 
 	/* the service dies: removed; a replacement registers and is announced */
 	kill_child(&c1);
-	cr_expect(wait_gone(sm, "watched", 5000), "dead service not removed");
+	cr_expect(wait_gone(sm, "watched", TH_HANG_MS), "dead service not removed");
 	c2 = spawn_service("watched", 1, BINDERC_SM_DIALECT_LEGACY, -1);
 	cr_assert_eq(c2.status, 0);
-	cr_assert(wait_seen(2, 5000), "no notification for the replacement");
+	cr_assert(wait_seen(2, TH_HANG_MS), "no notification for the replacement");
 	pthread_mutex_lock(&seen_mu);
 	cr_expect_eq(service_pid(seen_binder), c2.pid);
 	seen_binder = bc_binder_unref(seen_binder);
@@ -1088,7 +1143,7 @@ Test(notifications, register_death_reregister, .init = setup, .fini = teardown, 
 	/* unwatch: a re-registration is not announced any more */
 	cr_expect_eq(bc_sm_unwatch(w), 0);
 	kill_child(&c2);
-	cr_expect(wait_gone(sm, "watched", 5000));
+	cr_expect(wait_gone(sm, "watched", TH_HANG_MS));
 	c1 = spawn_service("watched", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	msleep(200);
 	cr_expect_eq(seen_count, 2);
@@ -1096,7 +1151,7 @@ Test(notifications, register_death_reregister, .init = setup, .fini = teardown, 
 	bc_sm_unref(sm);
 }
 
-Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = teardown, .timeout = 180)
+Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	struct child c = spawn_service("watched", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	bc_sm *sm;
@@ -1125,7 +1180,7 @@ Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = 
 	sm = client(BINDERC_SM_DIALECT_AIDL);
 	cr_assert_eq(bc_process_start_thread_pool(proc), 0);
 	cr_assert_eq(bc_sm_watch(sm, "watched", on_registered, NULL, &w), 0);
-	cr_expect(wait_seen(1, 5000), "a watcher of a registered name is told at once");
+	cr_expect(wait_seen(1, TH_HANG_MS), "a watcher of a registered name is told at once");
 	{
 		/* "other" registers: its dead watcher must not upset anything */
 		struct child o = spawn_service("other", 1, BINDERC_SM_DIALECT_AIDL, -1);
@@ -1224,7 +1279,7 @@ static struct child spawn_client(const char *name)
  * (tryUnregister refused), dies (told false by the periodic check, within
  * SM_CLIENT_CHECK_MS), and then tryUnregister succeeds.
  */
-Test(lazy, lifecycle_with_dying_client, .init = setup, .fini = teardown, .timeout = 180)
+Test(lazy, lifecycle_with_dying_client, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
 	bc_class *cls = NULL;
@@ -1244,14 +1299,15 @@ Test(lazy, lifecycle_with_dying_client, .init = setup, .fini = teardown, .timeou
 	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.other", obj), -EOPNOTSUPP);
 	kill_child(&other);
 	cr_assert_eq(bc_sm_register_client_callback(sm, "lazy.svc", obj, on_clients, NULL, &cc), 0);
-	msleep(200);
+	msleep(200); /* a negative check: only wrong towards a pass on a slow guest */
 	cr_expect_eq(told_count, 0);
 
 	cl = spawn_client("lazy.svc");
 	cr_assert_eq(cl.status, 0);
-	cr_expect(wait_told(1, 3000), "told 'no clients' while a client holds it");
-	/* still held after a periodic check: nothing new; unregistering is
-	 * refused */
+	cr_expect(wait_told(1, TH_HANG_MS), "told 'no clients' while a client holds it");
+	/* still held after a periodic check: nothing new (a negative check:
+	 * on a slow guest the check may not have run yet, a pass either way);
+	 * unregistering is refused */
 	msleep(5500);
 	cr_expect_eq(told_count, 1);
 	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.svc", obj), -EBUSY);
@@ -1260,12 +1316,12 @@ Test(lazy, lifecycle_with_dying_client, .init = setup, .fini = teardown, .timeou
 
 	/* the client dies: told at the first periodic check after the driver
 	 * released its references -- which it does in deferred work once the
-	 * process is gone, late on a loaded or debug kernel: within two
-	 * check periods */
+	 * process is gone, late on a loaded or debug kernel.  That it comes is
+	 * asserted (a hang-catcher); how late is up to the host, only logged */
 	t0 = th_now_ms();
 	kill_child(&cl);
-	cr_expect(!wait_told(2, 12000), "told 'has clients' after the client died");
-	cr_expect_leq(th_now_ms() - t0, 11000);
+	cr_expect(!wait_told(2, TH_HANG_MS), "told 'has clients' after the client died");
+	cr_log_info("told 'no clients' %lld ms after the client died", (long long)(th_now_ms() - t0));
 	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.svc", obj), 0);
 	cr_expect_eq(bc_sm_check(sm, "lazy.svc", &b), -ENOENT);
 	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.svc", obj), -EBUSY); /* not registered */
@@ -1316,7 +1372,7 @@ static bool wait_exited(int pid, int ms)
  * client drops it and the service unregisters and exits; the next
  * getService starts it again.
  */
-Test(lazy, start_command_on_lookup, .init = init_paths, .fini = teardown, .timeout = 180)
+Test(lazy, start_command_on_lookup, .init = init_paths, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	char policy[1400];
 	bc_binder *b = NULL;
@@ -1326,20 +1382,20 @@ Test(lazy, start_command_on_lookup, .init = init_paths, .fini = teardown, .timeo
 	snprintf(policy, sizeof(policy), "start-command lazy-hello %s/lazy-service lazy-hello\n", bindir);
 	sm_start(policy);
 	sm = client(BINDERC_SM_DIALECT_AIDL);
-	/* checkService starts nothing */
+	/* checkService starts nothing (a negative check) */
 	cr_expect_eq(bc_sm_check(sm, "lazy-hello", &b), -ENOENT);
 	msleep(500);
 	cr_expect_eq(bc_sm_check(sm, "lazy-hello", &b), -ENOENT);
 	/* getService does; bc_sm_get waits for it */
-	cr_assert_eq(bc_sm_get(sm, "lazy-hello", &b), 0);
+	cr_assert_eq(sm_get_patient(sm, "lazy-hello", &b), 0);
 	pid1 = hello_pid(b);
 	cr_expect_neq(pid1, getpid());
 	/* unused: it unregisters and exits */
 	b = bc_binder_unref(b);
-	cr_expect(wait_unlisted(sm, "lazy-hello", 8000), "the lazy service did not unregister");
-	cr_expect(wait_exited(pid1, 3000), "the lazy service did not exit");
+	cr_expect(wait_unlisted(sm, "lazy-hello", TH_HANG_MS), "the lazy service did not unregister");
+	cr_expect(wait_exited(pid1, TH_HANG_MS), "the lazy service did not exit");
 	/* asked for again: started again */
-	cr_assert_eq(bc_sm_get(sm, "lazy-hello", &b), 0);
+	cr_assert_eq(sm_get_patient(sm, "lazy-hello", &b), 0);
 	pid2 = hello_pid(b);
 	cr_expect_neq(pid2, pid1);
 	b = bc_binder_unref(b);
@@ -1349,7 +1405,7 @@ Test(lazy, start_command_on_lookup, .init = init_paths, .fini = teardown, .timeo
 
 /* ---- policy -------------------------------------------------------------------- */
 
-Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = 180)
+Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	struct stat st;
 	bc_sm *sm;
@@ -1374,7 +1430,7 @@ Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = 1
 	cr_expect_eq(c.status, 0, "allowed through its group (%d)", c.status);
 	kill_child(&c);
 	sm = client(BINDERC_SM_DIALECT_AIDL);
-	cr_expect(wait_gone(sm, "group.ours", 5000)); /* so that the counts below hold */
+	cr_expect(wait_gone(sm, "group.ours", TH_HANG_MS)); /* so that the counts below hold */
 	bc_sm_unref(sm);
 	c = spawn_service("not.mine", 1, BINDERC_SM_DIALECT_AIDL, 65534);
 	cr_expect_eq(c.status, -EPERM, "AIDL add denied: EX_SECURITY");
@@ -1437,7 +1493,7 @@ Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = 1
 	kill_child(&ok);
 }
 
-Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = 180)
+Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	struct child c;
 	bc_sm *sm;
@@ -1449,7 +1505,7 @@ Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = 180)
 		cr_expect_eq(c.status, -ENOSPC, "the sixth add is refused (dialect %d)", d);
 		kill_child(&c);
 		sm = client(BINDERC_SM_DIALECT_AIDL);
-		cr_expect(wait_gone(sm, d == BINDERC_SM_DIALECT_AIDL ? "lim.a0" : "lim.l0", 5000));
+		cr_expect(wait_gone(sm, d == BINDERC_SM_DIALECT_AIDL ? "lim.a0" : "lim.l0", TH_HANG_MS));
 		bc_sm_unref(sm);
 	}
 	sm = client(BINDERC_SM_DIALECT_AIDL);
@@ -1495,8 +1551,8 @@ Test(scale, two_hundred_services, .init = setup, .fini = teardown, .timeout = 60
 		char **v = NULL;
 		size_t n = 0;
 
-		cr_expect(wait_gone(sm, "many.199", 5000));
-		cr_expect(wait_gone(sm, "many.000", 5000));
+		cr_expect(wait_gone(sm, "many.199", TH_HANG_MS));
+		cr_expect(wait_gone(sm, "many.000", TH_HANG_MS));
 		cr_assert_eq(bc_sm_list(sm, 0, &v, &n), 0);
 		cr_expect_eq(n, 1);
 		bc_strv_free(v, n);
@@ -1616,7 +1672,7 @@ static void expect_serving(size_t n_services)
 	cr_expect_eq(waitpid(sm_pid, NULL, WNOHANG), 0, "servicemanager died");
 }
 
-Test(malformed, garbage_gets_errors, .init = setup, .fini = teardown, .timeout = 180)
+Test(malformed, garbage_gets_errors, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	struct raw r;
 	struct child c = spawn_service("keep.me", 1, BINDERC_SM_DIALECT_AIDL, -1);
@@ -1704,7 +1760,7 @@ Test(malformed, garbage_gets_errors, .init = setup, .fini = teardown, .timeout =
 	kill_child(&c);
 }
 
-Test(malformed, clients_dying_mid_call, .init = setup, .fini = teardown, .timeout = 180)
+Test(malformed, clients_dying_mid_call, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	struct child c = spawn_service("keep.me", 1, BINDERC_SM_DIALECT_AIDL, -1);
 
@@ -1745,7 +1801,7 @@ Test(malformed, clients_dying_mid_call, .init = setup, .fini = teardown, .timeou
 	{
 		bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
 
-		cr_expect(wait_gone(sm, "flaky", 5000));
+		cr_expect(wait_gone(sm, "flaky", TH_HANG_MS));
 		bc_sm_unref(sm);
 	}
 	expect_serving(2);
@@ -1791,7 +1847,7 @@ static int run_tool(char *out, size_t outlen, const char *const *argv)
 
 #define TOOL(out, ...) run_tool(out, sizeof(out), (const char *const[]){ "binder", __VA_ARGS__, NULL })
 
-Test(tool, commands, .init = setup, .fini = teardown, .timeout = 180)
+Test(tool, commands, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	struct child c = spawn_service("tool.echo", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	char out[8192];
@@ -1874,18 +1930,18 @@ static void example(const char *service, const char *svcname, const char *const 
 	waitpid(pid, NULL, 0);
 }
 
-Test(examples, hello, .init = setup, .fini = teardown, .timeout = 180)
+Test(examples, hello, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	example("hello-service", "hello", (const char *const[]){ "hello-client", "tester", NULL }, "Hello, tester!", NULL);
 }
 
-Test(examples, observer, .init = setup, .fini = teardown, .timeout = 180)
+Test(examples, observer, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	example("observer-service", "ticker", (const char *const[]){ "observer-client", "3", NULL },
 		"callback 3: tick", NULL);
 }
 
-Test(examples, fd_passing, .init = setup, .fini = teardown, .timeout = 180)
+Test(examples, fd_passing, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	example("fd-service", "fdpass", (const char *const[]){ "fd-client", NULL },
 		"read from the fd it sent back: a note from fd-service",
@@ -1895,17 +1951,16 @@ Test(examples, fd_passing, .init = setup, .fini = teardown, .timeout = 180)
 /* examples/pingpong serves as the context manager itself: no servicemanager.
  * The one just stopped may still be being released (mainline releases a
  * dead process from a work queue), so EBUSY is retried for a while. */
-Test(examples, pingpong_without_servicemanager, .init = setup, .fini = teardown, .timeout = 180)
+Test(examples, pingpong_without_servicemanager, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	char out[4096];
 	int rc = -1;
 
 	sm_stop();
-	for (int i = 0; i < 100; i++) {
+	for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
 		rc = run_tool(out, sizeof(out), (const char *const[]){ "pingpong", NULL });
-		if (rc == 0 || !strstr(out, "Device or resource busy"))
+		if (rc == 0 || !strstr(out, "Device or resource busy") || !th_nap_until(end))
 			break;
-		msleep(50);
 	}
 	cr_assert_eq(rc, 0, "pingpong: %s", out);
 	cr_expect(strstr(out, "sent 41, got 42 back (Success)"), "pingpong printed: %s", out);

@@ -115,7 +115,7 @@ static struct shared *sh;
 static uint64_t o_seed;
 static unsigned o_procs = 32, o_clients = 2;
 static uint64_t o_seconds = 60;
-static int64_t o_kill_ms = 400, o_hang_ms = 60000;
+static int64_t o_kill_ms = 400, o_hang_ms = TH_HANG_MS;
 static const char *o_dev;
 static bool o_kill = true, o_fault, o_reports;
 static int64_t o_freeze_ms;
@@ -903,12 +903,14 @@ static void registry(void)
 			_exit(SETUP_FAILED);
 		usleep(20 * 1000);
 	}
-	for (int i = 0; ioctl(c.fd, BINDER_SET_CONTEXT_MGR, 0) < 0; i++) {
-		if (i > 400) {
+	/* a previous manager may still be being released: as long as a slow
+	 * guest takes (a hang-catcher), not a count of naps */
+	for (int64_t end = th_now_ms() + TH_HANG_MS; ioctl(c.fd, BINDER_SET_CONTEXT_MGR, 0) < 0;) {
+		if (th_now_ms() > end) {
 			fprintf(stderr, "binderc-stress: cannot become context manager: %s\n", strerror(errno));
 			_exit(SETUP_FAILED);
 		}
-		usleep(50 * 1000); /* a previous manager may still be being released */
+		usleep(50 * 1000);
 	}
 	cmd0(&c, BC_ENTER_LOOPER);
 	atomic_store(&sh->cm_ready, 1);
@@ -1184,7 +1186,8 @@ static pid_t start_reports(void)
 
 	if (pid == 0)
 		reports_main();
-	for (int i = 0; !atomic_load(&sh->reports_joined) && i < 500; i++)
+	/* it must join before the storm, or early failures go unheard */
+	for (int64_t end = th_now_ms() + TH_HANG_MS; !atomic_load(&sh->reports_joined) && th_now_ms() < end;)
 		usleep(10 * 1000);
 	return pid;
 }
@@ -1227,7 +1230,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--procs")) o_procs = (unsigned)fz_u64(v, 32);
 		else if (!strcmp(a, "--clients")) o_clients = (unsigned)fz_u64(v, 2);
 		else if (!strcmp(a, "--kill-ms")) o_kill_ms = (int64_t)fz_u64(v, 400);
-		else if (!strcmp(a, "--hang-ms")) o_hang_ms = (int64_t)fz_u64(v, 60000);
+		else if (!strcmp(a, "--hang-ms")) o_hang_ms = (int64_t)fz_u64(v, TH_HANG_MS);
 		else if (!strcmp(a, "--device")) o_dev = v;
 		else if (!strcmp(a, "--freeze-ms")) o_freeze_ms = (int64_t)fz_u64(v, 0);
 		else if (!strcmp(a, "--allow-leak")) fz_leak_allowed = v;
@@ -1259,10 +1262,11 @@ int main(int argc, char **argv)
 	cm = fork_child();
 	if (cm == 0)
 		registry();
-	for (int i = 0; !atomic_load(&sh->cm_ready); i++) {
+	/* longer than the registry's own wait for the manager slot */
+	for (int64_t end = th_now_ms() + TH_HANG_MS + 10000; !atomic_load(&sh->cm_ready);) {
 		int ws;
 
-		if (waitpid(cm, &ws, WNOHANG) == cm || i > 3000) {
+		if (waitpid(cm, &ws, WNOHANG) == cm || th_now_ms() > end) {
 			printf("binderc-stress: the registry did not start: FAIL\n");
 			return 1;
 		}
@@ -1323,7 +1327,8 @@ int main(int argc, char **argv)
 				hung = true;
 			}
 		}
-		deadline = th_now_ms() + 30000;
+		/* a hang-catcher: every oneway sent must arrive */
+		deadline = th_now_ms() + TH_HANG_MS;
 		while (!hung && lost_oneways(false) && th_now_ms() < deadline) {
 			usleep(50 * 1000);
 			reap(false, &restarts, &crashes);
@@ -1352,7 +1357,7 @@ int main(int argc, char **argv)
 			kill(pid, SIGKILL);
 	}
 	kill(cm, SIGKILL);
-	for (int64_t deadline = th_now_ms() + 60000;;) {
+	for (int64_t deadline = th_now_ms() + TH_HANG_MS;;) {
 		pid_t pid = waitpid(-1, NULL, WNOHANG);
 
 		if (pid < 0 && errno == ECHILD)
@@ -1365,7 +1370,7 @@ int main(int argc, char **argv)
 		if (pid == 0)
 			usleep(20 * 1000);
 	}
-	live = hung ? -2 : fz_wait_zero(o_dev, 60000, why, sizeof(why));
+	live = hung ? -2 : fz_wait_zero(o_dev, TH_HANG_MS, why, sizeof(why));
 	printf("binderc-stress: seed 0x%" PRIx64 ": %" PRId64 " s, %" PRIu64 " kills, %" PRIu64
 	       " restarts; sync: %" PRIu64 " replies, %" PRIu64 " dead, %" PRIu64 " failed; %" PRIu64
 	       " nested, %" PRIu64 " callbacks; oneway: %" PRIu64 " sent, %" PRIu64 " received, %"
