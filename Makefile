@@ -193,11 +193,12 @@ CHECK_PLAN = check-debug-kernel check-build check-guest-debug-b:check-build,chec
 # make check-full: everything make check runs, and what it leaves out for
 # time: mainline on the debug kernel (device and reliability suites, the
 # fuzzer's million operations and the full kill storm on both drivers),
-# mainline on 6.12, and the arm64 and armhf guest suites (one at a time:
-# their guest is the slowest, aarch64 under TCG).  Run it before
+# mainline on 6.12, and the arm64 and armhf guest suites (one after the
+# other, first: aarch64 under TCG is the slowest guest, and that chain the
+# longest).  Run it before
 # resolving an issue that touches driver/, the kernel matrix or the guests.
-CHECK_FULL_PLAN = $(CHECK_PLAN) check-guest-arm64-full:check-build \
-	check-guest-armhf-full:check-build,check-guest-arm64-full
+CHECK_FULL_PLAN = check-debug-kernel check-build check-guest-arm64-full:check-build \
+	check-guest-armhf-full:check-build,check-guest-arm64-full $(filter-out check-debug-kernel check-build,$(CHECK_PLAN))
 
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check
