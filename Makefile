@@ -276,6 +276,11 @@ GUEST_TIMEOUT_6.12 := 1800
 GUEST_TIMEOUT_7.3 := 1800
 GUEST_TIMEOUT_debug-a := 3600
 GUEST_TIMEOUT_debug-b := 3600
+# Debian's 7.3 kernel boots with one vCPU: with two, under TCG, its boot
+# once died at 1.2 s with "Oops: int3" in a function being live-patched
+# (a static key's int3 seen by the other vCPU's stale translation), one
+# boot in five, before any of our code ran.
+GUEST_SMP_7.3 := 1
 GUEST_ENV_stock := BINDERC_SUITE_M32=0
 GUEST_ENV_stock-m32 := BINDERC_SUITE_M32=only
 GUEST_ENV_6.12 := $(if $(CHECK_FULL),,BINDERC_SUITE_DRIVERS=binderc)
@@ -291,6 +296,7 @@ check-guest-$(1): $(CHECK_NEEDS_ALL) $(if $(CHECK_RUN),,$(if $(filter stock-m32,
 	@mkdir -p $(B)/check
 	@$(STAGE) guest-$(1) --kernel $(GUEST_KERNEL_$(1)) --guest-log $(B)/check/guest-$(1).log -- \
 		$(TOP)/tests/vm/run-guest --kernel $(GUEST_KERNEL_$(1)) --timeout $(GUEST_TIMEOUT_$(1)) --quiet \
+		$(if $(GUEST_SMP_$(1)),--smp $(GUEST_SMP_$(1))) \
 		--log $(B)/check/guest-$(1).log $(foreach e,$(GUEST_ENV_$(1)),--env $(e)) -- sh tests/guest/run-suite
 endef
 $(foreach g,$(CHECK_GUESTS),$(eval $(call guest_check,$(g))))
