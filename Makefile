@@ -105,7 +105,7 @@ deps:
 # --- the module, built against each guest kernel ---------------------------
 # DRIVER_DIR may point elsewhere, e.g. at a known-good copy for bisecting.
 DRIVER_DIR ?= $(TOP)/driver
-DRIVER_SRC = $(wildcard $(DRIVER_DIR)/*.c $(DRIVER_DIR)/*.h) $(DRIVER_DIR)/Kbuild $(DRIVER_DIR)/dkms.conf
+DRIVER_SRC = $(wildcard $(DRIVER_DIR)/*.c $(DRIVER_DIR)/*.h $(DRIVER_DIR)/dkms.conf) $(DRIVER_DIR)/Kbuild
 
 # Kbuild builds in the source directory, so each kernel gets its own copy.
 # Builds are serialised per kernel (several engineers' runs share build/),

@@ -10,6 +10,9 @@
 #                      value per boot side by side (bench/boots.py)
 #   make bench-quick   a --quick run of everything in one guest boot; fails
 #                      only when the benchmark itself breaks
+#   make bench-ab BASE=REV [HEAD=REV]
+#                      the driver at two commits, one -icount boot each,
+#                      HEAD/BASE per point in guest instructions
 #   make install       binder-bench in $(PREFIX)/bin, its library helper in
 #                      $(PREFIX)/libexec/binder-c
 TOP ?= $(CURDIR)
@@ -44,7 +47,7 @@ $(BENCH_CLI_TEST): $(TOP)/tests/bench/test_cli.c $(BENCH_BIN)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -DBENCH_BIN='"$(BENCH_BIN)"' -o $@ $< $(CRITERION_LIBS)
 
-.PHONY: bench-bin bench-run bench-quick bench-boots
+.PHONY: bench-bin bench-run bench-quick bench-boots bench-ab
 bench-bin: $(BENCH_BIN) $(BENCH_LIB)
 
 $(BENCH_OBJ)/%.o: $(BENCH_SRC)/%.c
@@ -90,5 +93,13 @@ bench-boots: bench-bin
 
 bench-quick: bench-bin
 	@$(BENCH_SRC)/run-bench --quick --out $(B)/bench/quick
+
+# make bench-ab BASE=REV [HEAD=REV] [BENCH_KERNELS="stock 6.12"]: the
+# driver at BASE against the driver at HEAD (default: this checkout's
+# driver/), one -icount boot each, in guest instructions (bench/bench-ab).
+bench-ab: bench-bin
+	@[ -n "$(BASE)" ] || { echo "make bench-ab: BASE=REV is required" >&2; exit 2; }
+	@$(BENCH_SRC)/bench-ab --base $(BASE) $(if $(HEAD),--head $(HEAD)) --out $(B)/bench-ab \
+		$(foreach k,$(BENCH_KERNELS),--kernel $(k))
 
 -include $(wildcard $(BENCH_OBJ)/*.d)

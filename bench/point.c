@@ -154,9 +154,12 @@ void point_emit(FILE *f, const char *prefix, const struct point *cp)
 	}
 	if (p->n) {
 		point_stats(p, &med, &p90, &p99, &max, &mean, &min);
-		fprintf(f, ",\"n\":%zu,\"median_us\":%.2f,\"p90_us\":%.2f,\"p99_us\":%.2f,\"max_us\":%.2f,"
+		/* The exact median too: under -icount it is an instruction count. */
+		fprintf(f, ",\"n\":%zu,\"median_ns\":%llu", p->n,
+			(unsigned long long)pct(p->samples, p->n, 0.5));
+		fprintf(f, ",\"median_us\":%.2f,\"p90_us\":%.2f,\"p99_us\":%.2f,\"max_us\":%.2f,"
 			   "\"mean_us\":%.2f,\"min_us\":%.2f",
-			p->n, med, p90, p99, max, mean, min);
+			med, p90, p99, max, mean, min);
 	}
 	if (p->nrep) {
 		fprintf(f, ",\"%s\":[", rep_key(p));
