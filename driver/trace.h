@@ -372,7 +372,7 @@ TRACE_DEFINE_ENUM(BINDERC_LOCK_DEAD_NODES);
 			 { BINDERC_LOCK_TXN, "txn" },			\
 			 { BINDERC_LOCK_DEAD_NODES, "dead_nodes" })
 
-TRACE_EVENT(binderc_lock_wait,
+TRACE_EVENT_FN(binderc_lock_wait,
 	TP_PROTO(enum binderc_lock_kind kind, int id),
 	TP_ARGS(kind, id),
 	TP_STRUCT__entry(
@@ -384,10 +384,11 @@ TRACE_EVENT(binderc_lock_wait,
 		__entry->id = id;
 	),
 	TP_printk("lock=%s id=%d", binderc_show_lock(__entry->lock),
-		  __entry->id)
+		  __entry->id),
+	binderc_lock_trace_reg, binderc_lock_trace_unreg
 );
 
-TRACE_EVENT(binderc_lock_acquired,
+TRACE_EVENT_FN(binderc_lock_acquired,
 	TP_PROTO(enum binderc_lock_kind kind, int id, u64 wait_ns),
 	TP_ARGS(kind, id, wait_ns),
 	TP_STRUCT__entry(
@@ -402,7 +403,8 @@ TRACE_EVENT(binderc_lock_acquired,
 	),
 	TP_printk("lock=%s id=%d wait_ns=%llu",
 		  binderc_show_lock(__entry->lock), __entry->id,
-		  __entry->wait_ns)
+		  __entry->wait_ns),
+	binderc_lock_trace_reg, binderc_lock_trace_unreg
 );
 
 #endif /* BINDERC_TRACE_H */
