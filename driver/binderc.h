@@ -82,11 +82,17 @@
  * the fault handler takes 4 under it (or under the vma's own lock); no
  * user memory is touched with 4 held.
  *
- * The shrinker (alloc.c) adds the global list_lru's spinlock, inside 4
- * (pages go on and off the lru under alloc->mutex).  Its scan runs under
- * that spinlock and only trylocks what is outside it, in this order:
- * mmap_read_trylock() of the proc's mm, then mutex_trylock(alloc->mutex);
- * it drops the spinlock before zapping the page (mmap_lock and 4 held).
+ * The shrinker (alloc.c) adds one global lock, apart from the list:
+ *
+ *   binderc_shrink_lock      spinlock: the list of mapped receive areas
+ *                            (alloc->shrink_entry); taken with no binderc
+ *                            lock held (mmap adds an area after dropping
+ *                            4, release removes it before taking 4).  The
+ *                            scan runs under it and only trylocks what is
+ *                            outside it, in this order: mmap_read_trylock()
+ *                            of the proc's mm, then mutex_trylock() of 4;
+ *                            it drops the spinlock before freeing pages
+ *                            (mmap_lock and 4 held)
  *
  * A lock of one proc may be nested inside a lock of another proc only if it
  * is on a strictly higher level here (e.g. outer_lock(A) -> node->lock ->
@@ -394,14 +400,13 @@ struct binderc_buffer {
 };
 
 /*
- * One page of a receive area.  While no allocated buffer covers it, an
- * existing page sits on the global list_lru (lru non-empty) for the
- * shrinker; lru and page change only under alloc->mutex.
+ * One page of a receive area.  unused: the page exists and no allocated
+ * buffer covers it, so the shrinker may free it.  Both change only under
+ * alloc->mutex.
  */
 struct binderc_page {
-	struct list_head lru;
 	struct page *page;
-	struct binderc_alloc *alloc;
+	bool unused;
 };
 
 /**
@@ -421,7 +426,9 @@ struct binderc_page {
  * @mm:			the mapping's, grabbed at mmap; immutable until the
  *			proc's release
  * @pages_held:		pages allocated; @mutex
- * @pages_lru:		of those, on the lru (unused); @mutex
+ * @pages_lru:		of those, unused (mainline's "lru"); @mutex
+ * @shrink_entry:	on the shrinker's list of mapped areas from mmap to
+ *			release; binderc_shrink_lock
  * @buffers:		every buffer, by address; @mutex
  * @allocated:		allocated buffers, by address; @mutex
  * @free_buffers:	free buffers, by size, address; @mutex
@@ -439,6 +446,7 @@ struct binderc_alloc {
 	struct mm_struct *mm;
 	size_t pages_held;
 	size_t pages_lru;
+	struct list_head shrink_entry;
 	struct list_head buffers;
 	struct rb_root allocated;
 	struct rb_root free_buffers;

@@ -338,7 +338,6 @@ static inline void simple_inode_init_ts(struct inode *inode)
  * binderc_shrinker_register(s, count, scan, name) returns 0 or -ENOMEM;
  * binderc_shrinker_unregister(s) undoes it.
  */
-#include <linux/list_lru.h>
 #include <linux/shrinker.h>
 
 typedef unsigned long (*binderc_shrink_fn)(struct shrinker *shrinker,
@@ -386,44 +385,6 @@ static inline void binderc_shrinker_unregister(struct binderc_shrinker *s)
 	unregister_shrinker(&s->shrinker);
 #endif
 }
-
-/*
- * list_lru_add()/list_lru_del() take the node and memcg since 6.8; the
- * old two-argument forms became list_lru_add_obj()/list_lru_del_obj()
- * (the item must be in directly mapped memory: its page gives the node).
- */
-#if !BINDERC_KERNEL_AT_LEAST(6, 8)
-#define list_lru_add_obj(lru, item) list_lru_add((lru), (item))
-#define list_lru_del_obj(lru, item) list_lru_del((lru), (item))
-#endif
-
-/*
- * list_lru walk callbacks: before 6.13 they are handed the list's lock
- * and must return with it held, also after dropping it (for
- * LRU_REMOVED_RETRY); since 6.13 the lock is list->lock and the walker
- * takes it again itself after LRU_REMOVED_RETRY.  Declare the callback as
- *
- *	static enum lru_status f(struct list_head *item,
- *				 struct list_lru_one *list,
- *				 BINDERC_LRU_LOCK_PARAM void *arg)
- *
- * drop the lock with spin_unlock(BINDERC_LRU_LOCK(list)) and return
- * LRU_REMOVED_RETRY after binderc_lru_relock(BINDERC_LRU_LOCK(list)).
- */
-#if BINDERC_KERNEL_AT_LEAST(6, 13)
-#define BINDERC_LRU_LOCK_PARAM
-#define BINDERC_LRU_LOCK(list) (&(list)->lock)
-static inline void binderc_lru_relock(spinlock_t *lock)
-{
-}
-#else
-#define BINDERC_LRU_LOCK_PARAM spinlock_t *lock,
-#define BINDERC_LRU_LOCK(list) ((void)(list), lock)
-static inline void binderc_lru_relock(spinlock_t *lock)
-{
-	spin_lock(lock);
-}
-#endif
 
 /*
  * Unmapping one page of a user mapping, with mmap_lock held at least for

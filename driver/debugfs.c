@@ -349,7 +349,7 @@ static void binderc_print_nodes(struct seq_file *m, struct binderc_proc *proc,
 		binderc_put_node(last_node);
 }
 
-/* As mainline: pages in use, unused (on the lru), never allocated. */
+/* As mainline: pages in use, unused (its "lru"), never allocated. */
 static void binderc_print_pages_locked(struct seq_file *m,
 				       struct binderc_alloc *alloc)
 {
