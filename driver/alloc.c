@@ -102,29 +102,82 @@ static size_t binderc_alloc_buffer_size(struct binderc_alloc *alloc,
 }
 
 /* Free buffers by size, then by address: the leftmost fit is the best. */
+static bool binderc_free_before(struct binderc_alloc *alloc,
+				struct binderc_buffer *a,
+				struct binderc_buffer *b)
+{
+	size_t sa = binderc_alloc_buffer_size(alloc, a);
+	size_t sb = binderc_alloc_buffer_size(alloc, b);
+
+	return sa < sb || (sa == sb && a->user_data < b->user_data);
+}
+
 static void binderc_insert_free_locked(struct binderc_alloc *alloc,
 				       struct binderc_buffer *new)
 {
 	struct rb_node **p = &alloc->free_buffers.rb_node;
-	size_t new_size = binderc_alloc_buffer_size(alloc, new);
 	struct rb_node *parent = NULL;
 
 	lockdep_assert_held(&alloc->mutex);
 	while (*p) {
-		struct binderc_buffer *buffer;
-		size_t size;
-
 		parent = *p;
-		buffer = rb_entry(parent, struct binderc_buffer, rb_node);
-		size = binderc_alloc_buffer_size(alloc, buffer);
-		if (new_size < size ||
-		    (new_size == size && new->user_data < buffer->user_data))
+		if (binderc_free_before(alloc, new, rb_entry(parent,
+							     struct binderc_buffer,
+							     rb_node)))
 			p = &parent->rb_left;
 		else
 			p = &parent->rb_right;
 	}
 	rb_link_node(&new->rb_node, parent, p);
 	rb_insert_color(&new->rb_node, &alloc->free_buffers);
+}
+
+/*
+ * @buffer, in the size tree, changed size (or took the place of a node of
+ * another size with rb_replace_node()).  A split or a merge seldom moves
+ * a buffer past its neighbours in size, and a ping-pong's area has a
+ * single free buffer: keep the node where it is when it is still in order,
+ * as good as an erase and insert and a tenth of the work.
+ */
+static void binderc_resort_free_locked(struct binderc_alloc *alloc,
+				       struct binderc_buffer *buffer)
+{
+	struct rb_node *prev = rb_prev(&buffer->rb_node);
+	struct rb_node *next = rb_next(&buffer->rb_node);
+
+	lockdep_assert_held(&alloc->mutex);
+	if ((!prev || binderc_free_before(alloc, rb_entry(prev,
+							  struct binderc_buffer,
+							  rb_node), buffer)) &&
+	    (!next || binderc_free_before(alloc, buffer,
+					  rb_entry(next, struct binderc_buffer,
+						   rb_node))))
+		return;
+	rb_erase(&buffer->rb_node, &alloc->free_buffers);
+	binderc_insert_free_locked(alloc, buffer);
+}
+
+/*
+ * A buffer struct for the next split: the one kept from the last merge,
+ * else a new one.  Taken and given back without the mutex (xchg/cmpxchg),
+ * so a call path that splits and merges once per call allocates nothing.
+ */
+static struct binderc_buffer *binderc_get_buffer_struct(struct binderc_alloc *alloc)
+{
+	struct binderc_buffer *b = xchg(&alloc->spare, NULL);
+
+	if (b) {
+		memset(b, 0, sizeof(*b));
+		return b;
+	}
+	return kzalloc(sizeof(*b), GFP_KERNEL);
+}
+
+static void binderc_put_buffer_struct(struct binderc_alloc *alloc,
+				      struct binderc_buffer *b)
+{
+	if (b && cmpxchg(&alloc->spare, NULL, b))
+		kfree(b);
 }
 
 int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
@@ -374,6 +427,7 @@ void binderc_alloc_release(struct binderc_alloc *alloc)
 			atomic_long_dec(&binderc_pages_held);
 		}
 	}
+	kfree(xchg(&alloc->spare, NULL));
 	kvfree(alloc->pages);
 	alloc->pages = NULL;
 	alloc->pages_held = 0;
@@ -568,7 +622,7 @@ struct binderc_buffer *binderc_alloc_new_buf(struct binderc_alloc *alloc,
 				      extra_buffers_size, &size);
 	if (ret)
 		return ERR_PTR(ret);
-	rest = kzalloc(sizeof(*rest), GFP_KERNEL);
+	rest = binderc_get_buffer_struct(alloc);
 	if (!rest)
 		return ERR_PTR(-ENOMEM);
 
@@ -587,15 +641,18 @@ struct binderc_buffer *binderc_alloc_new_buf(struct binderc_alloc *alloc,
 	if (ret)
 		goto out_unlock;
 
-	/* Out of the size tree before its size changes. */
-	rb_erase(&buffer->rb_node, &alloc->free_buffers);
 	bsize = binderc_alloc_buffer_size(alloc, buffer);
 	if (bsize != size) {
+		/* The rest takes the buffer's node in the size tree. */
 		rest->user_data = buffer->user_data + size;
 		rest->free = 1;
 		list_add(&rest->entry, &buffer->entry);
-		binderc_insert_free_locked(alloc, rest);
+		rb_replace_node(&buffer->rb_node, &rest->rb_node,
+				&alloc->free_buffers);
+		binderc_resort_free_locked(alloc, rest);
 		rest = NULL;
+	} else {
+		rb_erase(&buffer->rb_node, &alloc->free_buffers);
 	}
 	buffer->free = 0;
 	buffer->allow_user_free = 0;
@@ -616,12 +673,12 @@ struct binderc_buffer *binderc_alloc_new_buf(struct binderc_alloc *alloc,
 	}
 	binderc_count_inc(BINDERC_CNT_BUFFER);
 	binderc_unlock_alloc(alloc);
-	kfree(rest);
+	binderc_put_buffer_struct(alloc, rest);
 	return buffer;
 
 out_unlock:
 	binderc_unlock_alloc(alloc);
-	kfree(rest);
+	binderc_put_buffer_struct(alloc, rest);
 	return ERR_PTR(ret);
 }
 
@@ -689,6 +746,7 @@ void binderc_alloc_free_buf(struct binderc_alloc *alloc,
 			    struct binderc_buffer *buffer)
 {
 	struct binderc_buffer *next, *prev;
+	bool in_tree = false;
 	unsigned long start;
 	size_t bsize;
 
@@ -711,27 +769,37 @@ void binderc_alloc_free_buf(struct binderc_alloc *alloc,
 	binderc_count_dec(BINDERC_CNT_BUFFER);
 
 	/*
-	 * Merge with free neighbours so the area does not fragment; each
-	 * leaves the size tree before the merge changes its size.
+	 * Merge with free neighbours so the area does not fragment.  The
+	 * buffer takes a free next one's node in the size tree, a free
+	 * previous one takes the buffer in; the survivor is then put back
+	 * in order (usually where it is).
 	 */
 	if (!list_is_last(&buffer->entry, &alloc->buffers)) {
 		next = list_next_entry(buffer, entry);
 		if (next->free) {
-			rb_erase(&next->rb_node, &alloc->free_buffers);
+			rb_replace_node(&next->rb_node, &buffer->rb_node,
+					&alloc->free_buffers);
 			list_del(&next->entry);
-			kfree(next);
+			binderc_put_buffer_struct(alloc, next);
+			in_tree = true;
 		}
 	}
 	if (!list_is_first(&buffer->entry, &alloc->buffers)) {
 		prev = list_prev_entry(buffer, entry);
 		if (prev->free) {
-			rb_erase(&prev->rb_node, &alloc->free_buffers);
+			if (in_tree)
+				rb_erase(&buffer->rb_node,
+					 &alloc->free_buffers);
 			list_del(&buffer->entry);
-			kfree(buffer);
+			binderc_put_buffer_struct(alloc, buffer);
 			buffer = prev;
+			in_tree = true;
 		}
 	}
-	binderc_insert_free_locked(alloc, buffer);
+	if (in_tree)
+		binderc_resort_free_locked(alloc, buffer);
+	else
+		binderc_insert_free_locked(alloc, buffer);
 	binderc_mark_unused_locked(alloc, start, start + bsize, buffer->user_data,
 			       buffer->user_data +
 			       binderc_alloc_buffer_size(alloc, buffer));

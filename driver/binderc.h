@@ -426,9 +426,12 @@ struct binderc_page {
  * @mm:			the mapping's, grabbed at mmap; immutable until the
  *			proc's release
  * @pages_held:		pages allocated; @mutex
- * @pages_lru:		of those, unused (mainline's "lru"); @mutex
+ * @pages_lru:		of those, unused (mainline's "lru"); @mutex, and
+ *			read without it for the shrinker's count
  * @shrink_entry:	on the shrinker's list of mapped areas from mmap to
  *			release; binderc_shrink_lock
+ * @spare:		a buffer struct kept from the last merge for the next
+ *			split, or NULL; exchanged atomically, without @mutex
  * @buffers:		every buffer, by address; @mutex
  * @allocated:		allocated buffers, by address; @mutex
  * @free_buffers:	free buffers, by size, address; @mutex
@@ -447,6 +450,7 @@ struct binderc_alloc {
 	size_t pages_held;
 	size_t pages_lru;
 	struct list_head shrink_entry;
+	struct binderc_buffer *spare;
 	struct list_head buffers;
 	struct rb_root allocated;
 	struct rb_root free_buffers;
