@@ -809,6 +809,17 @@ void binderc_sched_reply_done(struct binderc_thread *thread,
 void binderc_sched_settle(struct binderc_thread *thread);
 bool binderc_sched_raised(struct binderc_thread *thread);
 
+/*
+ * Whether @t to @node may be owed a real-time class: a cheap test before
+ * binderc_sched_want(), which says which (and may still say none).
+ */
+static inline bool binderc_sched_maybe_owed(struct binderc_transaction *t,
+					    struct binderc_node *node)
+{
+	return (t->rt_policy && !(t->flags & TF_ONE_WAY)) ||
+	       node->min_rt_policy;
+}
+
 /* write.c */
 int binderc_thread_write(struct binderc_proc *proc,
 			 struct binderc_thread *thread,

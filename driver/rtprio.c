@@ -219,18 +219,19 @@ void binderc_sched_raise(struct binderc_thread *thread,
 {
 	bool sync = !(t->flags & TF_ONE_WAY);
 	struct binderc_sched cur, want;
-	bool owed = binderc_sched_want(t, node, &want);
-	bool idle;
+	bool owed, idle;
 
 	/*
 	 * Every call comes here: one that is owed nothing, taken by a thread
-	 * neither raised nor boosted, takes no lock.  A boost racing with
-	 * these reads is one that lands after the pickup, as it could under
-	 * the lock too; the thread goes back down when it next waits.
+	 * neither raised nor boosted, takes no lock (and fills in nothing).
+	 * A boost racing with these reads is one that lands after the pickup,
+	 * as it could under the lock too; the thread goes back down when it
+	 * next waits.
 	 */
-	if (!owed && !READ_ONCE(thread->sched_task) &&
-	    !READ_ONCE(thread->boosted))
+	if (!binderc_sched_maybe_owed(t, node) &&
+	    !READ_ONCE(thread->sched_task) && !READ_ONCE(thread->boosted))
 		return;
+	owed = binderc_sched_want(t, node, &want);
 	binderc_lock_inner(thread->proc);
 	idle = !thread->transaction_stack;
 	binderc_unlock_inner(thread->proc);

@@ -93,13 +93,19 @@ void binderc_set_extended_error(struct binder_extended_error *ee, u32 id,
 
 void binderc_set_nice(long nice)
 {
-	long min_nice;
+	long min_nice = rlimit_to_nice(rlimit(RLIMIT_NICE));
 
+	/*
+	 * Already there, and no rlimit floor above it to move to: nothing to
+	 * do, and can_nice()'s capable() (an LSM call, twice per round trip)
+	 * is not needed to say so.
+	 */
+	if (task_nice(current) == nice && (min_nice > MAX_NICE || nice >= min_nice))
+		return;
 	if (can_nice(current, nice)) {
 		set_user_nice(current, nice);
 		return;
 	}
-	min_nice = rlimit_to_nice(rlimit(RLIMIT_NICE));
 	if (min_nice <= MAX_NICE)
 		set_user_nice(current, max(nice, min_nice));
 }

@@ -580,7 +580,8 @@ static u32 binderc_proc_transaction(struct binderc_transaction *t,
 	if (!pending_async)
 		binderc_wakeup_thread_ilocked(proc, thread, !oneway);
 	/* The thread that will serve a sync call is raised from here (rtprio.c). */
-	if (thread && !oneway && binderc_sched_want(t, node, &want)) {
+	if (thread && !oneway && binderc_sched_maybe_owed(t, node) &&
+	    binderc_sched_want(t, node, &want)) {
 		idle = !explicit_thread;
 		boost = thread;
 		atomic_inc(&boost->tmp_ref);
