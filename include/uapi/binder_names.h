@@ -3,7 +3,7 @@
  * uapi/binder_names.h - the names of the BC and BR codes, made from the
  * lists in uapi/binder.h so that a code added there is named everywhere
  * (libbinder-c's reports, the tools, the driver tests).  The driver names
- * them from its own list (driver/binderc.h, for the licence; see
+ * them from its own list (driver/debugfs.c, for the licence; see
  * uapi/binder.h), which scripts/check-style holds to this one.
  */
 #ifndef BINDERC_UAPI_BINDER_NAMES_H
