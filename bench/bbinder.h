@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 
 /* Transaction codes of the registry and of the benchmark servers. */
 #define BENCH_REG_CODE     1u

@@ -19,10 +19,6 @@
 
 #include "internal.h"
 
-#ifndef BR_TRANSACTION_PENDING_FROZEN
-#define BR_TRANSACTION_PENDING_FROZEN _IO('r', 20)
-#endif
-
 enum { W_SYNC = 1, W_ONEWAY, W_REPLY_SENT };
 enum { RUN_WAIT, RUN_LOOPER, RUN_POLLED };
 
@@ -346,7 +342,7 @@ static void dispatch(struct bc_thread *t, struct waiter *w, uint32_t cmd, const 
 	union {
 		struct binder_transaction_data tr;
 		struct binder_ptr_cookie pc;
-		struct bc__frozen_state_info frozen;
+		struct binder_frozen_state_info frozen;
 		binder_uintptr_t cookie;
 	} u;
 
@@ -396,11 +392,11 @@ static void dispatch(struct bc_thread *t, struct waiter *w, uint32_t cmd, const 
 		memcpy(&u.cookie, payload, sizeof(u.cookie));
 		bc__proxy_dead(proc, u.cookie);
 		break;
-	case BC__BR_FROZEN_BINDER:
+	case BR_FROZEN_BINDER:
 		memcpy(&u.frozen, payload, sizeof(u.frozen));
 		bc__proxy_frozen(proc, u.frozen.cookie, u.frozen.is_frozen != 0);
 		break;
-	case BC__BR_CLEAR_FREEZE_NOTIFICATION_DONE:
+	case BR_CLEAR_FREEZE_NOTIFICATION_DONE:
 	case BR_CLEAR_DEATH_NOTIFICATION_DONE:
 		memcpy(&u.cookie, payload, sizeof(u.cookie));
 		bc__proxy_clear_done(proc, u.cookie);

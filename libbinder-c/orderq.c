@@ -68,7 +68,7 @@ static void write_each(bc_process *proc, const uint8_t *buf, size_t len, uint64_
 		memcpy(&cmd, buf + pos, 4);
 		size = 4 + _IOC_SIZE(cmd);
 		r = bc__write(proc, buf + pos, size);
-		if (r < 0 && cmd == BC__BC_REQUEST_FREEZE_NOTIFICATION) {
+		if (r < 0 && cmd == BC_REQUEST_FREEZE_NOTIFICATION) {
 			struct binder_handle_cookie hc;
 
 			memcpy(&hc, buf + pos + 4, sizeof(hc));

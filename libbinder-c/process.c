@@ -67,6 +67,36 @@ static const char *default_device(void)
 	return "/dev/binder";
 }
 
+/* How far bc_process_open() got: what process_free() has to undo. */
+enum process_setup {
+	SETUP_LOCKS, /* the mutexes and condition variables */
+	SETUP_OQ,    /* and the ordered queue */
+	SETUP_KEY,   /* and the thread key */
+};
+
+/*
+ * The one teardown of a process's own resources, for both a failed
+ * bc_process_open() and bc__process_destroy(): whatever was set up, in
+ * reverse.  The fd and the mapping tell for themselves (-1, MAP_FAILED).
+ */
+static void process_free(bc_process *p, enum process_setup done)
+{
+	if (done >= SETUP_KEY)
+		pthread_key_delete(p->key);
+	if (done >= SETUP_OQ)
+		bc__oq_fini(p);
+	if (p->map != MAP_FAILED)
+		munmap(p->map, p->map_size);
+	if (p->fd >= 0)
+		close(p->fd);
+	free(p->device);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->obj_mu);
+	pthread_cond_destroy(&p->obj_cv);
+	free(p);
+}
+
 int bc_process_open(const char *device, bc_process **ret)
 {
 	struct binder_version ver;
@@ -93,12 +123,12 @@ int bc_process_open(const char *device, bc_process **ret)
 	pthread_mutex_init(&p->obj_mu, NULL);
 	pthread_cond_init(&p->obj_cv, NULL);
 	if (bc__oq_init(p) < 0) {
-		r = -ENOMEM;
-		goto fail_oq;
+		process_free(p, SETUP_LOCKS);
+		return -ENOMEM;
 	}
 	if (pthread_key_create(&p->key, thread_exit_cb) != 0) {
-		r = -EAGAIN;
-		goto fail_key;
+		process_free(p, SETUP_OQ);
+		return -EAGAIN;
 	}
 	p->device = strdup(device);
 	if (!p->device) {
@@ -131,20 +161,7 @@ int bc_process_open(const char *device, bc_process **ret)
 	*ret = p;
 	return 0;
 fail:
-	pthread_key_delete(p->key);
-fail_key:
-	bc__oq_fini(p);
-fail_oq:
-	if (p->map != MAP_FAILED)
-		munmap(p->map, p->map_size);
-	if (p->fd >= 0)
-		close(p->fd);
-	free(p->device);
-	pthread_mutex_destroy(&p->mu);
-	pthread_cond_destroy(&p->cv);
-	pthread_mutex_destroy(&p->obj_mu);
-	pthread_cond_destroy(&p->obj_cv);
-	free(p);
+	process_free(p, SETUP_KEY);
 	return r;
 }
 
@@ -464,6 +481,7 @@ void bc__process_destroy(bc_process *p)
 	bc__process_release_objects(p);
 	/* Nothing else runs now; write what the ordered queue still holds. */
 	bc__oq_flush(p, 0);
+	/* Before the threads are freed: no destructor may run on one. */
 	pthread_key_delete(p->key);
 	pthread_mutex_lock(&p->mu);
 	while (p->threads) {
@@ -477,13 +495,5 @@ void bc__process_destroy(bc_process *p)
 	kept = atomic_exchange(&p->deferred_free, 0);
 	if (kept)
 		bc__free_buffer(p, kept, false);
-	munmap(p->map, p->map_size);
-	close(p->fd);
-	free(p->device);
-	bc__oq_fini(p);
-	pthread_mutex_destroy(&p->mu);
-	pthread_cond_destroy(&p->cv);
-	pthread_mutex_destroy(&p->obj_mu);
-	pthread_cond_destroy(&p->obj_cv);
-	free(p);
+	process_free(p, SETUP_OQ); /* the key is gone already */
 }

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
+#include <uapi/binder_names.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
@@ -41,12 +42,6 @@ enum {
 	BC__A_DATA_SIZE,
 	BC__A_COUNT
 };
-
-/* BR_* codes newer than the 6.1 UAPI header. */
-#define BC__BR_TRANSACTION_PENDING_FROZEN _IO('r', 20)
-/* _IOR('r', 21, struct binder_frozen_state_info), a 16-byte struct */
-#define BC__BR_FROZEN_BINDER _IOC(_IOC_READ, 'r', 21, 16)
-#define BC__BR_CLEAR_FREEZE_NOTIFICATION_DONE _IOR('r', 22, binder_uintptr_t)
 
 #define BC__FAMILIES 2
 static const char *const known_families[BC__FAMILIES] = { "binder", "binderc" };
@@ -371,33 +366,7 @@ int bc_report_listener_read(bc_report_listener *l, struct bc_report *r, int time
 
 const char *bc_report_error_name(uint32_t error)
 {
-	switch (error) {
-	case BR_ERROR: return "BR_ERROR";
-	case BR_OK: return "BR_OK";
-	case BR_TRANSACTION_SEC_CTX: return "BR_TRANSACTION_SEC_CTX";
-	case BR_TRANSACTION: return "BR_TRANSACTION";
-	case BR_REPLY: return "BR_REPLY";
-	case BR_ACQUIRE_RESULT: return "BR_ACQUIRE_RESULT";
-	case BR_DEAD_REPLY: return "BR_DEAD_REPLY";
-	case BR_TRANSACTION_COMPLETE: return "BR_TRANSACTION_COMPLETE";
-	case BR_INCREFS: return "BR_INCREFS";
-	case BR_ACQUIRE: return "BR_ACQUIRE";
-	case BR_RELEASE: return "BR_RELEASE";
-	case BR_DECREFS: return "BR_DECREFS";
-	case BR_ATTEMPT_ACQUIRE: return "BR_ATTEMPT_ACQUIRE";
-	case BR_NOOP: return "BR_NOOP";
-	case BR_SPAWN_LOOPER: return "BR_SPAWN_LOOPER";
-	case BR_FINISHED: return "BR_FINISHED";
-	case BR_DEAD_BINDER: return "BR_DEAD_BINDER";
-	case BR_CLEAR_DEATH_NOTIFICATION_DONE: return "BR_CLEAR_DEATH_NOTIFICATION_DONE";
-	case BR_FAILED_REPLY: return "BR_FAILED_REPLY";
-	case BR_FROZEN_REPLY: return "BR_FROZEN_REPLY";
-	case BR_ONEWAY_SPAM_SUSPECT: return "BR_ONEWAY_SPAM_SUSPECT";
-	case BC__BR_TRANSACTION_PENDING_FROZEN: return "BR_TRANSACTION_PENDING_FROZEN";
-	case BC__BR_FROZEN_BINDER: return "BR_FROZEN_BINDER";
-	case BC__BR_CLEAR_FREEZE_NOTIFICATION_DONE: return "BR_CLEAR_FREEZE_NOTIFICATION_DONE";
-	}
-	return NULL;
+	return binder_br_name(error);
 }
 
 /*
@@ -423,7 +392,7 @@ const char *bc_report_describe(const struct bc_report *r)
 		       "a file or object that could not be passed";
 	case BR_FROZEN_REPLY:
 		return "the target process is frozen: a synchronous call cannot wait";
-	case BC__BR_TRANSACTION_PENDING_FROZEN:
+	case BR_TRANSACTION_PENDING_FROZEN:
 		return "the target process is frozen: the oneway call is queued until it thaws";
 	case BR_ONEWAY_SPAM_SUSPECT:
 		return "the sender fills the target's oneway buffer space (suspected oneway spam)";

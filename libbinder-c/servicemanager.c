@@ -17,21 +17,9 @@ struct bc_sm {
 	atomic_int refs;
 	bc_process *proc;
 	bc_binder *b;
-	int dialect;
-	int release; /* enum sm_release: the AIDL numbering (0: legacy) */
+	int dialect;               /* as asked for (AIDL stays AIDL) */
+	const struct sm_dialect *d; /* what it means on the wire */
 };
-
-/* "legacy", "aidl" or "android-N" (N = 11..16); -1 when none of them. */
-static int parse_dialect(const char *e)
-{
-	if (strcmp(e, "legacy") == 0)
-		return BINDERC_SM_DIALECT_LEGACY;
-	if (strcmp(e, "aidl") == 0)
-		return BINDERC_SM_DIALECT_AIDL;
-	if (strncmp(e, "android-", 8) == 0 && strlen(e) == 10 && e[8] == '1' && e[9] >= '1' && e[9] <= '6')
-		return 10 + (e[9] - '0');
-	return -1;
-}
 
 int bc_sm_new(bc_process *proc, int dialect, bc_sm **ret)
 {
@@ -42,12 +30,11 @@ int bc_sm_new(bc_process *proc, int dialect, bc_sm **ret)
 		return -EINVAL;
 	if (dialect == BINDERC_SM_DIALECT_DEFAULT) {
 		const char *e = getenv("BINDERC_SM_DIALECT");
+		const struct sm_dialect *named = e ? sm_dialect_named(e) : NULL;
 
-		dialect = e ? parse_dialect(e) : BINDERC_SM_DIALECT_AIDL;
-		if (dialect < 0)
-			dialect = BINDERC_SM_DIALECT_AIDL;
+		dialect = named && strcmp(e, "aidl") != 0 ? named->dialect : BINDERC_SM_DIALECT_AIDL;
 	}
-	if (dialect != BINDERC_SM_DIALECT_AIDL && dialect != BINDERC_SM_DIALECT_LEGACY && !sm_release_is_valid(dialect))
+	if (!sm_dialect_of(dialect))
 		return -EINVAL;
 	sm = calloc(1, sizeof(*sm));
 	if (!sm)
@@ -60,9 +47,7 @@ int bc_sm_new(bc_process *proc, int dialect, bc_sm **ret)
 	atomic_init(&sm->refs, 1);
 	sm->proc = bc_process_ref(proc);
 	sm->dialect = dialect;
-	sm->release = dialect == BINDERC_SM_DIALECT_LEGACY ? 0
-		      : dialect == BINDERC_SM_DIALECT_AIDL ? SM_RELEASE_DEFAULT
-							  : dialect;
+	sm->d = sm_dialect_of(dialect);
 	*ret = sm;
 	return 0;
 }
@@ -93,37 +78,10 @@ int bc_sm_ping(bc_sm *sm)
 
 /* ---- requests and replies --------------------------------------------- */
 
-static bool aidl(const bc_sm *sm)
-{
-	return sm->release != 0;
-}
-
 /* The code of @method in @sm's dialect; 0 when it has none. */
 static uint32_t code_of(const bc_sm *sm, int method)
 {
-	if (aidl(sm))
-		return sm_code_of(sm->release, method);
-	switch (method) {
-	case SM_M_GET_SERVICE:
-		return SM_LEGACY_GET;
-	case SM_M_CHECK_SERVICE:
-		return SM_LEGACY_CHECK;
-	case SM_M_ADD_SERVICE:
-		return SM_LEGACY_ADD;
-	case SM_M_LIST_SERVICES:
-		return SM_LEGACY_LIST;
-	}
-	return 0;
-}
-
-/* The parcel wire of @sm's dialect. */
-static int wire_of(const bc_sm *sm)
-{
-	if (!aidl(sm))
-		return BINDERC_WIRE_ANDROID_9;
-	return sm->release == SM_ANDROID_11 ? BINDERC_WIRE_ANDROID_11
-	       : sm->release == SM_ANDROID_12 ? BINDERC_WIRE_ANDROID_12
-					       : BINDERC_WIRE_ANDROID_13;
+	return sm_dialect_code(sm->d, method);
 }
 
 /* A request parcel with the interface token in the dialect's header. */
@@ -134,7 +92,7 @@ static int request(bc_sm *sm, bc_parcel **ret)
 
 	if (r < 0)
 		return r;
-	r = bc_parcel_set_wire(p, wire_of(sm), BINDERC_PARTITION_SYSTEM);
+	r = bc_parcel_set_wire(p, sm->d->wire, BINDERC_PARTITION_SYSTEM);
 	if (r == 0)
 		r = bc_parcel_write_interface_token(p, SM_DESCRIPTOR);
 	if (r < 0) {
@@ -182,8 +140,25 @@ static int request_named(bc_sm *sm, const char *name, bc_parcel **ret)
 	return 0;
 }
 
-/* Send @req (consumed) as @code; on success *@ret_reply is positioned
- * after the AIDL status (which must be EX_NONE) or at 0 (legacy). */
+/* Exported for the host tests only (not in libbinder-c.map). */
+int bc__sm_open_reply(const struct sm_dialect *d, bc_parcel *reply)
+{
+	bc_status st = BINDERC_STATUS_INIT;
+	int r;
+
+	/* In the request's wire: an Android 12 reply's stability words are
+	 * Category words, and only its own wire says so. */
+	r = bc_parcel_set_wire(reply, d->wire, BINDERC_PARTITION_SYSTEM);
+	if (r < 0 || !d->status_reply)
+		return r;
+	r = bc_parcel_read_status(reply, &st);
+	r = r < 0 ? -EBADMSG : exception_to_errno(&st);
+	bc_status_clear(&st);
+	return r;
+}
+
+/* Send @req (consumed) as @code; on success *@ret_reply is opened by
+ * bc__sm_open_reply(): past the status, if the dialect has one. */
 static int call(bc_sm *sm, uint32_t code, bc_parcel *req, bc_parcel **ret_reply)
 {
 	bc_parcel *reply = NULL;
@@ -194,20 +169,10 @@ static int call(bc_sm *sm, uint32_t code, bc_parcel *req, bc_parcel **ret_reply)
 		return r;
 	if (!reply)
 		return -EBADMSG;
-	bc_parcel_set_wire(reply, aidl(sm) ? BINDERC_WIRE_ANDROID_13 : BINDERC_WIRE_ANDROID_9, BINDERC_PARTITION_SYSTEM);
-	if (aidl(sm)) {
-		bc_status st = BINDERC_STATUS_INIT;
-
-		r = bc_parcel_read_status(reply, &st);
-		if (r < 0)
-			r = -EBADMSG;
-		else
-			r = exception_to_errno(&st);
-		bc_status_clear(&st);
-		if (r < 0) {
-			bc_parcel_unref(reply);
-			return r;
-		}
+	r = bc__sm_open_reply(sm->d, reply);
+	if (r < 0) {
+		bc_parcel_unref(reply);
+		return r;
 	}
 	*ret_reply = reply;
 	return 0;
@@ -258,7 +223,7 @@ static int lookup(bc_sm *sm, uint32_t code, const char *name, bc_binder **ret)
 	if (r < 0)
 		return r;
 	/* The C servicemanager answers a miss with a bare int32 0. */
-	if (!aidl(sm) && bc_parcel_remaining(reply) < 24)
+	if (sm->d->miss_is_bare_int && bc_parcel_remaining(reply) < 24)
 		r = 0;
 	else
 		r = read_binder_or_union(reply, &b);
@@ -420,7 +385,7 @@ int bc_sm_list(bc_sm *sm, int dump_priority, char ***ret, size_t *ret_n)
 		return -EINVAL;
 	if (!dump_priority)
 		dump_priority = BINDERC_SM_DUMP_ALL;
-	if (!aidl(sm))
+	if (sm->d->list_by_index)
 		return list_legacy(sm, dump_priority, ret, ret_n);
 	r = request(sm, &req);
 	if (r < 0)
@@ -459,7 +424,7 @@ int bc_sm_is_declared(bc_sm *sm, const char *name, bool *ret)
 
 	if (!sm || !name || !ret)
 		return -EINVAL;
-	if (!aidl(sm))
+	if (!code_of(sm, SM_M_IS_DECLARED))
 		return -EOPNOTSUPP;
 	r = request_named(sm, name, &req);
 	if (r < 0)
@@ -572,7 +537,7 @@ int bc_sm_watch(bc_sm *sm, const char *name, bc_sm_notify_fn fn, void *userdata,
 
 	if (!sm || !name || !fn || !ret)
 		return -EINVAL;
-	if (!aidl(sm))
+	if (!code_of(sm, SM_M_REGISTER_FOR_NOTIFICATIONS))
 		return -EOPNOTSUPP;
 	w = calloc(1, sizeof(*w));
 	core = calloc(1, sizeof(*core));
@@ -697,7 +662,7 @@ int bc_sm_register_client_callback(bc_sm *sm, const char *name, bc_binder *servi
 
 	if (!sm || !name || !service || !fn || !ret)
 		return -EINVAL;
-	if (!aidl(sm))
+	if (!code_of(sm, SM_M_REGISTER_CLIENT_CALLBACK))
 		return -EOPNOTSUPP;
 	cc = calloc(1, sizeof(*cc));
 	core = calloc(1, sizeof(*core));
@@ -757,7 +722,7 @@ int bc_sm_try_unregister(bc_sm *sm, const char *name, bc_binder *service)
 {
 	if (!sm || !name || !service)
 		return -EINVAL;
-	if (!aidl(sm))
+	if (!code_of(sm, SM_M_TRY_UNREGISTER_SERVICE))
 		return -EOPNOTSUPP;
 	return watch_call(sm, code_of(sm, SM_M_TRY_UNREGISTER_SERVICE), name, service);
 }

@@ -12,7 +12,10 @@
 #ifndef BINDERC_SM_PROTOCOL_H
 #define BINDERC_SM_PROTOCOL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <binderc/servicemanager.h>
 
@@ -169,6 +172,88 @@ static inline uint32_t sm_code_of(int release, int method)
 			return c;
 	return 0;
 }
+
+/* The legacy dialect's codes as methods, for the table below. */
+static const unsigned char sm_legacy_methods[SM_MAX_CODE] = {
+	[SM_LEGACY_GET - 1] = SM_M_GET_SERVICE,
+	[SM_LEGACY_CHECK - 1] = SM_M_CHECK_SERVICE,
+	[SM_LEGACY_ADD - 1] = SM_M_ADD_SERVICE,
+	[SM_LEGACY_LIST - 1] = SM_M_LIST_SERVICES,
+};
+
+/*
+ * Each dialect of the service manager, described (as libgbinder describes
+ * its service managers by table): both ends read what differs from here
+ * instead of branching on the dialect.  A method whose code is 0 in a
+ * dialect is not in it (the client answers -EOPNOTSUPP).
+ */
+struct sm_dialect {
+	int dialect;          /* enum bc_sm_dialect that names it */
+	const char *name;     /* in $BINDERC_SM_DIALECT and the daemon's log */
+	int release;          /* enum sm_release of its AIDL codes; 0: legacy */
+	const unsigned char *methods; /* [code - 1]: the method */
+	int wire;             /* enum bc_wire of requests and of their replies */
+	bool status_reply;    /* replies open with a binder::Status */
+	bool list_by_index;   /* listServices: one name a call, by index */
+	bool miss_is_bare_int; /* an absent service: int32 0, not a null binder */
+};
+
+#define SM_DIALECT_AIDL_(n, w)                                                                                    \
+	{ BINDERC_SM_DIALECT_ANDROID_##n, "android-" #n, SM_ANDROID_##n, sm_release_methods[SM_ANDROID_##n - SM_RELEASE_FIRST], \
+	  w, true, false, false }
+
+static const struct sm_dialect sm_dialects[] = {
+	{ BINDERC_SM_DIALECT_LEGACY, "legacy", 0, sm_legacy_methods, BINDERC_WIRE_ANDROID_9, false, true, true },
+	SM_DIALECT_AIDL_(11, BINDERC_WIRE_ANDROID_11),
+	SM_DIALECT_AIDL_(12, BINDERC_WIRE_ANDROID_12),
+	SM_DIALECT_AIDL_(13, BINDERC_WIRE_ANDROID_13),
+	SM_DIALECT_AIDL_(14, BINDERC_WIRE_ANDROID_13),
+	SM_DIALECT_AIDL_(15, BINDERC_WIRE_ANDROID_13),
+	SM_DIALECT_AIDL_(16, BINDERC_WIRE_ANDROID_13),
+};
+#undef SM_DIALECT_AIDL_
+
+/** The description of @dialect (BINDERC_SM_DIALECT_AIDL is Android
+ * 14's); NULL for none. */
+static inline const struct sm_dialect *sm_dialect_of(int dialect)
+{
+	if (dialect == BINDERC_SM_DIALECT_AIDL)
+		dialect = SM_RELEASE_DEFAULT;
+	for (size_t i = 0; i < sizeof(sm_dialects) / sizeof(sm_dialects[0]); i++)
+		if (sm_dialects[i].dialect == dialect)
+			return &sm_dialects[i];
+	return NULL;
+}
+
+/** The dialect named @name ("aidl" too); NULL for none. */
+static inline const struct sm_dialect *sm_dialect_named(const char *name)
+{
+	if (strcmp(name, "aidl") == 0)
+		return sm_dialect_of(BINDERC_SM_DIALECT_AIDL);
+	for (size_t i = 0; i < sizeof(sm_dialects) / sizeof(sm_dialects[0]); i++)
+		if (strcmp(sm_dialects[i].name, name) == 0)
+			return &sm_dialects[i];
+	return NULL;
+}
+
+/** The code of @method in @d (0 when @d lacks it). */
+static inline uint32_t sm_dialect_code(const struct sm_dialect *d, int method)
+{
+	for (uint32_t c = 1; method > SM_M_NONE && c <= SM_MAX_CODE; c++)
+		if (d->methods[c - 1] == method)
+			return c;
+	return 0;
+}
+
+/** The method @code means in @d (SM_M_NONE when none). */
+static inline int sm_dialect_method(const struct sm_dialect *d, uint32_t code)
+{
+	return code >= 1 && code <= SM_MAX_CODE ? d->methods[code - 1] : SM_M_NONE;
+}
+
+/** The client's reading of a reply in @d (libbinder-c/servicemanager.c):
+ * in @d's wire, past the status if @d has one; -errno for an error status. */
+int bc__sm_open_reply(const struct sm_dialect *d, bc_parcel *reply);
 
 /** IServiceCallback.onRegistration (oneway). */
 #define SM_CALLBACK_ON_REGISTRATION 1u

@@ -79,16 +79,13 @@ static int end_of_request(const struct req *q)
 
 static const char *dialect_name(const struct req *q)
 {
-	static const char *const names[] = { "android-11", "android-12", "android-13",
-					     "android-14", "android-15", "android-16" };
+	const struct sm_dialect *d = q->release ? sm_dialect_of(q->release) : q->h->d;
 
-	if (q->h->dialect != BINDERC_SM_DIALECT_AIDL)
-		return "legacy";
 	if (q->release == SM_ANDROID_15 && sm_union_shape(q->sm) == SM_UNION_15_R6)
 		return "android-15-r6";
 	if (q->release == SM_ANDROID_15 && sm_union_shape(q->sm) == SM_UNION_15_R20)
 		return "android-15-r20";
-	return sm_release_is_valid(q->release) ? names[q->release - SM_RELEASE_FIRST] : "aidl";
+	return d ? d->name : "aidl";
 }
 
 static void deny_log(const struct req *q, const char *what, const char *name)
@@ -181,7 +178,7 @@ static enum reply_form reply_form(const struct req *q)
 	bool by_union = q->method == SM_M_GET_SERVICE2 || q->method == SM_M_CHECK_SERVICE2 ||
 			(q->method == SM_M_CHECK_SERVICE && shape != SM_UNION_DEFAULT);
 
-	if (q->h->dialect != BINDERC_SM_DIALECT_AIDL || !by_union)
+	if (!by_union)
 		return RF_BINDER;
 	return shape == SM_UNION_15_R6 ? RF_UNION_BINDER : RF_UNION_METADATA;
 }
@@ -192,8 +189,6 @@ static enum reply_form reply_form(const struct req *q)
  * may start a lazy service (lazy.c). */
 static bool is_get(const struct req *q)
 {
-	if (q->h->dialect != BINDERC_SM_DIALECT_AIDL)
-		return q->code == SM_LEGACY_GET;
 	return q->method == SM_M_GET_SERVICE || q->method == SM_M_GET_SERVICE2;
 }
 
@@ -218,7 +213,7 @@ static int do_get(struct req *q)
 	    sm_policy_allows(q->sm->policy, SM_ACT_FIND, name, q->c))
 		sm_try_start(q->sm, name);
 	free(name);
-	if (q->h->dialect == BINDERC_SM_DIALECT_AIDL)
+	if (q->h->d->status_reply)
 		r = bc_parcel_write_status(q->reply, NULL);
 	if (r == 0 && reply_form(q) != RF_BINDER)
 		r = write_service_union(q->reply, s, reply_form(q));
@@ -264,7 +259,7 @@ static void skip_repeated_stability(struct req *q)
 
 static int do_add(struct req *q)
 {
-	bool aidl = q->h->dialect == BINDERC_SM_DIALECT_AIDL;
+	bool aidl = q->h->d->status_reply; /* and a dump priority, always */
 	char *name = NULL;
 	bc_binder *b = NULL;
 	int32_t isolated = 0, dump = BINDERC_SM_DUMP_DEFAULT;
@@ -334,7 +329,7 @@ static int do_list(struct req *q)
 	int32_t index = 0, prio = BINDERC_SM_DUMP_ALL;
 	int r = 0;
 
-	if (q->h->dialect == BINDERC_SM_DIALECT_LEGACY) {
+	if (q->h->d->list_by_index) {
 		r = bc_parcel_read_int32(q->in, &index);
 		if (r == 0 && bc_parcel_remaining(q->in) > 0)
 			r = bc_parcel_read_int32(q->in, &prio);
@@ -662,20 +657,6 @@ static int do_debug_info(struct req *q)
 
 /* ---- dispatch ------------------------------------------------------------------ */
 
-static int dispatch_legacy(struct req *q)
-{
-	switch (q->code) {
-	case SM_LEGACY_GET:
-	case SM_LEGACY_CHECK:
-		return do_get(q);
-	case SM_LEGACY_ADD:
-		return do_add(q);
-	case SM_LEGACY_LIST:
-		return do_list(q);
-	}
-	return -EBADMSG;
-}
-
 static int run_method(struct req *q)
 {
 	switch (q->method) {
@@ -720,6 +701,13 @@ static int try_method(struct req *q, size_t args, int release, int method, bool 
 	if (bc_parcel_set_position(q->in, args) < 0)
 		return -EBADMSG;
 	return method == SM_M_NONE ? -EBADMSG : run_method(q);
+}
+
+/* A dialect with one numbering (legacy): its table decides. */
+static int dispatch_fixed(struct req *q)
+{
+	return try_method(q, bc_parcel_get_position(q->in), q->h->d->release, sm_dialect_method(q->h->d, q->code),
+			  false);
 }
 
 /* The arguments each method takes: where two releases put methods of
@@ -849,7 +837,8 @@ int sm_handle(struct sm *sm, const struct sm_caller *c, uint32_t code, bc_parcel
 	r = bc_parcel_set_wire(reply, h.wire, h.partition);
 	if (r < 0)
 		return r;
-	r = h.dialect == BINDERC_SM_DIALECT_AIDL ? dispatch_aidl(&q) : dispatch_legacy(&q);
+	/* AIDL requests carry no release: it is worked out from the code. */
+	r = h.dialect == BINDERC_SM_DIALECT_AIDL ? dispatch_aidl(&q) : dispatch_fixed(&q);
 	if (r == -EBADMSG)
 		sm_log(SM_LOG_NOTICE, "code %u from uid %u pid %d (%s): malformed or unknown", code, (unsigned)c->uid,
 		       (int)c->pid, dialect_name(&q));

@@ -15,7 +15,7 @@
  * so "no clients" is only ever learned by that periodic check.
  */
 #include <errno.h>
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>

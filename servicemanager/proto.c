@@ -78,6 +78,9 @@ int sm_read_header(bc_parcel *in, struct sm_header *ret)
 				return -EBADMSG;
 			ret->dialect = forms[i].dialect;
 			ret->wire = forms[i].wire;
+			/* The release of an AIDL request is worked out later
+			 * (handler.c); what its dialect fixes is the same in all. */
+			ret->d = sm_dialect_of(forms[i].dialect);
 			ret->partition = partition;
 			return 0;
 		}

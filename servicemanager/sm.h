@@ -110,6 +110,7 @@ struct sm_header {
 	int dialect;   /* enum bc_sm_dialect (AIDL or LEGACY) */
 	int wire;      /* enum bc_wire to read the rest and write the reply */
 	int partition; /* enum bc_partition ('SYST' or 'VNDR') */
+	const struct sm_dialect *d; /* what the dialect fixes (sm_protocol.h) */
 };
 
 /**

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <uapi/binder.h> /* before binderfs.h, whose binder.h it replaces */
 #include <linux/android/binderfs.h>
 
 #include <binderc/binderc.h>
@@ -577,8 +578,90 @@ static int cmd_mkdev(const char *mount, int argc, char **argv)
 	return r;
 }
 
+static int run_list(struct ctx *c, const char *cmd, int argc, char **argv)
+{
+	(void)cmd, (void)argc, (void)argv;
+	return cmd_list(c);
+}
+
+static int run_check(struct ctx *c, const char *cmd, int argc, char **argv)
+{
+	(void)cmd, (void)argc;
+	return cmd_check(c, argv[0]);
+}
+
+static int run_ping(struct ctx *c, const char *cmd, int argc, char **argv)
+{
+	(void)cmd, (void)argc;
+	return cmd_ping(c, argv[0]);
+}
+
+static int run_wait(struct ctx *c, const char *cmd, int argc, char **argv)
+{
+	(void)cmd;
+	return cmd_wait(c, argv[0], argc > 1 ? argv[1] : NULL);
+}
+
+static int run_call(struct ctx *c, const char *cmd, int argc, char **argv)
+{
+	(void)cmd;
+	return cmd_call(c, argc, argv);
+}
+
+static int run_mkdev(struct ctx *c, const char *cmd, int argc, char **argv)
+{
+	(void)c, (void)cmd;
+	return cmd_mkdev(argv[0], argc - 1, argv + 1);
+}
+
+static int run_monitor(struct ctx *c, const char *cmd, int argc, char **argv)
+{
+	(void)c, (void)cmd;
+	return binder_monitor(prog, argc, argv);
+}
+
+static int run_freeze(struct ctx *c, const char *cmd, int argc, char **argv)
+{
+	return binder_freeze(prog, c->device, cmd, argc, argv);
+}
+
+/* The commands, once: their names (for the errors too), how many
+ * arguments each takes, and whether it talks to the service manager
+ * (mkdev needs a binderfs mount, monitor netlink, freezing the device). */
+static const struct command {
+	const char *name;
+	int min, max;
+	bool needs_sm;
+	int (*run)(struct ctx *c, const char *cmd, int argc, char **argv);
+} commands[] = {
+	{ "list", 0, 0, true, run_list },
+	{ "check", 1, 1, true, run_check },
+	{ "ping", 1, 1, true, run_ping },
+	{ "wait", 1, 2, true, run_wait },
+	{ "call", 2, 1 << 20, true, run_call },
+	{ "mkdev", 2, 1 << 20, false, run_mkdev },
+	{ "monitor", 0, 8, false, run_monitor },
+	{ "freeze", 1, 1 << 20, false, run_freeze },
+	{ "thaw", 1, 1 << 20, false, run_freeze },
+	{ "frozen", 1, 1 << 20, false, run_freeze },
+};
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/* "(list, check, ...)" for the errors that list the commands. */
+static const char *command_names(void)
+{
+	static char buf[128];
+	size_t n = 0;
+
+	for (size_t k = 0; k < N_COMMANDS && n < sizeof(buf); k++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s%s", k ? ", " : "(", commands[k].name,
+				      k + 1 == N_COMMANDS ? ")" : "");
+	return buf;
+}
+
 int main(int argc, char **argv)
 {
+	const struct command *command = NULL;
 	static const struct option lo[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "legacy", no_argument, NULL, 'l' },
@@ -617,48 +700,25 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("%s", "no command (list, check, ping, wait, call, mkdev, monitor, freeze, thaw, frozen)");
+		return usage_error("no command %s", command_names());
 	cmd = argv[optind++];
 	argc -= optind;
 	argv += optind;
 
-	{
-		static const struct {
-			const char *name;
-			int min, max;
-		} cmds[] = { { "list", 0, 0 }, { "check", 1, 1 }, { "ping", 1, 1 }, { "wait", 1, 2 }, { "call", 2, 1 << 20 },
-			     { "mkdev", 2, 1 << 20 }, { "monitor", 0, 8 }, { "freeze", 1, 1 << 20 },
-			     { "thaw", 1, 1 << 20 }, { "frozen", 1, 1 << 20 } };
-		size_t k = 0;
-
-		while (k < sizeof(cmds) / sizeof(cmds[0]) && strcmp(cmds[k].name, cmd) != 0)
-			k++;
-		if (k == sizeof(cmds) / sizeof(cmds[0]))
-			return usage_error("unknown command '%s' (list, check, ping, wait, call, mkdev, monitor, freeze, thaw, frozen)", cmd);
-		if (argc < cmds[k].min || argc > cmds[k].max)
-			return usage_error("wrong number of arguments for '%s'", cmd);
+	for (size_t k = 0; k < N_COMMANDS && !command; k++)
+		if (strcmp(commands[k].name, cmd) == 0)
+			command = &commands[k];
+	if (!command) {
+		fprintf(stderr, "%s: unknown command '%s' %s\nTry 'binder --help'.\n", prog, cmd, command_names());
+		return EXIT_USAGE;
 	}
-	if (strcmp(cmd, "mkdev") == 0)
-		return cmd_mkdev(argv[0], argc - 1, argv + 1);
-	/* Netlink only: no device, no service manager. */
-	if (strcmp(cmd, "monitor") == 0)
-		return binder_monitor(prog, argc, argv);
-	/* The device only: freezing needs no service manager. */
-	if (strcmp(cmd, "freeze") == 0 || strcmp(cmd, "thaw") == 0 || strcmp(cmd, "frozen") == 0)
-		return binder_freeze(prog, c.device, cmd, argc, argv);
+	if (argc < command->min || argc > command->max)
+		return usage_error("wrong number of arguments for '%s'", cmd);
+	if (!command->needs_sm)
+		return command->run(&c, cmd, argc, argv);
 	r = connect_sm(&c);
-	if (r == 0) {
-		if (strcmp(cmd, "list") == 0)
-			r = cmd_list(&c);
-		else if (strcmp(cmd, "check") == 0)
-			r = cmd_check(&c, argv[0]);
-		else if (strcmp(cmd, "ping") == 0)
-			r = cmd_ping(&c, argv[0]);
-		else if (strcmp(cmd, "wait") == 0)
-			r = cmd_wait(&c, argv[0], argc > 1 ? argv[1] : NULL);
-		else
-			r = cmd_call(&c, argc, argv);
-	}
+	if (r == 0)
+		r = command->run(&c, cmd, argc, argv);
 	fflush(stdout);
 	bc_sm_unref(c.sm);
 	bc_process_unref(c.proc);

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 
 #include <binderc/process.h>
 

@@ -281,48 +281,16 @@ size_t bt_br_payload(uint32_t cmd)
 
 const char *bt_br_name(uint32_t cmd)
 {
-	switch (cmd) {
-	case BR_ERROR: return "BR_ERROR";
-	case BR_OK: return "BR_OK";
-	case BR_TRANSACTION_SEC_CTX: return "BR_TRANSACTION_SEC_CTX";
-	case BR_TRANSACTION: return "BR_TRANSACTION";
-	case BR_REPLY: return "BR_REPLY";
-	case BR_ACQUIRE_RESULT: return "BR_ACQUIRE_RESULT";
-	case BR_DEAD_REPLY: return "BR_DEAD_REPLY";
-	case BR_TRANSACTION_COMPLETE: return "BR_TRANSACTION_COMPLETE";
-	case BR_INCREFS: return "BR_INCREFS";
-	case BR_ACQUIRE: return "BR_ACQUIRE";
-	case BR_RELEASE: return "BR_RELEASE";
-	case BR_DECREFS: return "BR_DECREFS";
-	case BR_ATTEMPT_ACQUIRE: return "BR_ATTEMPT_ACQUIRE";
-	case BR_NOOP: return "BR_NOOP";
-	case BR_SPAWN_LOOPER: return "BR_SPAWN_LOOPER";
-	case BR_FINISHED: return "BR_FINISHED";
-	case BR_DEAD_BINDER: return "BR_DEAD_BINDER";
-	case BR_CLEAR_DEATH_NOTIFICATION_DONE: return "BR_CLEAR_DEATH_NOTIFICATION_DONE";
-	case BR_FAILED_REPLY: return "BR_FAILED_REPLY";
-	case BR_FROZEN_REPLY: return "BR_FROZEN_REPLY";
-	case BR_ONEWAY_SPAM_SUSPECT: return "BR_ONEWAY_SPAM_SUSPECT";
-	case BT_BR_TRANSACTION_PENDING_FROZEN: return "BR_TRANSACTION_PENDING_FROZEN";
-	case BT_BR_FROZEN_BINDER: return "BR_FROZEN_BINDER";
-	case BT_BR_CLEAR_FREEZE_NOTIFICATION_DONE: return "BR_CLEAR_FREEZE_NOTIFICATION_DONE";
-	case 0: return "(none)";
-	default: return "BR_?";
-	}
+	const char *name = binder_br_name(cmd);
+
+	return name ? name : cmd ? "BR_?" : "(none)";
 }
 
 const char *bt_bc_name(uint32_t cmd)
 {
-	switch (cmd) {
-	case BC_TRANSACTION: return "BC_TRANSACTION";
-	case BC_REPLY: return "BC_REPLY";
-	case BC_FREE_BUFFER: return "BC_FREE_BUFFER";
-	case BC_INCREFS: return "BC_INCREFS";
-	case BC_ACQUIRE: return "BC_ACQUIRE";
-	case BC_RELEASE: return "BC_RELEASE";
-	case BC_DECREFS: return "BC_DECREFS";
-	default: return "BC_?";
-	}
+	const char *name = binder_bc_name(cmd);
+
+	return name ? name : "BC_?";
 }
 
 static int wait_readable(int fd, int64_t deadline)
@@ -445,7 +413,7 @@ int bt_wait_result(struct bt_conn *c, struct bt_result *r, bool sync, int timeou
 		switch (br.cmd) {
 		case BR_TRANSACTION_COMPLETE:
 		case BR_ONEWAY_SPAM_SUSPECT:
-		case BT_BR_TRANSACTION_PENDING_FROZEN: /* a oneway queued to a frozen proc */
+		case BR_TRANSACTION_PENDING_FROZEN: /* a oneway queued to a frozen proc */
 			r->complete = true;
 			if (!sync) {
 				r->final = br.cmd;

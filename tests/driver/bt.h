@@ -20,23 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
+#include <uapi/binder_names.h>
 
 #include "harness.h" /* the device, driver and kernel under test, th_now_ms() */
-
-/* Linux 6.2 on; Debian 12's <linux/android/binder.h> (6.1) lacks it. */
-#define BT_BR_TRANSACTION_PENDING_FROZEN _IO('r', 20)
-/* Frozen-binder notifications, Linux 6.12 on (6.1's header lacks them). */
-struct bt_frozen_state_info {
-	binder_uintptr_t cookie;
-	uint32_t is_frozen;
-	uint32_t reserved;
-};
-#define BT_BR_FROZEN_BINDER _IOR('r', 21, struct bt_frozen_state_info)
-#define BT_BR_CLEAR_FREEZE_NOTIFICATION_DONE _IOR('r', 22, binder_uintptr_t)
-#define BT_BC_REQUEST_FREEZE_NOTIFICATION _IOW('c', 19, struct binder_handle_cookie)
-#define BT_BC_CLEAR_FREEZE_NOTIFICATION _IOW('c', 20, struct binder_handle_cookie)
-#define BT_BC_FREEZE_NOTIFICATION_DONE _IOW('c', 21, binder_uintptr_t)
 
 #define BT_TIMEOUT_MS     TH_TIMEOUT_MS /* the harness's default bound */
 /* libbinder's mapping: 1 MiB minus two pages. */
@@ -51,9 +38,6 @@ struct bt_frozen_state_info {
 #define BT_SM_WHO   4u  /* reply: s32 sender_pid, u32 sender_euid */
 #define BT_SM_ECHO  5u  /* reply: the same bytes (objects not copied) */
 #define BT_SM_SLOTS 8
-
-/* BR_* codes newer than the 6.1 UAPI header the tests build against. */
-#define BT_BR_TRANSACTION_PENDING_FROZEN _IO('r', 20) /* 6.3 */
 
 /* Which driver is under test (th_is_binderc() as an enum, for the
  * differences table). */

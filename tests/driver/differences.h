@@ -98,7 +98,7 @@ static const struct bt_difference bt_differences[] = {
 	{ "access/pid_only_on_another_context",
 	  "BINDER_FREEZE (thaw) of a pid open only on another context", 0, -EINVAL, "as above" },
 	{ "access/oneway_to_frozen_proc_is_recorded", "oneway to a frozen proc completes with",
-	  _IO('r', 20) /* BR_TRANSACTION_PENDING_FROZEN */, _IO('r', 20),
+	  BR_TRANSACTION_PENDING_FROZEN, BR_TRANSACTION_PENDING_FROZEN,
 	  "mainline before 6.3 (6.2 by some accounts; no Debian kernel lies between) answers a oneway queued to a frozen proc with "
 	  "BR_TRANSACTION_COMPLETE; since then (commit 'binder: return pending info for "
 	  "frozen async txns') with BR_TRANSACTION_PENDING_FROZEN, so the sender knows it "

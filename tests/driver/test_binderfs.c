@@ -35,6 +35,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <uapi/binder.h> /* before binderfs.h, whose binder.h it replaces */
 #include <linux/android/binderfs.h>
 
 #include "bt.h"

@@ -85,38 +85,38 @@ static int cmd_hc(struct bt_conn *conn, uint32_t cmd, uint32_t handle, binder_ui
 
 static int request(struct bt_conn *conn, uint32_t h, binder_uintptr_t cookie)
 {
-	return cmd_hc(conn, BT_BC_REQUEST_FREEZE_NOTIFICATION, h, cookie, NULL);
+	return cmd_hc(conn, BC_REQUEST_FREEZE_NOTIFICATION, h, cookie, NULL);
 }
 
 static int clear(struct bt_conn *conn, uint32_t h, binder_uintptr_t cookie)
 {
-	return cmd_hc(conn, BT_BC_CLEAR_FREEZE_NOTIFICATION, h, cookie, NULL);
+	return cmd_hc(conn, BC_CLEAR_FREEZE_NOTIFICATION, h, cookie, NULL);
 }
 
 static int done(struct bt_conn *conn, binder_uintptr_t cookie)
 {
 	struct bt_buf w = { .len = 0 };
 
-	bt_put32(&w, BT_BC_FREEZE_NOTIFICATION_DONE);
+	bt_put32(&w, BC_FREEZE_NOTIFICATION_DONE);
 	bt_put64(&w, cookie);
 	return bt_write(conn, w.data, w.len);
 }
 
-static struct bt_frozen_state_info next_notice(struct bt_conn *conn)
+static struct binder_frozen_state_info next_notice(struct bt_conn *conn)
 {
-	struct bt_frozen_state_info info;
+	struct binder_frozen_state_info info;
 	struct bt_br br;
 	int ret = bt_next(conn, &br, BT_TIMEOUT_MS);
 
 	bt_require(ret == 0, "no notice: %d", ret);
-	bt_require(br.cmd == BT_BR_FROZEN_BINDER, "got %s, not BR_FROZEN_BINDER", bt_br_name(br.cmd));
+	bt_require(br.cmd == BR_FROZEN_BINDER, "got %s, not BR_FROZEN_BINDER", bt_br_name(br.cmd));
 	memcpy(&info, br.raw, sizeof(info));
 	return info;
 }
 
 static void expect_notice(struct bt_conn *conn, binder_uintptr_t cookie, bool frozen)
 {
-	struct bt_frozen_state_info info = next_notice(conn);
+	struct binder_frozen_state_info info = next_notice(conn);
 
 	cr_assert_eq(info.cookie, cookie, "cookie %llx", (unsigned long long)info.cookie);
 	cr_assert_eq(info.is_frozen, frozen, "is_frozen %u, expected %d", info.is_frozen, frozen);
@@ -128,7 +128,7 @@ static void expect_clear_done(struct bt_conn *conn, binder_uintptr_t cookie)
 	struct bt_br br;
 
 	cr_assert_eq(bt_next(conn, &br, BT_TIMEOUT_MS), 0);
-	cr_assert_eq(br.cmd, BT_BR_CLEAR_FREEZE_NOTIFICATION_DONE, "%s", bt_br_name(br.cmd));
+	cr_assert_eq(br.cmd, BR_CLEAR_FREEZE_NOTIFICATION_DONE, "%s", bt_br_name(br.cmd));
 	cr_assert_eq(br.cookie, cookie);
 }
 
@@ -184,7 +184,7 @@ Test(freeze_notify, unknown_before_6_12)
 	c.autoack = false;
 	cr_assert_eq(bt_enter_looper(&c), 0);
 	h = start_server(NULL);
-	ret = cmd_hc(&c, BT_BC_REQUEST_FREEZE_NOTIFICATION, h, 0xf00, &wc);
+	ret = cmd_hc(&c, BC_REQUEST_FREEZE_NOTIFICATION, h, 0xf00, &wc);
 	if (have_notifications()) {
 		cr_assert_eq(ret, 0);
 		expect_notice(&c, 0xf00, false);
@@ -309,12 +309,12 @@ Test(freeze_notify, second_request_refused)
 	cr_assert_eq(request(&c, h, 0xc5), 0);
 	/* a good command, then the second request: consumed stops between */
 	bt_put_ref(&w, BC_INCREFS, h);
-	put_hc(&w, BT_BC_REQUEST_FREEZE_NOTIFICATION, h, 0xc5);
-	put_hc(&w, BT_BC_REQUEST_FREEZE_NOTIFICATION, h, 0xc6);
+	put_hc(&w, BC_REQUEST_FREEZE_NOTIFICATION, h, 0xc5);
+	put_hc(&w, BC_REQUEST_FREEZE_NOTIFICATION, h, 0xc6);
 	ret = bt_write_read(c.fd, w.data, w.len, &wc, NULL, 0, NULL);
 	cr_assert_eq(ret, -EINVAL, "same cookie: %d", ret);
 	cr_assert_eq(wc, 8, "write_consumed %llu", (unsigned long long)wc);
-	cr_assert_eq(cmd_hc(&c, BT_BC_REQUEST_FREEZE_NOTIFICATION, h, 0xc6, &wc), -EINVAL,
+	cr_assert_eq(cmd_hc(&c, BC_REQUEST_FREEZE_NOTIFICATION, h, 0xc6, &wc), -EINVAL,
 		     "another cookie");
 	cr_assert_eq(wc, 0);
 	/* no BR_ERROR: only the first request's notice */
@@ -333,14 +333,14 @@ Test(freeze_notify, bad_handles_refused)
 	uint32_t h;
 
 	setup_watch(&h);
-	cr_assert_eq(cmd_hc(&c, BT_BC_REQUEST_FREEZE_NOTIFICATION, h + 100, 1, &wc), -EINVAL);
+	cr_assert_eq(cmd_hc(&c, BC_REQUEST_FREEZE_NOTIFICATION, h + 100, 1, &wc), -EINVAL);
 	cr_assert_eq(wc, 0);
-	cr_assert_eq(cmd_hc(&c, BT_BC_CLEAR_FREEZE_NOTIFICATION, h + 100, 1, &wc), -EINVAL);
+	cr_assert_eq(cmd_hc(&c, BC_CLEAR_FREEZE_NOTIFICATION, h + 100, 1, &wc), -EINVAL);
 	cr_assert_eq(wc, 0);
 	/* handle 0 before BC_INCREFS / BC_ACQUIRE: no ref yet */
 	cr_assert_eq(bt_open(&q, BT_VM_SIZE_DEFAULT), 0);
 	cr_assert_eq(bt_enter_looper(&q), 0);
-	cr_assert_eq(cmd_hc(&q, BT_BC_REQUEST_FREEZE_NOTIFICATION, 0, 2, &wc), -EINVAL);
+	cr_assert_eq(cmd_hc(&q, BC_REQUEST_FREEZE_NOTIFICATION, 0, 2, &wc), -EINVAL);
 	cr_assert_eq(wc, 0);
 	/* with the ref: the manager's current state */
 	{
@@ -363,14 +363,14 @@ Test(freeze_notify, clear_and_done_errors)
 	uint32_t h;
 
 	setup_watch(&h);
-	cr_assert_eq(cmd_hc(&c, BT_BC_CLEAR_FREEZE_NOTIFICATION, h, 0xc7, &wc), -EINVAL,
+	cr_assert_eq(cmd_hc(&c, BC_CLEAR_FREEZE_NOTIFICATION, h, 0xc7, &wc), -EINVAL,
 		     "clear with no watch");
 	cr_assert_eq(wc, 0);
 	cr_assert_eq(done(&c, 0xc7), -EINVAL, "done with nothing delivered");
 	cr_assert_eq(request(&c, h, 0xc7), 0);
 	cr_assert_eq(done(&c, 0xc7), -EINVAL, "done before the notice was read");
 	expect_notice(&c, 0xc7, false);
-	cr_assert_eq(cmd_hc(&c, BT_BC_CLEAR_FREEZE_NOTIFICATION, h, 0xc8, &wc), -EINVAL,
+	cr_assert_eq(cmd_hc(&c, BC_CLEAR_FREEZE_NOTIFICATION, h, 0xc8, &wc), -EINVAL,
 		     "clear with another cookie");
 	cr_assert_eq(wc, 0);
 	cr_assert_eq(done(&c, 0xc8), -EINVAL, "done with another cookie");
@@ -607,7 +607,7 @@ Test(freeze_notify, lockstep_cycles_one_notice_each)
 	t0 = th_now_ms();
 	for (int i = 0; i < CYCLES; i++) {
 		for (int frozen = 1; frozen >= 0; frozen--) {
-			struct bt_frozen_state_info info;
+			struct binder_frozen_state_info info;
 
 			cr_assert_eq(freeze_pid(c.fd, s1.pid, frozen), 0);
 			info = next_notice(&c);
@@ -674,11 +674,11 @@ Test(freeze_notify, storm_merges_and_ends_on_the_last_state)
 		}
 		for (int i = 0; i < WATCHERS; i++) {
 			struct bt_br br;
-			struct bt_frozen_state_info info;
+			struct binder_frozen_state_info info;
 
 			if (bt_next(&q[i], &br, 1) != 0)
 				continue;
-			cr_assert_eq(br.cmd, BT_BR_FROZEN_BINDER, "%s", bt_br_name(br.cmd));
+			cr_assert_eq(br.cmd, BR_FROZEN_BINDER, "%s", bt_br_name(br.cmd));
 			memcpy(&info, br.raw, sizeof(info));
 			cr_assert_eq(info.cookie, 0x100 + i);
 			repeats[i] += info.is_frozen == last[i];

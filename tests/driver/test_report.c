@@ -284,9 +284,9 @@ Test(report, frozen_target_oneway)
 	t = bt_tr(h, C_SEQ, TF_ONE_WAY, &seq, sizeof(seq), NULL, 0);
 	cr_assert_eq(bt_oneway(&c, &t, &r), 0);
 	cr_assert_eq(r.final, th_kernel_before(6, 3) && bt_driver() == BT_MAINLINE ?
-				      BR_TRANSACTION_COMPLETE : BT_BR_TRANSACTION_PENDING_FROZEN,
+				      BR_TRANSACTION_COMPLETE : BR_TRANSACTION_PENDING_FROZEN,
 		     "%s", bt_br_name(r.final));
-	expect_one(&(struct want){ .error = BT_BR_TRANSACTION_PENDING_FROZEN, .from_pid = getpid(),
+	expect_one(&(struct want){ .error = BR_TRANSACTION_PENDING_FROZEN, .from_pid = getpid(),
 				   .from_tid = gettid(), .to_pid = s1.pid, .flags = TF_ONE_WAY,
 				   .code = C_SEQ, .data_size = sizeof(seq) });
 	cr_assert_eq(freeze_pid(c.fd, s1.pid, false), 0);

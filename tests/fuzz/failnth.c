@@ -45,7 +45,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 
 #include "fz.h"
 

@@ -69,15 +69,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 
 #include "fz.h"
-
-/* Frozen-binder notifications (Linux 6.12; the 6.1 header lacks them). */
-#define FZ_BC_REQUEST_FREEZE_NOTIFICATION _IOW('c', 19, struct binder_handle_cookie)
-#define FZ_BC_CLEAR_FREEZE_NOTIFICATION _IOW('c', 20, struct binder_handle_cookie)
-#define FZ_BC_FREEZE_NOTIFICATION_DONE _IOW('c', 21, binder_uintptr_t)
-#define FZ_BR_FROZEN_BINDER _IOC(_IOC_READ, 'r', 21, 16) /* binder_frozen_state_info */
 
 #define MAX_PROCS   16
 #define MAX_THREADS 8
@@ -347,7 +341,7 @@ static size_t br_size(uint32_t cmd)
 	case BR_OK: case BR_DEAD_REPLY: case BR_TRANSACTION_COMPLETE: case BR_NOOP:
 	case BR_SPAWN_LOOPER: case BR_FINISHED: case BR_FAILED_REPLY:
 	case BR_FROZEN_REPLY: case BR_ONEWAY_SPAM_SUSPECT:
-	case _IO('r', 20): /* BR_TRANSACTION_PENDING_FROZEN (6.2) */
+	case BR_TRANSACTION_PENDING_FROZEN: /* 6.2 */
 		return 0;
 	case BR_TRANSACTION: case BR_REPLY: return sizeof(struct binder_transaction_data);
 	case BR_TRANSACTION_SEC_CTX: return sizeof(struct binder_transaction_data_secctx);
@@ -356,9 +350,9 @@ static size_t br_size(uint32_t cmd)
 		return sizeof(struct binder_ptr_cookie);
 	case BR_ATTEMPT_ACQUIRE: return sizeof(struct binder_pri_ptr_cookie);
 	case BR_DEAD_BINDER: case BR_CLEAR_DEATH_NOTIFICATION_DONE:
-	case _IOC(_IOC_READ, 'r', 22, 8): /* BR_CLEAR_FREEZE_NOTIFICATION_DONE (6.12) */
+	case BR_CLEAR_FREEZE_NOTIFICATION_DONE: /* 6.12 */
 		return sizeof(binder_uintptr_t);
-	case FZ_BR_FROZEN_BINDER:
+	case BR_FROZEN_BINDER:
 		return 16;
 	}
 	return (size_t)-1;
@@ -496,13 +490,13 @@ static void parse(struct thr *t, const uint8_t *buf, size_t len)
 			break;
 		}
 		case BR_DEAD_BINDER:
-		case FZ_BR_FROZEN_BINDER: {
+		case BR_FROZEN_BINDER: {
 			binder_uintptr_t cookie;
 
 			memcpy(&cookie, buf + pos, 8);
 			if (PCT(t, 90))
 				add_ack(cmd == BR_DEAD_BINDER ? BC_DEAD_BINDER_DONE
-							      : FZ_BC_FREEZE_NOTIFICATION_DONE,
+							      : BC_FREEZE_NOTIFICATION_DONE,
 					&cookie, 8);
 			break;
 		}
@@ -866,8 +860,8 @@ static size_t put_bc(struct thr *t, uint8_t *w)
 		BC_ACQUIRE, BC_RELEASE, BC_DECREFS, BC_INCREFS_DONE, BC_ACQUIRE_DONE,
 		BC_ATTEMPT_ACQUIRE, BC_REGISTER_LOOPER, BC_ENTER_LOOPER, BC_EXIT_LOOPER,
 		BC_REQUEST_DEATH_NOTIFICATION, BC_CLEAR_DEATH_NOTIFICATION, BC_DEAD_BINDER_DONE,
-		FZ_BC_REQUEST_FREEZE_NOTIFICATION, FZ_BC_CLEAR_FREEZE_NOTIFICATION,
-		FZ_BC_FREEZE_NOTIFICATION_DONE,
+		BC_REQUEST_FREEZE_NOTIFICATION, BC_CLEAR_FREEZE_NOTIFICATION,
+		BC_FREEZE_NOTIFICATION_DONE,
 	};
 	uint32_t cmd = PCT(t, 4) ? (PCT(t, 50) ? (uint32_t)R64(t) : _IOC(R(t, 4), 'c', R(t, 32), R(t, 80)))
 				 : cmds[R(t, sizeof(cmds) / sizeof(cmds[0]))];
@@ -879,7 +873,7 @@ static size_t put_bc(struct thr *t, uint8_t *w)
 		return put_txn(t, w, cmd);
 	case BC_FREE_BUFFER:
 	case BC_DEAD_BINDER_DONE:
-	case FZ_BC_FREEZE_NOTIFICATION_DONE: {
+	case BC_FREEZE_NOTIFICATION_DONE: {
 		binder_uintptr_t b = cmd == BC_FREE_BUFFER ? pick_buffer(t, true) : R(t, 8);
 
 		if (cmd == BC_FREE_BUFFER)
@@ -910,8 +904,8 @@ static size_t put_bc(struct thr *t, uint8_t *w)
 	}
 	case BC_REQUEST_DEATH_NOTIFICATION:
 	case BC_CLEAR_DEATH_NOTIFICATION:
-	case FZ_BC_REQUEST_FREEZE_NOTIFICATION:
-	case FZ_BC_CLEAR_FREEZE_NOTIFICATION: {
+	case BC_REQUEST_FREEZE_NOTIFICATION:
+	case BC_CLEAR_FREEZE_NOTIFICATION: {
 		struct binder_handle_cookie hc;
 
 		hc.handle = pick_handle(t);
@@ -1046,11 +1040,11 @@ static void op_death(struct thr *t)
 		struct binder_handle_cookie hc = { pick_handle(t), R(t, 8) };
 
 		if (freeze)
-			c = c == BC_REQUEST_DEATH_NOTIFICATION ? FZ_BC_REQUEST_FREEZE_NOTIFICATION :
-			    c == BC_CLEAR_DEATH_NOTIFICATION ? FZ_BC_CLEAR_FREEZE_NOTIFICATION :
-							       FZ_BC_FREEZE_NOTIFICATION_DONE;
+			c = c == BC_REQUEST_DEATH_NOTIFICATION ? BC_REQUEST_FREEZE_NOTIFICATION :
+			    c == BC_CLEAR_DEATH_NOTIFICATION ? BC_CLEAR_FREEZE_NOTIFICATION :
+							       BC_FREEZE_NOTIFICATION_DONE;
 		memcpy(w + len, &c, 4);
-		if (c == BC_DEAD_BINDER_DONE || c == FZ_BC_FREEZE_NOTIFICATION_DONE) {
+		if (c == BC_DEAD_BINDER_DONE || c == BC_FREEZE_NOTIFICATION_DONE) {
 			memcpy(w + len + 4, &hc.cookie, 8);
 			len += 12;
 		} else {

@@ -26,7 +26,7 @@
 
 #include "guest.h"
 
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 
 static const char *env_or(const char *name, const char *dflt)
 {

@@ -80,7 +80,7 @@ Test(fuzz, budgeted_run)
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 
 /* Run fn in a child; true if it finished within timeout_ms (a child stuck
  * in the kernel cannot even be killed: it is left behind, and the kernel

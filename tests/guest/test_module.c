@@ -11,7 +11,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>

@@ -16,7 +16,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 
 #include "lt.h"
 

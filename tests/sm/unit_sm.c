@@ -1769,3 +1769,57 @@ Test(strict, legacy_malformed_names_change_nothing)
 	cr_expect_eq(legacy_add(sm, BINDERC_WIRE_ANDROID_9, 0, long_name, g_svc), 0);
 	cr_expect_eq(sm->n_svc, 2);
 }
+
+/* ---- the dialect table (sm_protocol.h), as the client reads it ------------ */
+
+/* The client opens a reply in its request's wire.  It used to read every
+ * AIDL reply as Android 13's, so android-11 and android-12 replies were
+ * read in a wire that was not theirs (harmless only while the stability
+ * word is read leniently: Android 12 writes Category words). */
+Test(dialect, client_reads_replies_in_the_request_wire)
+{
+	for (size_t i = 0; i < sizeof(sm_dialects) / sizeof(sm_dialects[0]); i++) {
+		const struct sm_dialect *d = &sm_dialects[i];
+		bc_parcel *reply = NULL;
+
+		cr_assert_eq(bc_parcel_new(&reply), 0);
+		cr_assert_eq(bc_parcel_set_wire(reply, d->wire, BINDERC_PARTITION_SYSTEM), 0);
+		if (d->status_reply)
+			cr_assert_eq(bc_parcel_write_status(reply, NULL), 0);
+		cr_assert_eq(bc_parcel_write_int32(reply, 7), 0);
+		/* as a reply arrives: in the process's default wire, at 0 */
+		cr_assert_eq(bc_parcel_set_wire(reply, BINDERC_WIRE_DEFAULT, BINDERC_PARTITION_SYSTEM), 0);
+		cr_assert_eq(bc_parcel_set_position(reply, 0), 0);
+		cr_assert_eq(bc__sm_open_reply(d, reply), 0, "%s", d->name);
+		cr_expect_eq(bc_parcel_get_wire(reply), d->wire, "%s: reply read in wire %d, request in %d", d->name,
+			     bc_parcel_get_wire(reply), d->wire);
+		cr_expect_eq(read_i32(reply), 7, "%s: past the status", d->name);
+		bc_parcel_unref(reply);
+	}
+}
+
+/* Each dialect is found by its name and its enum, and its code table is
+ * the daemon's: the code the client sends for a method is read back as
+ * that method. */
+Test(dialect, names_codes_and_methods_agree)
+{
+	cr_expect_eq(sm_dialect_of(BINDERC_SM_DIALECT_AIDL), sm_dialect_of(SM_RELEASE_DEFAULT));
+	cr_expect_eq(sm_dialect_named("aidl"), sm_dialect_of(BINDERC_SM_DIALECT_AIDL));
+	cr_expect_null(sm_dialect_of(BINDERC_SM_DIALECT_DEFAULT));
+	cr_expect_null(sm_dialect_named("android-17"));
+	for (size_t i = 0; i < sizeof(sm_dialects) / sizeof(sm_dialects[0]); i++) {
+		const struct sm_dialect *d = &sm_dialects[i];
+
+		cr_expect_eq(sm_dialect_named(d->name), d, "%s", d->name);
+		cr_expect_eq(sm_dialect_of(d->dialect), d, "%s", d->name);
+		cr_expect_neq(sm_dialect_code(d, SM_M_GET_SERVICE), 0u, "%s", d->name);
+		for (int m = SM_M_NONE + 1; m < SM_M_COUNT; m++) {
+			uint32_t code = sm_dialect_code(d, m);
+
+			if (code)
+				cr_expect_eq(sm_dialect_method(d, code), m, "%s: method %d", d->name, m);
+			if (d->release)
+				cr_expect_eq(code, sm_code_of(d->release, m), "%s: method %d", d->name, m);
+		}
+	}
+}

@@ -61,15 +61,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 
 #include <binderc/report.h>
 
 #include "../fuzz/fz.h"
-
-#ifndef BR_TRANSACTION_PENDING_FROZEN	/* Linux 6.3's, absent from 6.1's headers */
-#define BR_TRANSACTION_PENDING_FROZEN _IO('r', 20)
-#endif
 
 #define MAXP        64
 #define MAXC        4          /* client threads */

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 

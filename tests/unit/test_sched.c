@@ -4,7 +4,7 @@
  * written with (the driver reads them when the node is made), and the
  * arguments it refuses.
  */
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 #include <sched.h>
 
 #include "ut.h"
