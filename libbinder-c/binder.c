@@ -146,19 +146,28 @@ int bc_binder_new_parcel(bc_binder *b, bc_parcel **ret)
 	return r;
 }
 
-int bc_binder_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags)
+int bc_binder_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags,
+		       bc_error *ret_error)
 {
-	if (!b || (flags & ~(BINDERC_FLAG_ONEWAY | BINDERC_FLAG_TELL_FROZEN)))
-		return -EINVAL;
-	if (ret_reply)
-		*ret_reply = NULL;
-	return b->ops->transact(b, code, data, ret_reply, flags);
+	int origin = BINDERC_ERROR_LOCAL;
+	int r = -EINVAL;
+
+	if (b && !(flags & ~(BINDERC_FLAG_ONEWAY | BINDERC_FLAG_TELL_FROZEN))) {
+		if (ret_reply)
+			*ret_reply = NULL;
+		r = b->ops->transact(b, code, data, ret_reply, flags, &origin);
+	}
+	if (ret_error) {
+		ret_error->origin = r < 0 ? origin : BINDERC_ERROR_NONE;
+		ret_error->error = r < 0 ? r : 0;
+	}
+	return r;
 }
 
 int bc_binder_ping(bc_binder *b)
 {
 	bc_parcel *reply = NULL;
-	int r = bc_binder_transact(b, BINDERC_PING_TRANSACTION, NULL, &reply, 0);
+	int r = bc_binder_transact(b, BINDERC_PING_TRANSACTION, NULL, &reply, 0, NULL);
 
 	bc_parcel_unref(reply);
 	return r;
@@ -172,7 +181,7 @@ int bc_binder_get_interface(bc_binder *b, char **ret)
 
 	if (!ret)
 		return -EINVAL;
-	r = bc_binder_transact(b, BINDERC_INTERFACE_TRANSACTION, NULL, &reply, 0);
+	r = bc_binder_transact(b, BINDERC_INTERFACE_TRANSACTION, NULL, &reply, 0, NULL);
 	if (r == 0)
 		r = bc_parcel_read_string16(reply, &d, NULL);
 	if (r == 0 && !d)
@@ -185,32 +194,18 @@ int bc_binder_get_interface(bc_binder *b, char **ret)
 
 /* ---- notifications: kinds without them say -ENOSYS ---------------------- */
 
-int bc_binder_link_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
+int bc_binder_link_to_death(bc_binder *b, bc_death_fn fn, void *userdata, bc_slot **ret)
 {
-	if (!b || !fn)
+	if (!b || !fn || !ret)
 		return -EINVAL;
-	return b->ops->link_to_death ? b->ops->link_to_death(b, fn, cookie) : -ENOSYS;
+	return b->ops->link_to_death ? b->ops->link_to_death(b, fn, userdata, ret) : -ENOSYS;
 }
 
-int bc_binder_unlink_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
+int bc_binder_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *userdata, bc_slot **ret)
 {
-	if (!b || !fn)
+	if (!b || !fn || !ret)
 		return -EINVAL;
-	return b->ops->unlink_to_death ? b->ops->unlink_to_death(b, fn, cookie) : -ENOSYS;
-}
-
-int bc_binder_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie)
-{
-	if (!b || !fn)
-		return -EINVAL;
-	return b->ops->watch_frozen ? b->ops->watch_frozen(b, fn, cookie) : -ENOSYS;
-}
-
-int bc_binder_unwatch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie)
-{
-	if (!b || !fn)
-		return -EINVAL;
-	return b->ops->unwatch_frozen ? b->ops->unwatch_frozen(b, fn, cookie) : -ENOSYS;
+	return b->ops->watch_frozen ? b->ops->watch_frozen(b, fn, userdata, ret) : -ENOSYS;
 }
 
 int bc_binder_get_frozen(const bc_binder *b, bool *ret)
@@ -218,4 +213,34 @@ int bc_binder_get_frozen(const bc_binder *b, bool *ret)
 	if (!b || !ret)
 		return -EINVAL;
 	return b->ops->get_frozen ? b->ops->get_frozen(b, ret) : -ENOSYS;
+}
+
+/* ---- slots of a binder -------------------------------------------------- */
+
+bool bc__slot_list_remove(bc_slot **head, bc_slot *s)
+{
+	for (bc_slot **pp = head; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			return true;
+		}
+	}
+	return false;
+}
+
+void bc__slot_list_put(bc_slot *list)
+{
+	while (list) {
+		bc_slot *s = list;
+
+		list = s->next;
+		bc__slot_put(s);
+	}
+}
+
+/* The weak count keeps the binder's memory (and a proxy's handle) for
+ * the slot's detach, whenever the caller drops it. */
+void bc__binder_slot_release(bc_slot *s)
+{
+	bc__binder_weak_dec(s->owner);
 }

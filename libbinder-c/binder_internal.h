@@ -19,18 +19,6 @@
 #ifndef BINDERC_BINDER_INTERNAL_H
 #define BINDERC_BINDER_INTERNAL_H
 
-struct bc_death_reg {
-	struct bc_death_reg *next;
-	bc_death_fn fn;
-	void *cookie;
-};
-
-struct bc_frozen_reg {
-	struct bc_frozen_reg *next;
-	bc_frozen_fn fn;
-	void *cookie;
-};
-
 /*
  * What a kind of binder does.  The count hooks run when a count leaves or
  * reaches zero (NULL: nothing to do); weak_last must free the object or
@@ -46,8 +34,10 @@ struct bc_binder_ops {
 	 * false if the object may not be revived. */
 	bool (*revive)(bc_binder *b);
 	bool (*is_alive)(const bc_binder *b);
-	/* bc_binder_transact() after its arguments were checked */
-	int (*transact)(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags);
+	/* bc_binder_transact() after its arguments were checked; on an
+	 * error, *@ret_origin is set unless it is BINDERC_ERROR_LOCAL. */
+	int (*transact)(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags,
+			int *ret_origin);
 	/* The kernel's object for @b (0), or -EXDEV for a kind the kernel
 	 * cannot carry. */
 	int (*flatten)(bc_binder *b, bool weak, struct flat_binder_object *obj);
@@ -57,10 +47,9 @@ struct bc_binder_ops {
 	int (*default_stability)(const bc_binder *b, int partition);
 	/* A stability level came with @b in a received parcel. */
 	void (*received_stability)(bc_binder *b, int level);
-	int (*link_to_death)(bc_binder *b, bc_death_fn fn, void *cookie);
-	int (*unlink_to_death)(bc_binder *b, bc_death_fn fn, void *cookie);
-	int (*watch_frozen)(bc_binder *b, bc_frozen_fn fn, void *cookie);
-	int (*unwatch_frozen)(bc_binder *b, bc_frozen_fn fn, void *cookie);
+	/* The public calls, their arguments checked. */
+	int (*link_to_death)(bc_binder *b, bc_death_fn fn, void *userdata, bc_slot **ret);
+	int (*watch_frozen)(bc_binder *b, bc_frozen_fn fn, void *userdata, bc_slot **ret);
 	int (*get_frozen)(const bc_binder *b, bool *ret);
 };
 
@@ -105,8 +94,8 @@ struct bc_proxy {
 	/* ordered-queue numbers of the last freeze request and of the last
 	 * one the driver refused (see frozen.c) */
 	uint64_t freeze_req_seq, freeze_fail_seq;
-	struct bc_death_reg *deaths;
-	struct bc_frozen_reg *frozen_watches;
+	bc_slot *deaths;	  /* death recipients */
+	bc_slot *frozen_watches;
 	struct bc_proxy *proxy_next; /* in proc->proxies */
 };
 
@@ -195,18 +184,15 @@ void bc__proxy_clear_done(bc_process *proc, uintptr_t cookie);
 void bc__proxy_free_all(bc_process *proc);
 
 /* ---- death.c ----------------------------------------------------------- */
-int bc__proxy_link_to_death(bc_binder *b, bc_death_fn fn, void *cookie);
-int bc__proxy_unlink_to_death(bc_binder *b, bc_death_fn fn, void *cookie);
+int bc__proxy_link_to_death(bc_binder *b, bc_death_fn fn, void *userdata, bc_slot **ret);
 /* BR_DEAD_BINDER. */
 void bc__proxy_dead(bc_process *proc, uintptr_t cookie);
-/* End the death notification of @x (obj_mu held, room for one command). */
+/* End the death notification of @x (obj_mu held, room for one command);
+ * true if a command was appended. */
 bool bc__death_clear_locked(struct bc_proxy *x);
-/* Free the death registrations of a proxy being freed. */
-void bc__death_free_all(struct bc_proxy *x);
 
 /* ---- frozen.c ---------------------------------------------------------- */
-int bc__proxy_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie);
-int bc__proxy_unwatch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie);
+int bc__proxy_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *userdata, bc_slot **ret);
 int bc__proxy_get_frozen(const bc_binder *b, bool *ret);
 /* BR_FROZEN_BINDER. */
 void bc__proxy_frozen(bc_process *proc, uintptr_t cookie, bool is_frozen);
@@ -216,9 +202,15 @@ void bc__proxy_freeze_refused(bc_process *proc, uintptr_t cookie, uint64_t seq, 
 /* End the freeze notification of @x (obj_mu held, room for one command);
  * true if a command was appended. */
 bool bc__frozen_clear_locked(struct bc_proxy *x);
-/* Take the watches of @x away (obj_mu held), to free them unlocked. */
-struct bc_frozen_reg *bc__frozen_take_locked(struct bc_proxy *x);
-void bc__frozen_free_list(struct bc_frozen_reg *f);
+
+/* ---- slots of a binder (death.c, frozen.c) ------------------------------ */
+/* Take @s out of the list at @head (the owner's lock held): true if it
+ * was there (then its hold is the caller's to put, unlocked). */
+bool bc__slot_list_remove(bc_slot **head, bc_slot *s);
+/* Drop the holds of a list taken away from its owner (unlocked). */
+void bc__slot_list_put(bc_slot *list);
+/* What a binder's slot releases: its weak count on the binder. */
+void bc__binder_slot_release(bc_slot *s);
 
 /* ---- weak.c ------------------------------------------------------------ */
 /* A weak reference holding a weak count the caller gives it. */

@@ -2,8 +2,9 @@
 /*
  * Death notifications of kernel proxies: one driver registration per
  * proxy (BC_REQUEST_DEATH_NOTIFICATION, cookie = the base's address)
- * however many recipients it has.  The registration holds a memory count
- * of the proxy until BR_CLEAR_DEATH_NOTIFICATION_DONE.
+ * however many recipients it has, each a slot in the proxy's list.  The
+ * registration holds a memory count of the proxy until
+ * BR_CLEAR_DEATH_NOTIFICATION_DONE.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,36 +20,53 @@ bool bc__death_clear_locked(struct bc_proxy *x)
 	return true;
 }
 
-void bc__death_free_all(struct bc_proxy *x)
+/* The caller dropped the recipient: out of the list, and the driver's
+ * registration ends with the last one. */
+static void death_detach(bc_slot *s)
 {
-	while (x->deaths) {
-		struct bc_death_reg *d = x->deaths;
+	bc_binder *b = s->owner;
+	struct bc_proxy *x = bc__as_proxy(b);
+	bc_process *proc = b->proc;
+	bool found;
 
-		x->deaths = d->next;
-		free(d);
-	}
+	pthread_mutex_lock(&proc->obj_mu);
+	bc__oq_reserve_locked(proc, 1);
+	found = bc__slot_list_remove(&x->deaths, s);
+	if (found && !x->deaths)
+		bc__death_clear_locked(x);
+	pthread_mutex_unlock(&proc->obj_mu);
+	bc__oq_flush(proc, 0);
+	if (found)
+		bc__slot_put(s);
 }
 
-int bc__proxy_link_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
+static const struct bc_slot_ops death_slot_ops = {
+	.detach = death_detach,
+	.release = bc__binder_slot_release,
+};
+
+int bc__proxy_link_to_death(bc_binder *b, bc_death_fn fn, void *userdata, bc_slot **ret)
 {
 	struct bc_proxy *x = bc__as_proxy(b);
 	bc_process *proc = b->proc;
-	struct bc_death_reg *d;
+	bc_slot *s;
+	int r;
 
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return -ENOMEM;
-	d->fn = fn;
-	d->cookie = cookie;
+	r = bc__slot_new(&death_slot_ops, b, userdata, &s);
+	if (r < 0)
+		return r;
+	s->fn.death = fn;
+	bc__binder_weak_inc(b); /* the caller holds a count: no command */
 	pthread_mutex_lock(&proc->obj_mu);
 	bc__oq_reserve_locked(proc, 1);
 	if (atomic_load(&x->dead)) {
 		pthread_mutex_unlock(&proc->obj_mu);
-		free(d);
+		bc_slot_unref(s);
 		return -EPIPE;
 	}
-	d->next = x->deaths;
-	x->deaths = d;
+	bc__slot_hold(s); /* the list's */
+	s->next = x->deaths;
+	x->deaths = s;
 	if (!x->death_requested) {
 		x->death_requested = true;
 		x->mem++;
@@ -56,30 +74,8 @@ int bc__proxy_link_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
 	}
 	pthread_mutex_unlock(&proc->obj_mu);
 	bc__oq_flush(proc, 0);
+	*ret = s;
 	return 0;
-}
-
-int bc__proxy_unlink_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
-{
-	struct bc_proxy *x = bc__as_proxy(b);
-	bc_process *proc = b->proc;
-	struct bc_death_reg *found = NULL;
-
-	pthread_mutex_lock(&proc->obj_mu);
-	bc__oq_reserve_locked(proc, 1);
-	for (struct bc_death_reg **pp = &x->deaths; *pp; pp = &(*pp)->next) {
-		if ((*pp)->fn == fn && (*pp)->cookie == cookie) {
-			found = *pp;
-			*pp = found->next;
-			break;
-		}
-	}
-	if (found && !x->deaths)
-		bc__death_clear_locked(x);
-	pthread_mutex_unlock(&proc->obj_mu);
-	bc__oq_flush(proc, 0);
-	free(found);
-	return found ? 0 : -ENOENT;
 }
 
 /* Its memory is safe: the death registration holds a memory count until
@@ -88,8 +84,7 @@ int bc__proxy_unlink_to_death(bc_binder *b, bc_death_fn fn, void *cookie)
 void bc__proxy_dead(bc_process *proc, uintptr_t cookie)
 {
 	struct bc_proxy *x = bc__proxy_of_cookie(cookie);
-	struct bc_death_reg *list;
-	struct bc_frozen_reg *frozen;
+	bc_slot *list, *frozen;
 	uint64_t c = cookie;
 
 	if (!x)
@@ -102,17 +97,23 @@ void bc__proxy_dead(bc_process *proc, uintptr_t cookie)
 	bc__death_clear_locked(x);
 	/* Its watches end silently: the death recipients say why. */
 	bc__frozen_clear_locked(x);
-	frozen = bc__frozen_take_locked(x);
+	frozen = x->frozen_watches;
+	x->frozen_watches = NULL;
 	/* After the clear, as before the queue existed. */
 	bc__oq_append_locked(proc, BC_DEAD_BINDER_DONE, &c, sizeof(c));
 	pthread_mutex_unlock(&proc->obj_mu);
 	bc__oq_flush(proc, 0);
-	bc__frozen_free_list(frozen);
+	bc__slot_list_put(frozen);
+	/* The list's holds keep each slot while its recipient runs. */
 	while (list) {
-		struct bc_death_reg *d = list;
+		bc_slot *s = list;
+		struct bc_slot_call call;
 
-		list = d->next;
-		d->fn(d->cookie);
-		free(d);
+		list = s->next;
+		if (bc__slot_enter(s, &call)) {
+			s->fn.death(s->userdata);
+			bc__slot_leave(&call);
+		}
+		bc__slot_put(s);
 	}
 }

@@ -21,23 +21,30 @@ bool bc__frozen_clear_locked(struct bc_proxy *x)
 	return true;
 }
 
-struct bc_frozen_reg *bc__frozen_take_locked(struct bc_proxy *x)
+/* The caller dropped the watch: out of the list, and the driver's watch
+ * ends with the last one. */
+static void frozen_detach(bc_slot *s)
 {
-	struct bc_frozen_reg *f = x->frozen_watches;
+	bc_binder *b = s->owner;
+	struct bc_proxy *x = bc__as_proxy(b);
+	bc_process *proc = b->proc;
+	bool found;
 
-	x->frozen_watches = NULL;
-	return f;
+	pthread_mutex_lock(&proc->obj_mu);
+	bc__oq_reserve_locked(proc, 1);
+	found = bc__slot_list_remove(&x->frozen_watches, s);
+	if (found && !x->frozen_watches)
+		bc__frozen_clear_locked(x);
+	pthread_mutex_unlock(&proc->obj_mu);
+	bc__oq_flush(proc, 0);
+	if (found)
+		bc__slot_put(s);
 }
 
-void bc__frozen_free_list(struct bc_frozen_reg *f)
-{
-	while (f) {
-		struct bc_frozen_reg *next = f->next;
-
-		free(f);
-		f = next;
-	}
-}
+static const struct bc_slot_ops frozen_slot_ops = {
+	.detach = frozen_detach,
+	.release = bc__binder_slot_release,
+};
 
 /*
  * The first watch on a proxy queues the driver's request and waits until
@@ -46,21 +53,19 @@ void bc__frozen_free_list(struct bc_frozen_reg *f)
  * and the caller is told -EOPNOTSUPP.  Watches added while the request is
  * on its way wait for it too and share its outcome.
  */
-int bc__proxy_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie)
+int bc__proxy_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *userdata, bc_slot **ret)
 {
-	struct bc_frozen_reg *f;
-	struct bc_proxy *x;
-	bc_process *proc;
+	struct bc_proxy *x = bc__as_proxy(b);
+	bc_process *proc = b->proc;
 	uint64_t seq = 0;
-	int r = 0;
+	bc_slot *s;
+	int r;
 
-	x = bc__as_proxy(b);
-	proc = b->proc;
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	f->fn = fn;
-	f->cookie = cookie;
+	r = bc__slot_new(&frozen_slot_ops, b, userdata, &s);
+	if (r < 0)
+		return r;
+	s->fn.frozen = fn;
+	bc__binder_weak_inc(b); /* the caller holds a count: no command */
 	pthread_mutex_lock(&proc->obj_mu);
 	bc__oq_reserve_locked(proc, 1);
 	if (atomic_load(&x->dead)) {
@@ -74,26 +79,30 @@ int bc__proxy_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie)
 			x->freeze_req_seq = bc__proxy_notify_locked(x, BC__BC_REQUEST_FREEZE_NOTIFICATION);
 		}
 		seq = x->freeze_req_seq;
-		f->next = x->frozen_watches;
-		x->frozen_watches = f;
-		f = NULL;
+		bc__slot_hold(s); /* the list's */
+		s->next = x->frozen_watches;
+		x->frozen_watches = s;
 	}
 	pthread_mutex_unlock(&proc->obj_mu);
-	free(f);
-	if (r < 0)
+	if (r == 0) {
+		bc__oq_flush(proc, seq);
+		pthread_mutex_lock(&proc->obj_mu);
+		if (x->freeze_fail_seq == seq)
+			r = -EOPNOTSUPP; /* its watches are gone with it */
+		pthread_mutex_unlock(&proc->obj_mu);
+	}
+	if (r < 0) {
+		bc_slot_unref(s);
 		return r;
-	bc__oq_flush(proc, seq);
-	pthread_mutex_lock(&proc->obj_mu);
-	if (x->freeze_fail_seq == seq)
-		r = -EOPNOTSUPP; /* its watches are gone with it */
-	pthread_mutex_unlock(&proc->obj_mu);
-	return r;
+	}
+	*ret = s;
+	return 0;
 }
 
 void bc__proxy_freeze_refused(bc_process *proc, uintptr_t cookie, uint64_t seq, int err)
 {
 	struct bc_proxy *x = bc__proxy_of_cookie(cookie);
-	struct bc_frozen_reg *watches = NULL;
+	bc_slot *watches = NULL;
 
 	if (!x)
 		return;
@@ -108,39 +117,9 @@ void bc__proxy_freeze_refused(bc_process *proc, uintptr_t cookie, uint64_t seq, 
 		x->frozen_watches = NULL;
 	}
 	pthread_mutex_unlock(&proc->obj_mu);
-	while (watches) {
-		struct bc_frozen_reg *f = watches;
-
-		watches = f->next;
-		free(f);
-	}
+	bc__slot_list_put(watches);
 	/* the request's memory count: no clear will ever be done */
 	bc__proxy_mem_dec(proc, x);
-}
-
-int bc__proxy_unwatch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie)
-{
-	struct bc_frozen_reg *found = NULL;
-	struct bc_proxy *x;
-	bc_process *proc;
-
-	x = bc__as_proxy(b);
-	proc = b->proc;
-	pthread_mutex_lock(&proc->obj_mu);
-	bc__oq_reserve_locked(proc, 1);
-	for (struct bc_frozen_reg **pp = &x->frozen_watches; *pp; pp = &(*pp)->next) {
-		if ((*pp)->fn == fn && (*pp)->cookie == cookie) {
-			found = *pp;
-			*pp = found->next;
-			break;
-		}
-	}
-	if (found && !x->frozen_watches)
-		bc__frozen_clear_locked(x);
-	pthread_mutex_unlock(&proc->obj_mu);
-	bc__oq_flush(proc, 0);
-	free(found);
-	return found ? 0 : -ENOENT;
 }
 
 int bc__proxy_get_frozen(const bc_binder *b, bool *ret)
@@ -160,13 +139,15 @@ int bc__proxy_get_frozen(const bc_binder *b, bool *ret)
 	return r;
 }
 
-/* Copy up to @n watches of @x into @out (obj_mu held); returns how many. */
-static size_t copy_watches_locked(const struct bc_proxy *x, struct bc_frozen_reg *out, size_t n)
+/* Hold up to @n watches of @x into @out (obj_mu held); returns how many. */
+static size_t hold_watches_locked(const struct bc_proxy *x, bc_slot **out, size_t n)
 {
 	size_t i = 0;
 
-	for (const struct bc_frozen_reg *f = x->frozen_watches; f && i < n; f = f->next)
-		out[i++] = *f;
+	for (bc_slot *s = x->frozen_watches; s && i < n; s = s->next) {
+		bc__slot_hold(s);
+		out[i++] = s;
+	}
 	return i;
 }
 
@@ -174,37 +155,44 @@ static size_t copy_watches_locked(const struct bc_proxy *x, struct bc_frozen_reg
  * BR_FROZEN_BINDER for the proxy named by @cookie.  Its memory is safe: the
  * driver's watch holds a count on it until BR_CLEAR_FREEZE_NOTIFICATION_DONE,
  * which never comes before this notice's BC_FREEZE_NOTIFICATION_DONE.  The
- * watchers run without the lock, from a copy (allocated unlocked: counted
- * first, then filled with at most that many); the ack goes after them, so
- * changes meanwhile are merged by the driver rather than queued.
+ * watchers run without the lock, each slot held (the array allocated
+ * unlocked: counted first, then filled with at most that many); the ack
+ * goes after them, so changes meanwhile are merged by the driver rather
+ * than queued.
  */
 void bc__proxy_frozen(bc_process *proc, uintptr_t cookie, bool is_frozen)
 {
 	struct bc_proxy *x = bc__proxy_of_cookie(cookie);
-	struct bc_frozen_reg *copy = NULL;
+	bc_slot **held = NULL;
 	uint64_t c = cookie;
 	size_t n = 0;
 
 	if (!x)
 		return;
 	pthread_mutex_lock(&proc->obj_mu);
-	for (const struct bc_frozen_reg *f = x->frozen_watches; f; f = f->next)
+	for (const bc_slot *s = x->frozen_watches; s; s = s->next)
 		n++;
 	pthread_mutex_unlock(&proc->obj_mu);
 	if (n)
-		copy = calloc(n, sizeof(*copy));
+		held = calloc(n, sizeof(*held));
 	pthread_mutex_lock(&proc->obj_mu);
 	if (x->frozen_requested) {
 		x->frozen_known = true;
 		x->is_frozen = is_frozen;
-		n = copy ? copy_watches_locked(x, copy, n) : 0;
+		n = held ? hold_watches_locked(x, held, n) : 0;
 	} else {
 		n = 0;
 	}
 	pthread_mutex_unlock(&proc->obj_mu);
-	for (size_t i = 0; i < n; i++)
-		copy[i].fn(is_frozen, copy[i].cookie);
-	free(copy);
+	for (size_t i = 0; i < n; i++) {
+		struct bc_slot_call call;
+
+		if (bc__slot_enter(held[i], &call)) {
+			held[i]->fn.frozen(is_frozen, held[i]->userdata);
+			bc__slot_leave(&call);
+		}
+		bc__slot_put(held[i]);
+	}
+	free(held);
 	bc__ref_cmd(proc, BC__BC_FREEZE_NOTIFICATION_DONE, &c, sizeof(c), true);
 }
-

@@ -116,6 +116,7 @@ bool bc__parcel_recycle(bc_parcel *p);
 
 /* ---- local objects, proxies (binder_internal.h) ------------------- */
 #include "binder_internal.h"
+#include "slot_internal.h"
 
 /* ---- txn.c ------------------------------------------------------------ */
 struct bc_txn {
@@ -224,9 +225,10 @@ void bc__free_buffer(bc_process *proc, uintptr_t buf, bool may_defer);
 void bc__thread_queue_free(struct bc_thread *t, uintptr_t buf);
 /* Per-thread state for @proc (created on first use). */
 struct bc_thread *bc__thread(bc_process *proc);
-/* Send a transaction to @handle and wait for the reply or completion. */
+/* Send a transaction to @handle and wait for the reply or completion;
+ * on an error, *@ret_origin is set unless it is BINDERC_ERROR_LOCAL. */
 int bc__transact(bc_process *proc, uint32_t handle, uint32_t code, bc_parcel *data, bc_parcel **ret_reply,
-		 uint32_t flags);
+		 uint32_t flags, int *ret_origin);
 /* Serve on the calling thread until the process stops. */
 void bc__looper(bc_process *proc, bool registered);
 /* Spawn a pool thread (BR_SPAWN_LOOPER or pool start). */

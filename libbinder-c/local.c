@@ -110,8 +110,10 @@ int bc__local_dispatch(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, 
 	return c->on_transact(b, txn, code, in, reply, l->userdata);
 }
 
-/* A call to a local object runs its handler on the calling thread. */
-static int local_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags)
+/* A call to a local object runs its handler on the calling thread; what
+ * the handler returns is the called object's, as through the driver. */
+static int local_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags,
+			  int *ret_origin)
 {
 	bc_parcel *empty = NULL, *in = data;
 	size_t saved = 0;
@@ -132,11 +134,13 @@ static int local_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parce
 	saved = in->pos;
 	in->pos = 0;
 	if (!bc__binder_strong_inc(b)) {
-		r = -EPIPE;
+		r = -EPIPE; /* a dead object */
+		*ret_origin = BINDERC_ERROR_TRANSPORT;
 	} else {
 		r = bc__local_dispatch(b, txn, code, in, txn->reply);
 		if (r == BINDERC_TXN_DEFERRED)
 			r = bc__txn_wait(txn);
+		*ret_origin = BINDERC_ERROR_REMOTE;
 		bc_binder_unref(b);
 	}
 	in->pos = saved;

@@ -47,8 +47,10 @@ static void unlink_proxy_locked(struct bc_proxy *x)
 
 static void proxy_free(struct bc_proxy *x)
 {
-	bc__death_free_all(x);
-	bc__frozen_free_list(x->frozen_watches);
+	/* empty: every slot holds a weak count (proxies of a process being
+	 * destroyed have none left) */
+	bc__slot_list_put(x->deaths);
+	bc__slot_list_put(x->frozen_watches);
 	free(x);
 }
 
@@ -120,9 +122,10 @@ static bool proxy_is_alive(const bc_binder *b)
 	return !atomic_load(&proxy(b)->dead);
 }
 
-static int proxy_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags)
+static int proxy_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags,
+			  int *ret_origin)
 {
-	return bc__transact(b->proc, proxy(b)->handle, code, data, ret_reply, flags);
+	return bc__transact(b->proc, proxy(b)->handle, code, data, ret_reply, flags, ret_origin);
 }
 
 static int proxy_flatten(bc_binder *b, bool weak, struct flat_binder_object *obj)
@@ -163,9 +166,7 @@ const struct bc_binder_ops bc__proxy_ops = {
 	.default_stability = proxy_default_stability,
 	.received_stability = proxy_received_stability,
 	.link_to_death = bc__proxy_link_to_death,
-	.unlink_to_death = bc__proxy_unlink_to_death,
 	.watch_frozen = bc__proxy_watch_frozen,
-	.unwatch_frozen = bc__proxy_unwatch_frozen,
 	.get_frozen = bc__proxy_get_frozen,
 };
 

@@ -324,7 +324,7 @@ static void expect_echo(bc_binder *b, const char *s)
 	cr_assert_eq(bc_binder_new_parcel(b, &req), 0);
 	bc_parcel_write_interface_token(req, ECHO_DESC);
 	bc_parcel_write_string16(req, s);
-	cr_assert_eq(bc_binder_transact(b, ECHO_CODE, req, &reply, 0), 0);
+	cr_assert_eq(bc_binder_transact(b, ECHO_CODE, req, &reply, 0, NULL), 0);
 	cr_assert_eq(bc_parcel_read_string16(reply, &got, NULL), 0);
 	cr_expect_str_eq(got, s);
 	free(got);
@@ -339,7 +339,7 @@ static int service_pid(bc_binder *b)
 
 	cr_assert_eq(bc_binder_new_parcel(b, &req), 0);
 	bc_parcel_write_interface_token(req, ECHO_DESC);
-	cr_assert_eq(bc_binder_transact(b, PID_CODE, req, &reply, 0), 0);
+	cr_assert_eq(bc_binder_transact(b, PID_CODE, req, &reply, 0, NULL), 0);
 	cr_assert_eq(bc_parcel_read_int32(reply, &pid), 0);
 	bc_parcel_unref(req);
 	bc_parcel_unref(reply);
@@ -765,7 +765,7 @@ static bc_parcel *raw_req(int wire, int partition)
 
 static int raw_call(bc_sm *sm, uint32_t code, bc_parcel *req, bc_parcel **reply, int wire)
 {
-	int r = bc_binder_transact(bc_sm_get_binder(sm), code, req, reply, 0);
+	int r = bc_binder_transact(bc_sm_get_binder(sm), code, req, reply, 0, NULL);
 
 	bc_parcel_unref(req);
 	if (r == 0)
@@ -1108,7 +1108,7 @@ static bool wait_seen(int count, int ms)
 Test(notifications, register_death_reregister, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
-	bc_sm_watcher *w = NULL;
+	bc_slot *w = NULL;
 	struct child c1, c2;
 
 	cr_assert_eq(bc_process_start_thread_pool(proc), 0);
@@ -1141,7 +1141,7 @@ Test(notifications, register_death_reregister, .init = setup, .fini = teardown, 
 		bc_binder_unref(b);
 	}
 	/* unwatch: a re-registration is not announced any more */
-	cr_expect_eq(bc_sm_unwatch(w), 0);
+	w = bc_slot_unref(w);
 	kill_child(&c2);
 	cr_expect(wait_gone(sm, "watched", TH_HANG_MS));
 	c1 = spawn_service("watched", 1, BINDERC_SM_DIALECT_AIDL, -1);
@@ -1155,7 +1155,7 @@ Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = 
 {
 	struct child c = spawn_service("watched", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	bc_sm *sm;
-	bc_sm_watcher *w = NULL;
+	bc_slot *w = NULL;
 	pid_t watcher;
 
 	cr_assert_eq(c.status, 0);
@@ -1164,7 +1164,7 @@ Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = 
 	if (watcher == 0) {
 		bc_process *p = NULL;
 		bc_sm *s = NULL;
-		bc_sm_watcher *ww = NULL;
+		bc_slot *ww = NULL;
 
 		if (bc_process_open(device, &p) < 0 || bc_process_start_thread_pool(p) < 0 ||
 		    bc_sm_new(p, BINDERC_SM_DIALECT_AIDL, &s) < 0 || bc_sm_watch(s, "other", on_registered, NULL, &ww) < 0)
@@ -1189,7 +1189,7 @@ Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = 
 		kill_child(&o);
 	}
 	cr_expect_eq(bc_sm_ping(sm), 0);
-	cr_expect_eq(bc_sm_unwatch(w), 0);
+	w = bc_slot_unref(w);
 	pthread_mutex_lock(&seen_mu);
 	seen_binder = bc_binder_unref(seen_binder);
 	pthread_mutex_unlock(&seen_mu);
@@ -1284,7 +1284,7 @@ Test(lazy, lifecycle_with_dying_client, .init = setup, .fini = teardown, .timeou
 	bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
 	bc_class *cls = NULL;
 	bc_binder *obj = NULL, *b = NULL;
-	bc_sm_client_callback *cc = NULL;
+	bc_slot *cc = NULL;
 	struct child cl, other;
 	int64_t t0;
 
@@ -1325,7 +1325,7 @@ Test(lazy, lifecycle_with_dying_client, .init = setup, .fini = teardown, .timeou
 	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.svc", obj), 0);
 	cr_expect_eq(bc_sm_check(sm, "lazy.svc", &b), -ENOENT);
 	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.svc", obj), -EBUSY); /* not registered */
-	bc_sm_client_callback_free(cc);
+	bc_slot_unref(cc);
 	bc_binder_unref(obj);
 	bc_class_unref(cls);
 	bc_sm_unref(sm);
@@ -1342,7 +1342,7 @@ static int hello_pid(bc_binder *b)
 	cr_assert_eq(bc_binder_new_parcel(b, &req), 0);
 	bc_parcel_write_interface_token(req, "org.binderc.example.IHello");
 	bc_parcel_write_string16(req, "lazy");
-	cr_assert_eq(bc_binder_transact(b, 1, req, &reply, 0), 0);
+	cr_assert_eq(bc_binder_transact(b, 1, req, &reply, 0, NULL), 0);
 	cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
 	at = strstr(s, "pid ");
 	cr_assert_not_null(at, "%s", s);
@@ -1497,7 +1497,7 @@ Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = TH_TEST_TI
 {
 	struct child c;
 	bc_sm *sm;
-	bc_sm_watcher *w[3] = { NULL };
+	bc_slot *w[3] = { NULL };
 
 	sm_start("max-services-per-uid 5\nmax-callbacks-per-uid 2\n");
 	for (int d = BINDERC_SM_DIALECT_AIDL; d <= BINDERC_SM_DIALECT_LEGACY; d++) {
@@ -1513,10 +1513,10 @@ Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = TH_TEST_TI
 	cr_expect_eq(bc_sm_watch(sm, "a", on_registered, NULL, &w[0]), 0);
 	cr_expect_eq(bc_sm_watch(sm, "b", on_registered, NULL, &w[1]), 0);
 	cr_expect_eq(bc_sm_watch(sm, "c", on_registered, NULL, &w[2]), -ENOSPC);
-	cr_expect_eq(bc_sm_unwatch(w[0]), 0);
+	w[0] = bc_slot_unref(w[0]);
 	cr_expect_eq(bc_sm_watch(sm, "c", on_registered, NULL, &w[2]), 0, "room again after unwatch");
-	bc_sm_unwatch(w[1]);
-	bc_sm_unwatch(w[2]);
+	bc_slot_unref(w[1]);
+	bc_slot_unref(w[2]);
 	bc_sm_unref(sm);
 }
 
