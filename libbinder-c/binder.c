@@ -228,6 +228,13 @@ bool bc__slot_list_remove(bc_slot **head, bc_slot *s)
 	return false;
 }
 
+void bc__slot_push_locked(bc_slot **head, bc_slot *s)
+{
+	bc__slot_hold(s);
+	s->next = *head;
+	*head = s;
+}
+
 void bc__slot_list_put(bc_slot *list)
 {
 	while (list) {

@@ -182,6 +182,13 @@ void bc__proxy_mem_dec(bc_process *proc, struct bc_proxy *x);
 void bc__proxy_clear_done(bc_process *proc, uintptr_t cookie);
 /* Free the proxies left at process teardown. */
 void bc__proxy_free_all(bc_process *proc);
+/* A slot of proxy @b, holding a weak count of it (its release is
+ * bc__binder_slot_release). */
+int bc__proxy_slot_new(bc_binder *b, const struct bc_slot_ops *ops, void *userdata, bc_slot **ret);
+/* A slot's detach: out of the proxy's list at @head (a list of the
+ * proxy's own), and the driver's registration ended with @clear_locked
+ * when it was the last. */
+void bc__proxy_slot_detach(bc_slot *s, bc_slot **head, bool (*clear_locked)(struct bc_proxy *x));
 
 /* ---- death.c ----------------------------------------------------------- */
 int bc__proxy_link_to_death(bc_binder *b, bc_death_fn fn, void *userdata, bc_slot **ret);
@@ -207,6 +214,8 @@ bool bc__frozen_clear_locked(struct bc_proxy *x);
 /* Take @s out of the list at @head (the owner's lock held): true if it
  * was there (then its hold is the caller's to put, unlocked). */
 bool bc__slot_list_remove(bc_slot **head, bc_slot *s);
+/* Add @s to the list at @head, with a hold (the owner's lock held). */
+void bc__slot_push_locked(bc_slot **head, bc_slot *s);
 /* Drop the holds of a list taken away from its owner (unlocked). */
 void bc__slot_list_put(bc_slot *list);
 /* What a binder's slot releases: its weak count on the binder. */

@@ -20,24 +20,9 @@ bool bc__death_clear_locked(struct bc_proxy *x)
 	return true;
 }
 
-/* The caller dropped the recipient: out of the list, and the driver's
- * registration ends with the last one. */
 static void death_detach(bc_slot *s)
 {
-	bc_binder *b = s->owner;
-	struct bc_proxy *x = bc__as_proxy(b);
-	bc_process *proc = b->proc;
-	bool found;
-
-	pthread_mutex_lock(&proc->obj_mu);
-	bc__oq_reserve_locked(proc, 1);
-	found = bc__slot_list_remove(&x->deaths, s);
-	if (found && !x->deaths)
-		bc__death_clear_locked(x);
-	pthread_mutex_unlock(&proc->obj_mu);
-	bc__oq_flush(proc, 0);
-	if (found)
-		bc__slot_put(s);
+	bc__proxy_slot_detach(s, &bc__as_proxy(s->owner)->deaths, bc__death_clear_locked);
 }
 
 static const struct bc_slot_ops death_slot_ops = {
@@ -52,11 +37,10 @@ int bc__proxy_link_to_death(bc_binder *b, bc_death_fn fn, void *userdata, bc_slo
 	bc_slot *s;
 	int r;
 
-	r = bc__slot_new(&death_slot_ops, b, userdata, &s);
+	r = bc__proxy_slot_new(b, &death_slot_ops, userdata, &s);
 	if (r < 0)
 		return r;
 	s->fn.death = fn;
-	bc__binder_weak_inc(b); /* the caller holds a count: no command */
 	pthread_mutex_lock(&proc->obj_mu);
 	bc__oq_reserve_locked(proc, 1);
 	if (atomic_load(&x->dead)) {
@@ -64,9 +48,7 @@ int bc__proxy_link_to_death(bc_binder *b, bc_death_fn fn, void *userdata, bc_slo
 		bc_slot_unref(s);
 		return -EPIPE;
 	}
-	bc__slot_hold(s); /* the list's */
-	s->next = x->deaths;
-	x->deaths = s;
+	bc__slot_push_locked(&x->deaths, s);
 	if (!x->death_requested) {
 		x->death_requested = true;
 		x->mem++;

@@ -21,24 +21,9 @@ bool bc__frozen_clear_locked(struct bc_proxy *x)
 	return true;
 }
 
-/* The caller dropped the watch: out of the list, and the driver's watch
- * ends with the last one. */
 static void frozen_detach(bc_slot *s)
 {
-	bc_binder *b = s->owner;
-	struct bc_proxy *x = bc__as_proxy(b);
-	bc_process *proc = b->proc;
-	bool found;
-
-	pthread_mutex_lock(&proc->obj_mu);
-	bc__oq_reserve_locked(proc, 1);
-	found = bc__slot_list_remove(&x->frozen_watches, s);
-	if (found && !x->frozen_watches)
-		bc__frozen_clear_locked(x);
-	pthread_mutex_unlock(&proc->obj_mu);
-	bc__oq_flush(proc, 0);
-	if (found)
-		bc__slot_put(s);
+	bc__proxy_slot_detach(s, &bc__as_proxy(s->owner)->frozen_watches, bc__frozen_clear_locked);
 }
 
 static const struct bc_slot_ops frozen_slot_ops = {
@@ -61,11 +46,10 @@ int bc__proxy_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *userdata, bc_slo
 	bc_slot *s;
 	int r;
 
-	r = bc__slot_new(&frozen_slot_ops, b, userdata, &s);
+	r = bc__proxy_slot_new(b, &frozen_slot_ops, userdata, &s);
 	if (r < 0)
 		return r;
 	s->fn.frozen = fn;
-	bc__binder_weak_inc(b); /* the caller holds a count: no command */
 	pthread_mutex_lock(&proc->obj_mu);
 	bc__oq_reserve_locked(proc, 1);
 	if (atomic_load(&x->dead)) {
@@ -79,9 +63,7 @@ int bc__proxy_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *userdata, bc_slo
 			x->freeze_req_seq = bc__proxy_notify_locked(x, BC__BC_REQUEST_FREEZE_NOTIFICATION);
 		}
 		seq = x->freeze_req_seq;
-		bc__slot_hold(s); /* the list's */
-		s->next = x->frozen_watches;
-		x->frozen_watches = s;
+		bc__slot_push_locked(&x->frozen_watches, s);
 	}
 	pthread_mutex_unlock(&proc->obj_mu);
 	if (r == 0) {

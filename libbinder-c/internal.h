@@ -115,8 +115,8 @@ void bc__parcel_unref_queued(bc_parcel *p, struct bc_thread *t);
 bool bc__parcel_recycle(bc_parcel *p);
 
 /* ---- local objects, proxies (binder_internal.h) ------------------- */
-#include "binder_internal.h"
 #include "slot_internal.h"
+#include "binder_internal.h"
 
 /* ---- txn.c ------------------------------------------------------------ */
 struct bc_txn {

@@ -262,6 +262,34 @@ void bc__proxy_clear_done(bc_process *proc, uintptr_t cookie)
 		bc__proxy_mem_dec(proc, x);
 }
 
+/* ---- slots of a proxy (death.c, frozen.c) ------------------------------ */
+
+int bc__proxy_slot_new(bc_binder *b, const struct bc_slot_ops *ops, void *userdata, bc_slot **ret)
+{
+	int r = bc__slot_new(ops, b, userdata, ret);
+
+	if (r == 0)
+		bc__binder_weak_inc(b); /* the caller holds a count: no command */
+	return r;
+}
+
+void bc__proxy_slot_detach(bc_slot *s, bc_slot **head, bool (*clear_locked)(struct bc_proxy *x))
+{
+	bc_binder *b = s->owner;
+	bc_process *proc = b->proc;
+	bool found;
+
+	pthread_mutex_lock(&proc->obj_mu);
+	bc__oq_reserve_locked(proc, 1);
+	found = bc__slot_list_remove(head, s);
+	if (found && !*head)
+		clear_locked(bc__as_proxy(b));
+	pthread_mutex_unlock(&proc->obj_mu);
+	bc__oq_flush(proc, 0);
+	if (found)
+		bc__slot_put(s);
+}
+
 void bc__proxy_free_all(bc_process *proc)
 {
 	struct bc_proxy *left;
