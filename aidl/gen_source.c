@@ -359,9 +359,9 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 		}
 	}
 	if (ow) {
-		fprintf(c, "\t_r = bc_binder_transact(binder, %s, _data, NULL, BINDERC_FLAG_ONEWAY);\n", code);
+		fprintf(c, "\t_r = bc_binder_transact(binder, %s, _data, NULL, BINDERC_FLAG_ONEWAY, NULL);\n", code);
 	} else {
-		fprintf(c, "\t_r = bc_binder_transact(binder, %s, _data, &_reply, 0);\n\tif (_r < 0)\n\t\tgoto out;\n"
+		fprintf(c, "\t_r = bc_binder_transact(binder, %s, _data, &_reply, 0, NULL);\n\tif (_r < 0)\n\t\tgoto out;\n"
 			   "\t_r = bcaidl_read_status(_reply);\n\tif (_r != 0)\n\t\tgoto out;\n",
 			code);
 		if (!is_void(m)) {

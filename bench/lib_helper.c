@@ -95,7 +95,7 @@ static int serve(const char *mode, const char *dev, unsigned key, int ready)
 	if ((r = bc_process_new_parcel(p, &req)) < 0 || (r = bc_parcel_write_uint32(req, key)) < 0 ||
 	    (r = bc_parcel_write_binder(req, obj)) < 0)
 		return bench_fail(r, "register parcel: %s", strerror(-r));
-	if ((r = bc_binder_transact(sm, BENCH_REG_CODE, req, &rep, 0)) < 0)
+	if ((r = bc_binder_transact(sm, BENCH_REG_CODE, req, &rep, 0, NULL)) < 0)
 		return bench_fail(r, "register: %s", strerror(-r));
 	bc_parcel_unref(req);
 	bc_parcel_unref(rep);
@@ -118,7 +118,7 @@ static int lookup(bc_process *p, unsigned key, bc_binder **ret)
 		bc_parcel *req = NULL, *rep = NULL;
 		if ((r = bc_process_new_parcel(p, &req)) < 0 || (r = bc_parcel_write_uint32(req, key)) < 0)
 			return bench_fail(r, "lookup parcel: %s", strerror(-r));
-		if ((r = bc_binder_transact(sm, BENCH_LOOKUP_CODE, req, &rep, 0)) < 0)
+		if ((r = bc_binder_transact(sm, BENCH_LOOKUP_CODE, req, &rep, 0, NULL)) < 0)
 			return bench_fail(r, "lookup: %s", strerror(-r));
 		bc_parcel_unref(req);
 		size_t n = 0;
@@ -178,7 +178,7 @@ static int client(const char *mode, const char *dev, unsigned key, long iters, l
 				return bench_fail(r, "bc_binder_new_parcel: %s", strerror(-r));
 			if (payload && (r = bc_parcel_write_raw(req, bench_payload, payload)) < 0)
 				return bench_fail(r, "bc_parcel_write_raw: %s", strerror(-r));
-			if ((r = bc_binder_transact(srv, BENCH_CALL_CODE, req, &rep, 0)) < 0)
+			if ((r = bc_binder_transact(srv, BENCH_CALL_CODE, req, &rep, 0, NULL)) < 0)
 				return bench_fail(r, "bc_binder_transact: %s", strerror(-r));
 			bc_parcel_unref(req);
 			bc_parcel_unref(rep);

@@ -24,7 +24,7 @@ static int call(bc_binder *svc, uint32_t code, int fd, bc_parcel **reply)
 	if (r == 0 && fd >= 0)
 		r = bc_parcel_write_string16(req, "hello through a file descriptor");
 	if (r == 0)
-		r = bc_binder_transact(svc, code, req, reply, 0);
+		r = bc_binder_transact(svc, code, req, reply, 0, NULL);
 	bc_parcel_unref(req);
 	return r;
 }

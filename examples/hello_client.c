@@ -33,7 +33,7 @@ int main(int argc, char **argv)
 	if (r == 0)
 		r = bc_parcel_write_string16(req, argc > 1 ? argv[1] : "world");
 	if (r == 0)
-		r = bc_binder_transact(hello, HELLO_SAY_HELLO, req, &reply, 0);
+		r = bc_binder_transact(hello, HELLO_SAY_HELLO, req, &reply, 0, NULL);
 	if (r == 0)
 		r = bc_parcel_read_string16(reply, &answer, NULL);
 	if (r < 0) {

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 	bc_class *cls = NULL;
 	bc_binder *obj = NULL;
 	bc_sm *sm = NULL;
-	bc_sm_client_callback *cc = NULL;
+	bc_slot *cc = NULL;
 	int r;
 
 	r = bc_process_open(NULL, &proc);
@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	printf("lazy-service: unregistered, exiting\n");
-	bc_sm_client_callback_free(cc);
+	bc_slot_unref(cc);
 	bc_sm_unref(sm);
 	bc_binder_unref(obj);
 	bc_class_unref(cls);

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 	if (r == 0)
 		r = bc_parcel_write_binder(req, observer); /* our object travels */
 	if (r == 0)
-		r = bc_binder_transact(ticker, TICKER_SUBSCRIBE, req, NULL, 0);
+		r = bc_binder_transact(ticker, TICKER_SUBSCRIBE, req, NULL, 0, NULL);
 	if (r < 0) {
 		fprintf(stderr, "observer-client: error %d\n", r);
 		return 1;

@@ -53,7 +53,7 @@ static void tick(int n)
 		if (r == 0)
 			r = bc_parcel_write_int32(p, n);
 		if (r == 0)
-			r = bc_binder_transact(observers[i], OBSERVER_ON_TICK, p, NULL, BINDERC_FLAG_ONEWAY);
+			r = bc_binder_transact(observers[i], OBSERVER_ON_TICK, p, NULL, BINDERC_FLAG_ONEWAY, NULL);
 		bc_parcel_unref(p);
 		if (r == -EPIPE) { /* its process is gone */
 			bc_binder_unref(observers[i]);

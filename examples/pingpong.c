@@ -27,7 +27,7 @@ static int child(int go)
 	r = r ? r : bc_process_get_handle(proc, 0, &obj);
 	r = r ? r : bc_binder_new_parcel(obj, &req);
 	r = r ? r : bc_parcel_write_int32(req, 41);
-	r = r ? r : bc_binder_transact(obj, 1, req, &reply, 0);
+	r = r ? r : bc_binder_transact(obj, 1, req, &reply, 0, NULL);
 	r = r ? r : bc_parcel_read_int32(reply, &n);
 	printf("pingpong: pid %d sent 41, got %d back (%s)\n", (int)getpid(), r ? -1 : (int)n, strerror(-r));
 	bc_parcel_unref(reply), bc_parcel_unref(req), bc_binder_unref(obj), bc_process_unref(proc);

@@ -5,13 +5,17 @@
 # PREFIX, LIBDIR, DESTDIR come from there), before every other fragment:
 # the others name the archive LBC_A and link with LBC_LINK.
 
-LBC_VERSION := 1.0.0
-LBC_SOVERSION := 1
+LBC_VERSION := 2.0.0
+LBC_SOVERSION := 2
 LBC_SRC := $(TOP)/libbinder-c
 LBC_OBJ := $(B)/obj/libbinder-c
-LBC_NAMES := utf status parcel parcel_write parcel_read parcel_objects binder orderq txn ipc process servicemanager
+LBC_NAMES := utf status parcel parcel_write parcel_read parcel_objects orderq txn ipc process servicemanager
 # The transaction-report listener (<binderc/report.h>).
 LBC_NAMES += report
+# Binders: the base, its kinds and what hangs on them (binder_internal.h).
+LBC_NAMES += binder class local proxy death frozen weak
+# Registrations of callbacks (<binderc/slot.h>).
+LBC_NAMES += slot
 LBC_HEADERS := $(wildcard $(TOP)/include/binderc/*.h)
 LBC_PIC := $(patsubst %,$(LBC_OBJ)/pic/%.o,$(LBC_NAMES))
 LBC_STATIC := $(patsubst %,$(LBC_OBJ)/static/%.o,$(LBC_NAMES))

@@ -509,7 +509,7 @@ int bc_iface_fetch(bc_binder *b, bc_iface **ret)
 
 	if (!b || !ret)
 		return -EINVAL;
-	r = bc_binder_transact(b, BINDERC_IFACE_DESCRIBE_TRANSACTION, NULL, &reply, 0);
+	r = bc_binder_transact(b, BINDERC_IFACE_DESCRIBE_TRANSACTION, NULL, &reply, 0, NULL);
 	if (r == -EBADMSG)
 		return r; /* unknown transaction: not a binder-c stub */
 	if (r == 0)

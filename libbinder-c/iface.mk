@@ -35,9 +35,9 @@ $(IFC_OBJ)/san/%.o: $(IFC_SRC)/%.c $(IFC_DEPS)
 
 $(IFC_SO): $(patsubst %,$(IFC_OBJ)/pic/%.o,$(IFC_NAMES)) $(LBC_SO)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libbinder-c-iface.so.1 -Wl,--version-script=$(IFC_SRC)/libbinder-c.map \
-		-o $@.1 $(filter %.o,$^) -L$(B)/lib -lbinder-c $(FFI_LIBS) -lpthread
-	ln -sf libbinder-c-iface.so.1 $@
+	$(CC) -shared -Wl,-soname,libbinder-c-iface.so.$(LBC_SOVERSION) -Wl,--version-script=$(IFC_SRC)/libbinder-c.map \
+		-o $@.$(LBC_SOVERSION) $(filter %.o,$^) -L$(B)/lib -lbinder-c $(FFI_LIBS) -lpthread
+	ln -sf libbinder-c-iface.so.$(LBC_SOVERSION) $@
 
 $(IFC_A): $(patsubst %,$(IFC_OBJ)/static/%.o,$(IFC_NAMES))
 	@mkdir -p $(dir $@)
@@ -64,8 +64,8 @@ $(IFC_PC): $(TOP)/libbinder-c/iface.mk
 .PHONY: install-libbinder-c-iface
 install-libbinder-c-iface: $(IFC_SO) $(IFC_A) $(IFC_PC) install-libbinder-c
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig
-	install -m 0755 $(IFC_SO).1 $(DESTDIR)$(LIBDIR)/
-	ln -sf libbinder-c-iface.so.1 $(DESTDIR)$(LIBDIR)/libbinder-c-iface.so
+	install -m 0755 $(IFC_SO).$(LBC_SOVERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libbinder-c-iface.so.$(LBC_SOVERSION) $(DESTDIR)$(LIBDIR)/libbinder-c-iface.so
 	install -m 0644 $(IFC_A) $(DESTDIR)$(LIBDIR)/
 	sed -e 's|^prefix=.*|prefix=$(PREFIX)|' -e 's|^libdir=.*|libdir=$(LBC_PC_LIBDIR)|' \
 		$(IFC_PC) > $(DESTDIR)$(LIBDIR)/pkgconfig/libbinder-c-iface.pc

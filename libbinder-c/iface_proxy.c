@@ -30,7 +30,7 @@ struct bc_iface_proxy {
 
 static int binder_transport(void *ctx, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags)
 {
-	return bc_binder_transact(ctx, code, data, ret_reply, flags);
+	return bc_binder_transact(ctx, code, data, ret_reply, flags, NULL);
 }
 
 /*

@@ -108,127 +108,9 @@ void bc__parcel_unref_queued(bc_parcel *p, struct bc_thread *t);
  * kept).  false, and nothing changed, if it is shared or not plain. */
 bool bc__parcel_recycle(bc_parcel *p);
 
-/* ---- binder.c (local objects, proxies) -------------------------------- */
-struct bc_death_reg {
-	struct bc_death_reg *next;
-	bc_death_fn fn;
-	void *cookie;
-};
-
-struct bc_frozen_reg {
-	struct bc_frozen_reg *next;
-	bc_frozen_fn fn;
-	void *cookie;
-};
-
-/*
- * A binder is a local object (served here) or a proxy (a handle to an
- * object elsewhere): two variants of one base, as libwayland's wl_proxy
- * embeds a wl_object.  The public bc_binder is the base; the variant is
- * reached with bc__local()/bc__proxy() once @remote says which it is.
- * Kernel cookies are the base's address.
- */
-struct bc_binder {
-	bool remote; /* a struct bc_proxy, else a struct bc_local */
-	/* A strong count above zero holds one weak count. */
-	atomic_uint strong;
-	atomic_uint weak;
-	int stability;
-	/* flat_binder_object flags of a local object: bc_binder_set_sched(),
-	 * 0 for the default */
-	uint32_t sched_flags;
-	/* a proxy's (fixed), or the one a local object was first sent
-	 * through (set once, by compare-exchange) */
-	_Atomic(bc_process *) proc;
-};
-
-struct bc_local {
-	struct bc_binder base;
-	bc_class *cls;
-	void *userdata;
-	atomic_bool destroyed; /* on_destroy ran (or runs): no strong count again */
-	/* under base.proc->obj_mu: */
-	bool k_weak, k_strong; /* kernel holds (BR_INCREFS / BR_ACQUIRE seen) */
-	bool k_strong_counted;
-	struct bc_local *bound_next; /* in proc->locals */
-	bool bound;
-};
-
-struct bc_proxy {
-	struct bc_binder base;
-	uint32_t handle;
-	atomic_bool dead;
-	/* the rest under base.proc->obj_mu */
-	bool death_requested; /* BC_REQUEST_DEATH_NOTIFICATION outstanding */
-	bool in_table;
-	bool frozen_requested; /* BC_REQUEST_FREEZE_NOTIFICATION outstanding */
-	bool frozen_known, is_frozen; /* the last BR_FROZEN_BINDER */
-	/* table presence + outstanding death and freeze notifications */
-	unsigned mem;
-	/* ordered-queue numbers of the last freeze request and of the last
-	 * one the driver refused (see bc_binder_watch_frozen()) */
-	uint64_t freeze_req_seq, freeze_fail_seq;
-	struct bc_death_reg *deaths;
-	struct bc_frozen_reg *frozen_watches;
-	struct bc_proxy *proxy_next; /* in proc->proxies */
-};
-
-#define BINDERC_CONTAINER_OF(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
-
-/* The variant of @b (which must be of that kind).  Const is not kept, as
- * with strchr(): the getters only read. */
-static inline struct bc_local *bc__local(const bc_binder *b)
-{
-	return BINDERC_CONTAINER_OF((bc_binder *)b, struct bc_local, base);
-}
-
-static inline struct bc_proxy *bc__proxy(const bc_binder *b)
-{
-	return BINDERC_CONTAINER_OF((bc_binder *)b, struct bc_proxy, base);
-}
-
-struct bc_class {
-	atomic_int refs;
-	char *descriptor;
-	bc_transact_fn on_transact;
-	bc_destroy_fn on_destroy;
-	unsigned flags;
-};
-
-struct bc_weak {
-	atomic_int refs;
-	bc_binder *b; /* holds one weak count */
-};
-
-/* Fill @obj for @b (not NULL); binds a local object to @proc when known. */
-void bc__binder_flatten(bc_binder *b, bool weak, struct flat_binder_object *obj);
-/* Stability level to write after @b. */
-int bc__binder_wire_stability(const bc_binder *b, int partition);
-/* Bind the local objects of @p to @proc (-EXDEV if bound elsewhere). */
-int bc__parcel_bind(bc_parcel *p, bc_process *proc);
-/* Objects read from kernel parcels. */
-int bc__local_from_cookie(bc_process *proc, uintptr_t ptr, uintptr_t cookie, bool strong, bc_binder **ret);
-int bc__proxy_get(bc_process *proc, uint32_t handle, bool strong, bc_binder **ret);
-int bc__binder_weak_take(bc_binder *b, bc_weak **ret);
-void bc__binder_weak_dec(bc_binder *b);
-bool bc__binder_strong_inc(bc_binder *b);
-void bc__binder_set_stability_raw(bc_binder *b, int level);
-
-/* Driver events on local objects and proxies (from ipc.c). */
-void bc__local_increfs(bc_process *proc, uintptr_t ptr, uintptr_t cookie);
-void bc__local_acquire(bc_process *proc, uintptr_t ptr, uintptr_t cookie);
-void bc__local_release(bc_process *proc, uintptr_t ptr, uintptr_t cookie);
-void bc__local_decrefs(bc_process *proc, uintptr_t ptr, uintptr_t cookie);
-void bc__proxy_dead(bc_process *proc, uintptr_t cookie);
-void bc__proxy_clear_done(bc_process *proc, uintptr_t cookie);
-void bc__proxy_frozen(bc_process *proc, uintptr_t cookie, bool is_frozen);
-/* The driver refused the freeze request numbered @seq on the proxy whose
- * cookie is @cookie (from the ordered queue's writer, without obj_mu). */
-void bc__proxy_freeze_refused(bc_process *proc, uintptr_t cookie, uint64_t seq, int err);
-/* Process teardown: drop kernel references on locals, free proxies. */
-void bc__process_release_objects(bc_process *proc);
-/* Run a local object's handler (ping/interface answered here). */
-int bc__local_dispatch(bc_binder *b, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply);
+/* ---- local objects, proxies (binder_internal.h) ------------------- */
+#include "slot_internal.h"
+#include "binder_internal.h"
 
 /* ---- txn.c ------------------------------------------------------------ */
 struct bc_txn {
@@ -337,9 +219,10 @@ void bc__free_buffer(bc_process *proc, uintptr_t buf, bool may_defer);
 void bc__thread_queue_free(struct bc_thread *t, uintptr_t buf);
 /* Per-thread state for @proc (created on first use). */
 struct bc_thread *bc__thread(bc_process *proc);
-/* Send a transaction to @handle and wait for the reply or completion. */
+/* Send a transaction to @handle and wait for the reply or completion;
+ * on an error, *@ret_origin is set unless it is BINDERC_ERROR_LOCAL. */
 int bc__transact(bc_process *proc, uint32_t handle, uint32_t code, bc_parcel *data, bc_parcel **ret_reply,
-		 uint32_t flags);
+		 uint32_t flags, int *ret_origin);
 /* Serve on the calling thread until the process stops. */
 void bc__looper(bc_process *proc, bool registered);
 /* Spawn a pool thread (BR_SPAWN_LOOPER or pool start). */

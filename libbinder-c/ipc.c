@@ -26,6 +26,7 @@ struct waiter {
 	int kind;
 	bool done;
 	int status;
+	int origin; /* enum bc_error_origin of a failed status */
 	bc_parcel *reply;
 };
 
@@ -271,10 +272,16 @@ static void free_kernel_buffer(bc_process *proc, const struct binder_transaction
 	bc_parcel_unref(p);
 }
 
-static void finish(struct waiter *w, int status)
+static void finish_from(struct waiter *w, int status, int origin)
 {
 	w->done = true;
 	w->status = status;
+	w->origin = origin;
+}
+
+static void finish(struct waiter *w, int status)
+{
+	finish_from(w, status, BINDERC_ERROR_LOCAL);
 }
 
 /* The outcome of a call this thread waits for: a reply parcel, or the
@@ -292,7 +299,7 @@ static void take_reply(bc_process *proc, struct waiter *w, const struct binder_t
 		if (tr->data_size >= 4)
 			memcpy(&st, (const void *)(uintptr_t)tr->data.ptr.buffer, 4);
 		free_kernel_buffer(proc, tr);
-		finish(w, st > 0 ? -EBADMSG : st);
+		finish_from(w, st > 0 ? -EBADMSG : st, BINDERC_ERROR_REMOTE);
 		return;
 	}
 	finish(w, bc__parcel_from_kernel(proc, tr, &w->reply));
@@ -374,7 +381,7 @@ static void dispatch(struct bc_thread *t, struct waiter *w, uint32_t cmd, const 
 	case BR_FAILED_REPLY:
 	case BR_FROZEN_REPLY:
 		if (w)
-			finish(w, failed_call_status(cmd));
+			finish_from(w, failed_call_status(cmd), BINDERC_ERROR_TRANSPORT);
 		break;
 	case BR_TRANSACTION_SEC_CTX:
 	case BR_TRANSACTION:
@@ -548,11 +555,11 @@ static void handle_transaction(struct bc_thread *t, const struct binder_transact
 }
 
 int bc__transact(bc_process *proc, uint32_t handle, uint32_t code, bc_parcel *data, bc_parcel **ret_reply,
-		 uint32_t flags)
+		 uint32_t flags, int *ret_origin)
 {
 	struct binder_transaction_data tr;
 	bool oneway = flags & BINDERC_FLAG_ONEWAY;
-	struct waiter w = { .kind = oneway ? W_ONEWAY : W_SYNC };
+	struct waiter w = { .kind = oneway ? W_ONEWAY : W_SYNC, .origin = BINDERC_ERROR_LOCAL };
 	struct bc_thread *t;
 	int r;
 
@@ -596,6 +603,8 @@ int bc__transact(bc_process *proc, uint32_t handle, uint32_t code, bc_parcel *da
 	} else {
 		bc_parcel_unref(w.reply);
 	}
+	if (w.status < 0)
+		*ret_origin = w.origin;
 	return w.status;
 }
 

@@ -42,7 +42,9 @@ static int write_binder(bc_parcel *p, bc_binder *b, bool weak)
 		r = grow((void **)&p->binders, &p->cap_binders, p->n_binders + 1, sizeof(*p->binders));
 		if (r < 0)
 			return r;
-		bc__binder_flatten(b, weak, &obj);
+		r = bc__binder_flatten(b, weak, &obj);
+		if (r < 0)
+			return r;
 		r = add_offset(p, p->size);
 		if (r < 0)
 			return r;
@@ -121,16 +123,30 @@ static int peek_object(const bc_parcel *p, struct flat_binder_object *obj, bool 
 	return 0;
 }
 
-/* Resolve a binder object to a bc_binder in a parcel that we wrote. */
+/* A strong binder object's type for either strength. */
+static uint32_t strong_type(uint32_t type)
+{
+	if (type == BINDER_TYPE_WEAK_BINDER)
+		return BINDER_TYPE_BINDER;
+	if (type == BINDER_TYPE_WEAK_HANDLE)
+		return BINDER_TYPE_HANDLE;
+	return type;
+}
+
+/* Resolve a binder object to a bc_binder in a parcel that we wrote: the
+ * one that flattens to the same object, whatever its kind. */
 static bc_binder *find_held(const bc_parcel *p, const struct flat_binder_object *obj)
 {
 	for (size_t i = 0; i < p->n_binders; i++) {
 		bc_binder *b = p->binders[i];
-		bool local = obj->hdr.type == BINDER_TYPE_BINDER || obj->hdr.type == BINDER_TYPE_WEAK_BINDER;
+		struct flat_binder_object mine;
 
-		if (local && !b->remote && obj->cookie == (uintptr_t)b && obj->binder == (uintptr_t)b)
-			return b;
-		if (!local && b->remote && obj->handle == bc__proxy(b)->handle)
+		if (bc__binder_flatten(b, false, &mine) < 0)
+			continue;
+		if (mine.hdr.type != strong_type(obj->hdr.type))
+			continue;
+		if (mine.hdr.type == BINDER_TYPE_HANDLE ? mine.handle == obj->handle
+							: mine.binder == obj->binder && mine.cookie == obj->cookie)
 			return b;
 	}
 	return NULL;
@@ -232,7 +248,7 @@ int bc_parcel_read_binder(bc_parcel *p, bc_binder **ret)
 				return -ESRCH;
 			}
 		}
-		if (b->remote && (p->flags & BINDERC_PARCEL_KERNEL))
+		if (p->flags & BINDERC_PARCEL_KERNEL)
 			bc__binder_set_stability_raw(b, stab);
 	}
 	if (ret)

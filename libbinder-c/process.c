@@ -443,7 +443,7 @@ int bc_process_become_context_manager(bc_process *p, bc_binder *obj)
 	struct flat_binder_object fo;
 	int32_t zero = 0;
 
-	if (!p || !obj || obj->remote)
+	if (!p || !bc__as_local(obj))
 		return -EINVAL;
 	if (p->ctx_obj)
 		return -EBUSY;

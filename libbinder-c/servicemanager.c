@@ -11,6 +11,7 @@
 #include <binderc/servicemanager.h>
 
 #include "refcount.h"
+#include "slot_internal.h"
 #include "sm_protocol.h"
 
 struct bc_sm {
@@ -162,7 +163,7 @@ int bc__sm_open_reply(const struct sm_dialect *d, bc_parcel *reply)
 static int call(bc_sm *sm, uint32_t code, bc_parcel *req, bc_parcel **ret_reply)
 {
 	bc_parcel *reply = NULL;
-	int r = bc_binder_transact(sm->b, code, req, &reply, 0);
+	int r = bc_binder_transact(sm->b, code, req, &reply, 0, NULL);
 
 	bc_parcel_unref(req);
 	if (r < 0)
@@ -439,20 +440,14 @@ int bc_sm_is_declared(bc_sm *sm, const char *name, bool *ret)
 
 /* ---- notifications ------------------------------------------------------ */
 
-/* What the callback object serves; lives as long as that object (the
- * service manager may hold it a little after bc_sm_unwatch()). */
-struct watch_core {
-	pthread_mutex_t mu; /* recursive: fn may unwatch itself */
-	bool active;
-	bc_sm_notify_fn fn;
-	void *userdata;
-};
-
-struct bc_sm_watcher {
+/* A watch is a slot (slot_internal.h) owning this; the callback object's
+ * user data is the slot, with a hold of its own (the service manager may
+ * hold the object a little after the slot is dropped). */
+struct sm_watch {
 	bc_sm *sm;
 	char *name;
 	bc_binder *obj;
-	struct watch_core *core;
+	bool registered;
 };
 
 /* Callbacks are sent by an Android 11+ service manager, whatever this
@@ -473,7 +468,7 @@ static int enforce_callback_token(bc_parcel *in, const char *descriptor)
 
 static int cb_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *userdata)
 {
-	struct watch_core *core = userdata;
+	bc_slot *slot = userdata;
 	char *name = NULL;
 	bc_binder *b = NULL;
 	int r;
@@ -490,23 +485,23 @@ static int cb_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *i
 		r = -EBADMSG;
 	if (r == 0)
 		r = bc_parcel_read_binder(in, &b);
-	if (r == 0) {
-		pthread_mutex_lock(&core->mu);
-		if (core->active && b)
-			core->fn(name, b, core->userdata);
-		pthread_mutex_unlock(&core->mu);
+	if (r == 0 && b) {
+		struct bc_slot_call call;
+
+		if (bc__slot_enter(slot, &call)) {
+			slot->fn.notify(name, b, slot->userdata);
+			bc__slot_leave(&call);
+		}
 	}
 	bc_binder_unref(b);
 	free(name);
 	return r < 0 ? -EBADMSG : 0;
 }
 
+/* The callback object's hold on its slot (also for client callbacks). */
 static void cb_destroy(void *userdata)
 {
-	struct watch_core *core = userdata;
-
-	pthread_mutex_destroy(&core->mu);
-	free(core);
+	bc__slot_put(userdata);
 }
 
 static int watch_call(bc_sm *sm, uint32_t code, const char *name, bc_binder *obj)
@@ -527,12 +522,40 @@ static int watch_call(bc_sm *sm, uint32_t code, const char *name, bc_binder *obj
 	return r;
 }
 
-int bc_sm_watch(bc_sm *sm, const char *name, bc_sm_notify_fn fn, void *userdata, bc_sm_watcher **ret)
+/* The caller dropped the watch (or it failed): unregister it. */
+static void watch_detach(bc_slot *s)
 {
-	pthread_mutexattr_t ma;
-	struct watch_core *core;
+	struct sm_watch *w = s->owner;
+
+	if (w->registered)
+		watch_call(w->sm, code_of(w->sm, SM_M_UNREGISTER_FOR_NOTIFICATIONS), w->name, w->obj);
+	bc_binder_unref(w->obj);
+	bc_sm_unref(w->sm);
+	free(w->name);
+	free(w);
+}
+
+static const struct bc_slot_ops watch_slot_ops = { .detach = watch_detach };
+
+/* The callback object of a new slot @s: a local object of a class for
+ * @descriptor, whose user data is @s (with a hold). */
+static int slot_object(bc_slot *s, const char *descriptor, bc_transact_fn on_transact, bc_binder **ret)
+{
 	bc_class *cls = NULL;
-	bc_sm_watcher *w;
+	int r = bc_class_new(descriptor, on_transact, cb_destroy, 0, &cls);
+
+	if (r == 0)
+		r = bc_binder_new(cls, s, ret);
+	bc_class_unref(cls);
+	if (r == 0)
+		bc__slot_hold(s);
+	return r;
+}
+
+int bc_sm_watch(bc_sm *sm, const char *name, bc_sm_notify_fn fn, void *userdata, bc_slot **ret)
+{
+	struct sm_watch *w;
+	bc_slot *s;
 	int r;
 
 	if (!sm || !name || !fn || !ret)
@@ -540,84 +563,39 @@ int bc_sm_watch(bc_sm *sm, const char *name, bc_sm_notify_fn fn, void *userdata,
 	if (!code_of(sm, SM_M_REGISTER_FOR_NOTIFICATIONS))
 		return -EOPNOTSUPP;
 	w = calloc(1, sizeof(*w));
-	core = calloc(1, sizeof(*core));
-	if (!w || !core || !(w->name = strdup(name))) {
-		free(core);
-		if (w)
-			free(w->name);
+	if (!w || !(w->name = strdup(name))) {
 		free(w);
 		return -ENOMEM;
 	}
-	pthread_mutexattr_init(&ma);
-	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
-	pthread_mutex_init(&core->mu, &ma);
-	pthread_mutexattr_destroy(&ma);
-	core->fn = fn;
-	core->userdata = userdata;
-	core->active = true;
-	r = bc_class_new(SM_CALLBACK_DESCRIPTOR, cb_transact, cb_destroy, 0, &cls);
-	if (r == 0)
-		r = bc_binder_new(cls, core, &w->obj);
-	bc_class_unref(cls);
+	r = bc__slot_new(&watch_slot_ops, w, userdata, &s);
 	if (r < 0) {
-		cb_destroy(core);
 		free(w->name);
 		free(w);
 		return r;
 	}
-	w->core = core; /* owned by w->obj from now on */
 	w->sm = bc_sm_ref(sm);
-	r = watch_call(sm, code_of(sm, SM_M_REGISTER_FOR_NOTIFICATIONS), name, w->obj);
+	s->fn.notify = fn;
+	r = slot_object(s, SM_CALLBACK_DESCRIPTOR, cb_transact, &w->obj);
+	if (r == 0)
+		r = watch_call(sm, code_of(sm, SM_M_REGISTER_FOR_NOTIFICATIONS), name, w->obj);
 	if (r < 0) {
-		bc_binder_unref(w->obj);
-		bc_sm_unref(w->sm);
-		free(w->name);
-		free(w);
+		bc_slot_unref(s);
 		return r;
 	}
-	*ret = w;
+	w->registered = true;
+	*ret = s;
 	return 0;
-}
-
-int bc_sm_unwatch(bc_sm_watcher *w)
-{
-	int r;
-
-	if (!w)
-		return -EINVAL;
-	pthread_mutex_lock(&w->core->mu);
-	w->core->active = false;
-	pthread_mutex_unlock(&w->core->mu);
-	r = watch_call(w->sm, code_of(w->sm, SM_M_UNREGISTER_FOR_NOTIFICATIONS), w->name, w->obj);
-	if (r == -EBUSY)
-		r = -ENOENT; /* EX_ILLEGAL_STATE: it was not registered (any more) */
-	bc_binder_unref(w->obj);
-	bc_sm_unref(w->sm);
-	free(w->name);
-	free(w);
-	return r;
 }
 
 /* ---- lazy services -------------------------------------------------------- */
 
-/* What the IClientCallback object serves; lives as long as that object
- * (the service manager holds it while the name stays registered). */
-struct clients_core {
-	pthread_mutex_t mu;
-	bool active;
-	bc_sm_clients_fn fn;
-	void *userdata;
-};
-
-struct bc_sm_client_callback {
-	bc_binder *obj;
-	struct clients_core *core;
-};
+/* A client callback is a slot owning its IClientCallback object (the
+ * service manager holds that object while the name stays registered). */
 
 static int clients_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply,
 			    void *userdata)
 {
-	struct clients_core *core = userdata;
+	bc_slot *slot = userdata;
 	bc_binder *b = NULL;
 	bool has = false;
 	int r;
@@ -633,63 +611,48 @@ static int clients_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parc
 	if (r == 0)
 		r = bc_parcel_read_bool(in, &has);
 	if (r == 0) {
-		/* Held across the call, so that free() waits for it. */
-		pthread_mutex_lock(&core->mu);
-		if (core->active)
-			core->fn(b, has, core->userdata);
-		pthread_mutex_unlock(&core->mu);
+		struct bc_slot_call call;
+
+		if (bc__slot_enter(slot, &call)) {
+			slot->fn.clients(b, has, slot->userdata);
+			bc__slot_leave(&call);
+		}
 	}
 	bc_binder_unref(b);
 	return r < 0 ? -EBADMSG : 0;
 }
 
-static void clients_destroy(void *userdata)
+static void clients_detach(bc_slot *s)
 {
-	struct clients_core *core = userdata;
-
-	pthread_mutex_destroy(&core->mu);
-	free(core);
+	bc_binder_unref(s->owner);
 }
 
+static const struct bc_slot_ops clients_slot_ops = { .detach = clients_detach };
+
 int bc_sm_register_client_callback(bc_sm *sm, const char *name, bc_binder *service, bc_sm_clients_fn fn,
-				   void *userdata, bc_sm_client_callback **ret)
+				   void *userdata, bc_slot **ret)
 {
-	struct clients_core *core;
-	bc_sm_client_callback *cc;
-	bc_class *cls = NULL;
+	bc_binder *obj = NULL;
 	bc_parcel *req, *reply;
+	bc_slot *s;
 	int r;
 
 	if (!sm || !name || !service || !fn || !ret)
 		return -EINVAL;
 	if (!code_of(sm, SM_M_REGISTER_CLIENT_CALLBACK))
 		return -EOPNOTSUPP;
-	cc = calloc(1, sizeof(*cc));
-	core = calloc(1, sizeof(*core));
-	if (!cc || !core) {
-		free(cc);
-		free(core);
-		return -ENOMEM;
-	}
-	pthread_mutex_init(&core->mu, NULL);
-	core->fn = fn;
-	core->userdata = userdata;
-	core->active = true;
-	r = bc_class_new(SM_CLIENT_CALLBACK_DESCRIPTOR, clients_transact, clients_destroy, 0, &cls);
-	if (r == 0)
-		r = bc_binder_new(cls, core, &cc->obj);
-	bc_class_unref(cls);
-	if (r < 0) {
-		clients_destroy(core);
-		free(cc);
+	r = bc__slot_new(&clients_slot_ops, NULL, userdata, &s);
+	if (r < 0)
 		return r;
-	}
-	cc->core = core; /* owned by cc->obj from now on */
-	r = request_named(sm, name, &req);
+	s->fn.clients = fn;
+	r = slot_object(s, SM_CLIENT_CALLBACK_DESCRIPTOR, clients_transact, &obj);
+	s->owner = obj;
+	if (r == 0)
+		r = request_named(sm, name, &req);
 	if (r == 0) {
 		r = bc_parcel_write_binder(req, service);
 		if (r == 0)
-			r = bc_parcel_write_binder(req, cc->obj);
+			r = bc_parcel_write_binder(req, obj);
 		if (r == 0)
 			r = call(sm, code_of(sm, SM_M_REGISTER_CLIENT_CALLBACK), req, &reply);
 		else
@@ -698,23 +661,10 @@ int bc_sm_register_client_callback(bc_sm *sm, const char *name, bc_binder *servi
 			bc_parcel_unref(reply);
 	}
 	if (r < 0) {
-		bc_binder_unref(cc->obj);
-		free(cc);
+		bc_slot_unref(s);
 		return r;
 	}
-	*ret = cc;
-	return 0;
-}
-
-int bc_sm_client_callback_free(bc_sm_client_callback *cc)
-{
-	if (!cc)
-		return -EINVAL;
-	pthread_mutex_lock(&cc->core->mu);
-	cc->core->active = false;
-	pthread_mutex_unlock(&cc->core->mu);
-	bc_binder_unref(cc->obj);
-	free(cc);
+	*ret = s;
 	return 0;
 }
 

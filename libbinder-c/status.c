@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The AIDL status value type. */
+/* The AIDL status value type, and where a call's error came from. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,5 +62,26 @@ const char *bc_exception_name(int32_t ex)
 	case BINDERC_EX_HAS_REPLY_HEADER: return "EX_HAS_REPLY_HEADER";
 	case BINDERC_EX_TRANSACTION_FAILED: return "EX_TRANSACTION_FAILED";
 	default: return "EX_UNKNOWN";
+	}
+}
+
+bool bc_error_is_remote(const bc_error *e)
+{
+	return e && e->origin == BINDERC_ERROR_REMOTE;
+}
+
+const char *bc_error_origin_name(int origin)
+{
+	switch (origin) {
+	case BINDERC_ERROR_NONE:
+		return "none";
+	case BINDERC_ERROR_LOCAL:
+		return "local";
+	case BINDERC_ERROR_TRANSPORT:
+		return "transport";
+	case BINDERC_ERROR_REMOTE:
+		return "remote";
+	default:
+		return "unknown";
 	}
 }

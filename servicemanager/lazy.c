@@ -29,7 +29,7 @@
 struct sm_client_cb {
 	bc_binder *cb;
 	int wire, partition; /* of the registering request: answer alike */
-	bool death_linked;
+	bc_slot *death; /* the death recipient, NULL if none */
 	struct sm_service *svc;
 };
 
@@ -104,8 +104,7 @@ static void ccb_died(void *cookie);
 
 static void ccb_free(struct sm_client_cb *c)
 {
-	if (c->death_linked)
-		bc_binder_unlink_to_death(c->cb, ccb_died, c);
+	bc_slot_unref(c->death); /* may be ccb_died() freeing it */
 	bc_binder_unref(c->cb);
 	free(c);
 }
@@ -126,7 +125,6 @@ static void ccb_died(void *cookie)
 	for (size_t i = 0; i < s->n_ccbs; i++) {
 		if (s->ccbs[i] == c) {
 			sm_log(SM_LOG_DEBUG, "client callback of '%s' died; removed", s->name);
-			c->death_linked = false;
 			ccb_remove(s, i);
 			return;
 		}
@@ -157,13 +155,12 @@ int sm_add_client_callback(struct sm *sm, struct sm_service *s, bc_binder *cb, i
 	c->partition = partition;
 	c->svc = s;
 	if (bc_binder_is_remote(cb)) {
-		r = bc_binder_link_to_death(cb, ccb_died, c);
+		r = bc_binder_link_to_death(cb, ccb_died, c, &c->death);
 		if (r < 0) {
 			bc_binder_unref(c->cb);
 			free(c);
 			return r;
 		}
-		c->death_linked = true;
 	}
 	s->ccbs[s->n_ccbs++] = c;
 	/* A client it was handed to before it became lazy, or one holding
@@ -196,7 +193,7 @@ static int on_clients(bc_binder *cb, int wire, int partition, bc_binder *svc, bo
 	if (r == 0)
 		r = bc_parcel_write_bool(p, has);
 	if (r == 0)
-		r = bc_binder_transact(cb, SM_CLIENT_CALLBACK_ON_CLIENTS, p, NULL, BINDERC_FLAG_ONEWAY);
+		r = bc_binder_transact(cb, SM_CLIENT_CALLBACK_ON_CLIENTS, p, NULL, BINDERC_FLAG_ONEWAY, NULL);
 	bc_parcel_unref(p);
 	return r;
 }

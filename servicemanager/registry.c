@@ -93,8 +93,7 @@ static void service_died(void *cookie);
 
 static void service_free(struct sm_service *s)
 {
-	if (s->death_linked)
-		bc_binder_unlink_to_death(s->binder, service_died, s);
+	bc_slot_unref(s->death); /* may be service_died() freeing it */
 	sm_drop_client_callbacks(s);
 	bc_binder_unref(s->binder);
 	free(s->name);
@@ -120,7 +119,6 @@ static void service_died(void *cookie)
 	if (!found || sm->svc[i] != s)
 		return; /* not ours any more (cannot happen: replaced entries unlink) */
 	sm_log(SM_LOG_INFO, "service '%s' (uid %u) died; removed", s->name, (unsigned)s->owner);
-	s->death_linked = false; /* the notification is spent */
 	svc_remove_at(sm, i);
 }
 
@@ -184,7 +182,7 @@ int sm_add(struct sm *sm, const char *name, bc_binder *binder, const struct sm_c
 	s->dump_flags = dump_flags;
 	s->sm = sm;
 	if (bc_binder_is_remote(binder)) {
-		r = bc_binder_link_to_death(binder, service_died, s);
+		r = bc_binder_link_to_death(binder, service_died, s, &s->death);
 		if (r < 0) {
 			/* -EPIPE: already dead.  Anything else: we could not
 			 * watch it, and an unwatched entry would outlive its
@@ -194,7 +192,6 @@ int sm_add(struct sm *sm, const char *name, bc_binder *binder, const struct sm_c
 			free(s);
 			return r == -EPIPE ? -EPIPE : r;
 		}
-		s->death_linked = true;
 	}
 	if (old) {
 		sm_log(SM_LOG_INFO, "service '%s' replaced (uid %u, was uid %u)", name, (unsigned)c->uid,
@@ -217,8 +214,7 @@ static void callback_died(void *cookie);
 
 static void callback_free(struct sm_callback *cb)
 {
-	if (cb->death_linked)
-		bc_binder_unlink_to_death(cb->cb, callback_died, cb);
+	bc_slot_unref(cb->death); /* may be callback_died() freeing it */
 	bc_binder_unref(cb->cb);
 	free(cb->name);
 	free(cb);
@@ -240,7 +236,6 @@ static void callback_died(void *cookie)
 	for (size_t i = 0; i < sm->n_cbs; i++) {
 		if (sm->cbs[i] == cb) {
 			sm_log(SM_LOG_DEBUG, "callback for '%s' (uid %u) died; removed", cb->name, (unsigned)cb->owner);
-			cb->death_linked = false;
 			cb_remove_at(sm, i);
 			return;
 		}
@@ -263,7 +258,7 @@ static int call_back(struct sm_callback *cb, struct sm_service *s)
 	if (r == 0)
 		r = bc_parcel_write_binder(p, s->binder);
 	if (r == 0)
-		r = bc_binder_transact(cb->cb, SM_CALLBACK_ON_REGISTRATION, p, NULL, BINDERC_FLAG_ONEWAY);
+		r = bc_binder_transact(cb->cb, SM_CALLBACK_ON_REGISTRATION, p, NULL, BINDERC_FLAG_ONEWAY, NULL);
 	bc_parcel_unref(p);
 	return r;
 }
@@ -323,14 +318,13 @@ int sm_watch(struct sm *sm, const char *name, bc_binder *binder, const struct sm
 	cb->partition = partition;
 	cb->sm = sm;
 	if (bc_binder_is_remote(binder)) {
-		r = bc_binder_link_to_death(binder, callback_died, cb);
+		r = bc_binder_link_to_death(binder, callback_died, cb, &cb->death);
 		if (r < 0) {
 			bc_binder_unref(cb->cb);
 			free(cb->name);
 			free(cb);
 			return r;
 		}
-		cb->death_linked = true;
 	}
 	sm->cbs[sm->n_cbs++] = cb;
 	s = sm_find(sm, name);

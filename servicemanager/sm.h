@@ -162,7 +162,7 @@ struct sm_service {
 	pid_t pid;
 	bool allow_isolated;
 	int32_t dump_flags;
-	bool death_linked;
+	bc_slot *death; /* the death recipient, NULL if none */
 	struct sm *sm;
 	/* Lazy services (lazy.c): IClientCallbacks the registering process
 	 * gave, what they were last told, and whether the binder was handed
@@ -182,7 +182,7 @@ struct sm_callback {
 	bc_binder *cb;
 	uid_t owner;
 	int wire, partition;
-	bool death_linked;
+	bc_slot *death; /* the death recipient, NULL if none */
 	struct sm *sm;
 };
 

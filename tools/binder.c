@@ -513,7 +513,7 @@ static int cmd_call(struct ctx *c, int argc, char **argv)
 		return r;
 	}
 	r = bc_binder_transact(b, code, req, oneway ? NULL : &reply,
-			       oneway ? BINDERC_FLAG_ONEWAY | BINDERC_FLAG_TELL_FROZEN : 0);
+			       oneway ? BINDERC_FLAG_ONEWAY | BINDERC_FLAG_TELL_FROZEN : 0, NULL);
 	bc_parcel_unref(req);
 	bc_binder_unref(b);
 	if (r < 0) {

@@ -17,6 +17,8 @@
 
 #include <binderc/common.h>
 #include <binderc/parcel.h>
+#include <binderc/slot.h>
+#include <binderc/status.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,12 +38,12 @@ typedef int (*bc_transact_fn)(bc_binder *self, bc_txn *txn, uint32_t code, bc_pa
 /** Called once when a local object dies, with its user data. */
 typedef void (*bc_destroy_fn)(void *userdata);
 /** Death recipient: called on a pool (or polling) thread when the remote
- * process hosting the object dies. */
-typedef void (*bc_death_fn)(void *cookie);
+ * process hosting the object dies, with the @userdata of its slot. */
+typedef void (*bc_death_fn)(void *userdata);
 
 /** Frozen-state watcher: called on a pool (or polling) thread with whether
  * the process hosting a proxy's object is frozen (BINDER_FREEZE). */
-typedef void (*bc_frozen_fn)(bool is_frozen, void *cookie);
+typedef void (*bc_frozen_fn)(bool is_frozen, void *userdata);
 
 /** Return value of a handler that will reply later. */
 #define BINDERC_TXN_DEFERRED 1
@@ -118,41 +120,40 @@ int bc_binder_new_parcel(bc_binder *b, bc_parcel **ret);
  * BINDERC_FLAG_TELL_FROZEN (BINDERC_QUEUED_FROZEN is then returned for a
  * call queued to a frozen process).  Calls to a local object run its
  * handler on the calling thread.  Returns 0, a transport error (see
- * binderc/status.h) or the status the handler sent.
+ * binderc/status.h) or the status the handler sent; @ret_error (may be
+ * NULL) says which (BINDERC_ERROR_REMOTE: the handler's).
  */
-int bc_binder_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags);
+int bc_binder_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel **ret_reply, uint32_t flags,
+		       bc_error *ret_error);
 /** Send a ping ('_PNG').  0 when the object answers. */
 int bc_binder_ping(bc_binder *b);
 /** Ask the object for its interface descriptor ('_NTF'), newly allocated. */
 int bc_binder_get_interface(bc_binder *b, char **ret);
 
 /**
- * Register @fn(@cookie) to be called once when the proxy's process dies.
- * Needs a thread pool or a polling thread to be delivered.  -ENOSYS for
- * local objects, -EPIPE if already known dead.
+ * Register @fn(@userdata) to be called once when the proxy's process dies;
+ * *@ret is the registration (binderc/slot.h: drop it to unlink, from the
+ * callback too).  The slot keeps the proxy's handle (a weak reference)
+ * until it is dropped.  Needs a thread pool or a polling thread to be
+ * delivered.  -ENOSYS for local objects, -EPIPE if already known dead.
  */
-int bc_binder_link_to_death(bc_binder *b, bc_death_fn fn, void *cookie);
-/** Remove a registration made with the same @fn and @cookie (-ENOENT when
- * there is none, e.g. it already fired). */
-int bc_binder_unlink_to_death(bc_binder *b, bc_death_fn fn, void *cookie);
+int bc_binder_link_to_death(bc_binder *b, bc_death_fn fn, void *userdata, bc_slot **ret);
 
 /**
- * Register @fn(is_frozen, @cookie) to hear whether the proxy's process is
+ * Register @fn(is_frozen, @userdata) to hear whether the proxy's process is
  * frozen: the driver sends the current state soon after the first
  * registration on a proxy, then each time the process is frozen or thawed
  * (a freeze or thaw of a frozen or thawed process included); changes that
  * come while a call is still running may be merged into the next one, which
  * then carries the newest state.  Needs a thread pool or a polling thread to
  * be delivered.  A later registration on the same proxy hears from the next
- * change on (bc_binder_get_frozen() has the state until then).  -ENOSYS for
- * local objects, -EPIPE if the process is known dead, -EOPNOTSUPP if the
- * driver has no frozen-binder notifications (mainline before Linux 6.12).
- * Watches end, without a call, when the process dies.
+ * change on (bc_binder_get_frozen() has the state until then).  *@ret is the
+ * registration (binderc/slot.h), which keeps the proxy's handle until it is
+ * dropped.  -ENOSYS for local objects, -EPIPE if the process is known dead,
+ * -EOPNOTSUPP if the driver has no frozen-binder notifications (mainline
+ * before Linux 6.12).  Watches end, without a call, when the process dies.
  */
-int bc_binder_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie);
-/** Remove a registration made with the same @fn and @cookie (-ENOENT when
- * there is none).  A call already running may still complete. */
-int bc_binder_unwatch_frozen(bc_binder *b, bc_frozen_fn fn, void *cookie);
+int bc_binder_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *userdata, bc_slot **ret);
 /** The last frozen state the driver reported for the proxy's process in
  * *@ret; -ENODATA before the first report (or with no watch), -ENOSYS for
  * local objects. */

@@ -5,6 +5,7 @@
 
 #include <binderc/common.h>
 #include <binderc/status.h>
+#include <binderc/slot.h>
 #include <binderc/parcel.h>
 #include <binderc/binder.h>
 #include <binderc/process.h>

@@ -31,6 +31,8 @@ typedef struct bc_class bc_class;
 typedef struct bc_process bc_process;
 /** An incoming transaction being served by a local object. */
 typedef struct bc_txn bc_txn;
+/** One registration of a callback (binderc/slot.h). */
+typedef struct bc_slot bc_slot;
 
 /**
  * Wire dialects of the Android parcel format.  They differ in the

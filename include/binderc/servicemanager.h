@@ -37,8 +37,6 @@ extern "C" {
 
 /** A connection to the service manager of one device. */
 typedef struct bc_sm bc_sm;
-/** One registration for notifications. */
-typedef struct bc_sm_watcher bc_sm_watcher;
 
 enum bc_sm_dialect {
 	/** $BINDERC_SM_DIALECT ("aidl", "legacy", "android-11".."android-16") if set, else AIDL. */
@@ -111,12 +109,9 @@ int bc_sm_is_declared(bc_sm *sm, const char *name, bool *ret);
  */
 typedef void (*bc_sm_notify_fn)(const char *name, bc_binder *binder, void *userdata);
 
-/** Ask to be called whenever @name is registered.  *@ret identifies the
- * registration. */
-int bc_sm_watch(bc_sm *sm, const char *name, bc_sm_notify_fn fn, void *userdata, bc_sm_watcher **ret);
-/** Cancel a registration and free @w.  When it returns, @fn is not running
- * and will not be called again (it may be called from @fn itself). */
-int bc_sm_unwatch(bc_sm_watcher *w);
+/** Ask to be called whenever @name is registered.  *@ret is the
+ * registration (binderc/slot.h): dropping it unregisters, from @fn too. */
+int bc_sm_watch(bc_sm *sm, const char *name, bc_sm_notify_fn fn, void *userdata, bc_slot **ret);
 
 /*
  * Lazy services (AIDL dialect only; -EOPNOTSUPP in LEGACY).  A service
@@ -126,9 +121,6 @@ int bc_sm_unwatch(bc_sm_watcher *w);
  * binder-c's servicemanager can start it again on the next lookup (its
  * policy's start-command, see servicemanager(8)).
  */
-
-/** One client-callback registration. */
-typedef struct bc_sm_client_callback bc_sm_client_callback;
 
 /**
  * Called with @has_clients true when a process other than the service
@@ -143,13 +135,11 @@ typedef void (*bc_sm_clients_fn)(bc_binder *service, bool has_clients, void *use
  * registered as @name (Android's registerClientCallback).  -EOPNOTSUPP
  * when another process registered @name, -EINVAL when @name is not
  * registered or under another binder.  The registration lasts as long
- * as @name stays registered with @service.
+ * as @name stays registered with @service, or until *@ret (binderc/slot.h)
+ * is dropped, which may be done from @fn too.
  */
 int bc_sm_register_client_callback(bc_sm *sm, const char *name, bc_binder *service, bc_sm_clients_fn fn,
-				   void *userdata, bc_sm_client_callback **ret);
-/** Free @cc: when it returns, its function is not running and will not
- * be called again (never call it from that function). */
-int bc_sm_client_callback_free(bc_sm_client_callback *cc);
+				   void *userdata, bc_slot **ret);
 /**
  * Unregister @name, registered by this process as @service, unless
  * another process holds it (Android's tryUnregisterService).  -EBUSY

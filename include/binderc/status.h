@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * binderc/status.h - AIDL exception codes and the status value type.
+ * binderc/status.h - where a call's error came from, AIDL exception codes
+ * and the status value type.
  *
  * Transport errors (what the kernel or the remote library reports) are
  * negative errno values returned by the functions themselves:
@@ -11,6 +12,8 @@
  *             it does not know),
  *   any other negative value a remote handler returned (sent back with
  *   TF_STATUS_CODE).
+ * The same value can come from this process (-EPERM, -EINVAL...) or from
+ * the remote handler: bc_binder_transact() says which in a bc_error.
  * Application-level AIDL exceptions travel inside the reply parcel as a
  * status header; this header describes them.
  */
@@ -22,6 +25,40 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** Where a call's error came from (bc_error.origin). */
+enum bc_error_origin {
+	/** No error: the call succeeded. */
+	BINDERC_ERROR_NONE = 0,
+	/** This process: a bad argument, no memory, a parcel that cannot go
+	 * to that process, a failed system call. */
+	BINDERC_ERROR_LOCAL = 1,
+	/** The driver: the call went out but failed (dead object, failed
+	 * transaction, frozen target). */
+	BINDERC_ERROR_TRANSPORT = 2,
+	/** The called object: its handler (or its library, e.g. a wrong
+	 * interface token) returned this status. */
+	BINDERC_ERROR_REMOTE = 3,
+};
+
+/**
+ * The detail of a call's outcome, filled by bc_binder_transact() when it
+ * is given one (like sd-bus's sd_bus_error, but nothing to free): @origin
+ * is an enum bc_error_origin, @error the negative errno value the call
+ * returned (0 with BINDERC_ERROR_NONE).
+ */
+typedef struct bc_error {
+	int origin;
+	int error;
+} bc_error;
+
+/** Initializer for "no error". */
+#define BINDERC_ERROR_INIT { BINDERC_ERROR_NONE, 0 }
+
+/** True when @e says the called object returned the error. */
+bool bc_error_is_remote(const bc_error *e);
+/** Name of an origin ("none", "local", "transport", "remote"; "unknown"). */
+const char *bc_error_origin_name(int origin);
 
 /** AIDL exception codes (the first int32 of a reply). */
 enum bc_exception {

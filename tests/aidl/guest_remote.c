@@ -557,31 +557,35 @@ static void wait_death(void)
 /* The service exits when asked (a one-way call): told, then dead object. */
 Test(aidl_remote, service_quits)
 {
+	bc_slot *death = NULL;
 	int32_t pid = 0;
 
 	d_deaths = 0;
 	cr_assert_eq(org_binderc_remote_IRemote_pid(g_svc, &pid), 0);
 	cr_assert_eq(pid, g_pid);
-	cr_assert_eq(bc_binder_link_to_death(g_svc, on_death, NULL), 0);
+	cr_assert_eq(bc_binder_link_to_death(g_svc, on_death, NULL, &death), 0);
 	cr_assert_eq(org_binderc_remote_IRemote_quit(g_svc, 7), 0);
 	cr_assert_eq(th_wait(g_pid, TH_TIMEOUT_MS), 7);
 	g_pid = -1;
 	wait_death();
 	cr_assert_eq(org_binderc_remote_IRemote_pid(g_svc, &pid), -EPIPE);
 	cr_assert_not(bc_binder_is_alive(g_svc));
+	bc_slot_unref(death);
 }
 
 /* The service is killed: the same, and an fd call fails cleanly too. */
 Test(aidl_remote, service_killed)
 {
+	bc_slot *death = NULL, *again = NULL;
 	int fd = -1;
 
 	d_deaths = 0;
-	cr_assert_eq(bc_binder_link_to_death(g_svc, on_death, NULL), 0);
+	cr_assert_eq(bc_binder_link_to_death(g_svc, on_death, NULL, &death), 0);
 	th_kill(g_pid);
 	g_pid = -1;
 	wait_death();
 	cr_assert_eq(org_binderc_remote_IRemote_openPipe(g_svc, "x", &fd), -EPIPE);
 	cr_assert_eq(fd, -1);
-	cr_assert_eq(bc_binder_link_to_death(g_svc, on_death, NULL), -EPIPE);
+	cr_assert_eq(bc_binder_link_to_death(g_svc, on_death, NULL, &again), -EPIPE);
+	bc_slot_unref(death);
 }

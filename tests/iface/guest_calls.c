@@ -227,7 +227,7 @@ Test(guest, ffi_stub_hand_written_client)
 	cr_assert_eq(bc_parcel_write_interface_token(req, T_DESCRIPTOR), 0);
 	cr_assert_eq(bc_parcel_write_int32(req, 40), 0);
 	cr_assert_eq(bc_parcel_write_int32(req, 2), 0);
-	cr_assert_eq(bc_binder_transact(srv, BINDERC_IFACE_CODE(t_iface, add), req, &rep, 0), 0);
+	cr_assert_eq(bc_binder_transact(srv, BINDERC_IFACE_CODE(t_iface, add), req, &rep, 0, NULL), 0);
 	bc_parcel_unref(req);
 	cr_assert_eq(bc_parcel_read_status(rep, &st), 0);
 	cr_expect(bc_status_is_ok(&st));
@@ -238,7 +238,7 @@ Test(guest, ffi_stub_hand_written_client)
 	cr_assert_eq(bc_process_new_parcel(proc, &req), 0);
 	cr_assert_eq(bc_parcel_write_interface_token(req, T_DESCRIPTOR), 0);
 	cr_assert_eq(bc_parcel_write_string16(req, "gr\xc3\xbc\xc3\x9f"), 0);
-	cr_assert_eq(bc_binder_transact(srv, BINDERC_IFACE_CODE(t_iface, str), req, &rep, 0), 0);
+	cr_assert_eq(bc_binder_transact(srv, BINDERC_IFACE_CODE(t_iface, str), req, &rep, 0, NULL), 0);
 	bc_parcel_unref(req);
 	cr_assert_eq(bc_parcel_read_status(rep, &st), 0);
 	cr_assert_eq(bc_parcel_read_string16(rep, &s, NULL), 0);
@@ -249,7 +249,7 @@ Test(guest, ffi_stub_hand_written_client)
 	cr_assert_eq(bc_process_new_parcel(proc, &req), 0);
 	cr_assert_eq(bc_parcel_write_interface_token(req, T_DESCRIPTOR), 0);
 	cr_assert_eq(bc_parcel_write_int32(req, 1), 0);
-	cr_assert_eq(bc_binder_transact(srv, BINDERC_IFACE_CODE(t_iface, fail), req, &rep, 0), 0);
+	cr_assert_eq(bc_binder_transact(srv, BINDERC_IFACE_CODE(t_iface, fail), req, &rep, 0, NULL), 0);
 	bc_parcel_unref(req);
 	cr_assert_eq(bc_parcel_read_status(rep, &st), 0);
 	cr_expect_eq(st.exception, BINDERC_EX_SERVICE_SPECIFIC);
@@ -515,7 +515,7 @@ static int raw_call(uint32_t code, const char *descriptor, void (*fill)(bc_parce
 		cr_assert_eq(bc_parcel_write_interface_token(req, descriptor), 0);
 	if (fill)
 		fill(req);
-	r = bc_binder_transact(srv, code, req, &rep, 0);
+	r = bc_binder_transact(srv, code, req, &rep, 0, NULL);
 	bc_parcel_unref(req);
 	bc_parcel_unref(rep);
 	return r;

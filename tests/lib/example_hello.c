@@ -43,7 +43,7 @@ int main(void)
 
 		if (bc_process_open(NULL, &p) < 0 || bc_process_get_handle(p, 0, &hello) < 0 ||
 		    bc_binder_new_parcel(hello, &req) < 0 || bc_parcel_write_string16(req, "world") < 0 ||
-		    bc_binder_transact(hello, HELLO, req, &rep, 0) < 0 || bc_parcel_read_string16(rep, &answer, NULL) < 0)
+		    bc_binder_transact(hello, HELLO, req, &rep, 0, NULL) < 0 || bc_parcel_read_string16(rep, &answer, NULL) < 0)
 			_exit(1);
 		puts(answer);
 		fflush(stdout);

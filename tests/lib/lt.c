@@ -149,7 +149,7 @@ int lt_publish(bc_process *p, const char *name, bc_binder *b)
 	if (r == 0)
 		r = bc_parcel_write_binder(req, b);
 	if (r == 0)
-		r = bc_binder_transact(sm, REG_ADD, req, NULL, 0);
+		r = bc_binder_transact(sm, REG_ADD, req, NULL, 0, NULL);
 	bc_parcel_unref(req);
 	bc_binder_unref(sm);
 	return r;
@@ -172,7 +172,7 @@ int lt_lookup(bc_process *p, const char *name, bc_binder **ret)
 		if (r == 0)
 			r = bc_parcel_write_string16(req, name);
 		if (r == 0)
-			r = bc_binder_transact(sm, REG_GET, req, &rep, 0);
+			r = bc_binder_transact(sm, REG_GET, req, &rep, 0, NULL);
 		if (r == 0)
 			r = bc_parcel_read_binder(rep, ret);
 		bc_parcel_unref(req);
@@ -217,7 +217,7 @@ static void *notify_later(void *arg)
 	if (bc_binder_new_parcel(cb, &req) == 0) {
 		bc_parcel_write_int32(req, 42);
 		/* May fail if the client exits right after its last callback. */
-		bc_binder_transact(cb, CB_NOTIFY, req, NULL, 0);
+		bc_binder_transact(cb, CB_NOTIFY, req, NULL, 0, NULL);
 		bc_parcel_unref(req);
 	}
 	bc_binder_unref(cb);
@@ -437,7 +437,7 @@ int lt_call_add(bc_binder *svc, int32_t a, int32_t b, int32_t *ret)
 	if (r == 0)
 		r = bc_parcel_write_int32(req, b);
 	if (r == 0)
-		r = bc_binder_transact(svc, SVC_ADD, req, &rep, 0);
+		r = bc_binder_transact(svc, SVC_ADD, req, &rep, 0, NULL);
 	if (r == 0)
 		r = bc_parcel_read_int32(rep, ret);
 	bc_parcel_unref(req);
@@ -455,7 +455,7 @@ int lt_call_pingpong(bc_binder *target, int32_t n, bc_binder *self, int32_t *ret
 	if (r == 0)
 		r = bc_parcel_write_binder(req, self);
 	if (r == 0)
-		r = bc_binder_transact(target, SVC_PINGPONG, req, &rep, 0);
+		r = bc_binder_transact(target, SVC_PINGPONG, req, &rep, 0, NULL);
 	if (r == 0)
 		r = bc_parcel_read_int32(rep, ret);
 	bc_parcel_unref(req);

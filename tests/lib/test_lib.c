@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -81,13 +82,13 @@ static int basic_client(void *arg)
 	free(desc);
 	CHECK_OK(lt_call_add(svc, 40, 2, &v));
 	CHECK(v == 42);
-	CHECK_OK(bc_binder_transact(svc, SVC_WHO, NULL, &rep, 0));
+	CHECK_OK(bc_binder_transact(svc, SVC_WHO, NULL, &rep, 0, NULL));
 	CHECK_OK(bc_parcel_read_int32(rep, &pid));
 	CHECK_OK(bc_parcel_read_int32(rep, &euid));
 	CHECK(pid == getpid());
 	CHECK(euid == (int32_t)geteuid());
 	rep = bc_parcel_unref(rep);
-	CHECK(bc_binder_transact(svc, 0x1234, NULL, NULL, 0) == -EBADMSG);
+	CHECK(bc_binder_transact(svc, 0x1234, NULL, NULL, 0, NULL) == -EBADMSG);
 	/* The same handle gives the same proxy. */
 	bc_binder *again;
 	CHECK_OK(lt_lookup(p, "svc", &again));
@@ -139,7 +140,7 @@ static int callback_client(void *arg)
 	for (int i = 0; i < 3; i++) {
 		CHECK_OK(bc_binder_new_parcel(svc, &req));
 		CHECK_OK(bc_parcel_write_binder(req, cb));
-		CHECK_OK(bc_binder_transact(svc, SVC_REGISTER_CB, req, NULL, 0));
+		CHECK_OK(bc_binder_transact(svc, SVC_REGISTER_CB, req, NULL, 0, NULL));
 		bc_parcel_unref(req);
 	}
 	CHECK(lt_callback_wait(3, TH_HANG_MS) == 3);
@@ -217,11 +218,11 @@ static int oneway_client(void *arg)
 	for (int i = 0; i < 500; i++) {
 		CHECK_OK(bc_binder_new_parcel(svc, &req));
 		CHECK_OK(bc_parcel_write_int32(req, i));
-		CHECK_OK(bc_binder_transact(svc, SVC_SEQ, req, NULL, BINDERC_FLAG_ONEWAY));
+		CHECK_OK(bc_binder_transact(svc, SVC_SEQ, req, NULL, BINDERC_FLAG_ONEWAY, NULL));
 		bc_parcel_unref(req);
 	}
 	for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
-		CHECK_OK(bc_binder_transact(svc, SVC_GET_SEQ, NULL, &rep, 0));
+		CHECK_OK(bc_binder_transact(svc, SVC_GET_SEQ, NULL, &rep, 0, NULL));
 		CHECK_OK(bc_parcel_read_int32(rep, &count));
 		CHECK_OK(bc_parcel_read_int32(rep, &inorder));
 		rep = bc_parcel_unref(rep);
@@ -254,13 +255,13 @@ static int fd_client(void *arg)
 	CHECK_OK(bc_binder_new_parcel(svc, &req));
 	CHECK_OK(bc_parcel_write_fd(req, pfd[1], true));
 	CHECK_OK(bc_parcel_write_string8(req, "to-service"));
-	CHECK_OK(bc_binder_transact(svc, SVC_WRITE_FD, req, NULL, 0));
+	CHECK_OK(bc_binder_transact(svc, SVC_WRITE_FD, req, NULL, 0, NULL));
 	bc_parcel_unref(req); /* closes our write end */
 	CHECK(read(pfd[0], buf, sizeof(buf) - 1) == 10);
 	CHECK(strcmp(buf, "to-service") == 0);
 	close(pfd[0]);
 	/* An fd in the reply. */
-	CHECK_OK(bc_binder_transact(svc, SVC_GET_FD, NULL, &rep, 0));
+	CHECK_OK(bc_binder_transact(svc, SVC_GET_FD, NULL, &rep, 0, NULL));
 	CHECK_OK(bc_parcel_read_dup_fd(rep, &fd));
 	rep = bc_parcel_unref(rep);
 	memset(buf, 0, sizeof(buf));
@@ -289,7 +290,7 @@ static int defer_client(void *arg)
 	for (int i = 1; i <= 3; i++) {
 		CHECK_OK(bc_binder_new_parcel(svc, &req));
 		CHECK_OK(bc_parcel_write_int32(req, 21 * i));
-		CHECK_OK(bc_binder_transact(svc, SVC_DEFER, req, &rep, 0));
+		CHECK_OK(bc_binder_transact(svc, SVC_DEFER, req, &rep, 0, NULL));
 		CHECK_OK(bc_parcel_read_int32(rep, &v));
 		CHECK(v == 42 * i);
 		rep = bc_parcel_unref(rep);
@@ -322,8 +323,21 @@ static void on_death_unlinked(void *cookie)
 	on_death(NULL);
 }
 
+/* A recipient that drops its own registration (binderc/slot.h allows it). */
+static atomic_int self_dropped;
+
+static void on_death_drop_self(void *userdata)
+{
+	bc_slot **slot = userdata;
+
+	*slot = bc_slot_unref(*slot);
+	atomic_fetch_add(&self_dropped, 1);
+}
+
 static int death_client(void *arg)
 {
+	static bc_slot *self;
+	bc_slot *death = NULL, *unlinked = NULL, *again = NULL;
 	bc_process *p;
 	bc_binder *svc;
 	struct timespec ts;
@@ -332,10 +346,11 @@ static int death_client(void *arg)
 	(void)arg;
 	CHECK_OK(lt_open(&p, true));
 	CHECK_OK(lt_lookup(p, "svc", &svc));
-	CHECK_OK(bc_binder_link_to_death(svc, on_death, &deaths));
-	CHECK_OK(bc_binder_link_to_death(svc, on_death_unlinked, NULL));
-	CHECK_OK(bc_binder_unlink_to_death(svc, on_death_unlinked, NULL));
-	CHECK(bc_binder_unlink_to_death(svc, on_death_unlinked, NULL) == -ENOENT);
+	CHECK_OK(bc_binder_link_to_death(svc, on_death, &deaths, &death));
+	CHECK(bc_slot_get_userdata(death) == &deaths);
+	CHECK_OK(bc_binder_link_to_death(svc, on_death_unlinked, NULL, &unlinked));
+	unlinked = bc_slot_unref(unlinked);
+	CHECK_OK(bc_binder_link_to_death(svc, on_death_drop_self, &self, &self));
 	CHECK_OK(lt_call_add(svc, 1, 1, &v));
 	lt_ready(); /* the parent kills the service now */
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -347,7 +362,11 @@ static int death_client(void *arg)
 	CHECK(deaths == 1);
 	CHECK(!bc_binder_is_alive(svc));
 	CHECK(lt_call_add(svc, 1, 1, &v) == -EPIPE);
-	CHECK(bc_binder_link_to_death(svc, on_death, &deaths) == -EPIPE);
+	CHECK(bc_binder_link_to_death(svc, on_death, &deaths, &again) == -EPIPE);
+	CHECK(again == NULL);
+	/* recipients run in turn on one thread: this one is done too */
+	CHECK(atomic_load(&self_dropped) == 1 && self == NULL);
+	bc_slot_unref(death);
 	bc_binder_unref(svc);
 	bc_process_unref(p);
 	return 0;
@@ -435,6 +454,7 @@ static bool frozen_supported(void)
 static int frozen_client(void *arg)
 {
 	pid_t svc_pid = (pid_t)(intptr_t)arg;
+	bc_slot *w0 = NULL, *w1 = NULL;
 	bc_process *p;
 	bc_binder *svc, *local;
 	bool st;
@@ -444,14 +464,14 @@ static int frozen_client(void *arg)
 	CHECK_OK(lt_lookup(p, "svc", &svc));
 	local = lt_callback_new();
 	CHECK(local != NULL);
-	CHECK(bc_binder_watch_frozen(local, on_frozen, &frozen_calls[0]) == -ENOSYS);
+	CHECK(bc_binder_watch_frozen(local, on_frozen, &frozen_calls[0], &w0) == -ENOSYS);
 	CHECK(bc_binder_get_frozen(local, &st) == -ENOSYS);
 	CHECK(bc_binder_get_frozen(svc, &st) == -ENODATA);
-	r = bc_binder_watch_frozen(svc, on_frozen, &frozen_calls[0]);
+	r = bc_binder_watch_frozen(svc, on_frozen, &frozen_calls[0], &w0);
 	if (!frozen_supported()) {
 		/* a clear error, no hang; the proxy still works */
 		CHECK(r == -EOPNOTSUPP);
-		CHECK(bc_binder_unwatch_frozen(svc, on_frozen, &frozen_calls[0]) == -ENOENT);
+		CHECK(w0 == NULL);
 		CHECK_OK(bc_binder_ping(svc));
 		fprintf(stderr, "frozen watch: -EOPNOTSUPP on this driver, as expected\n");
 		goto out;
@@ -472,17 +492,16 @@ static int frozen_client(void *arg)
 	CHECK_OK(bc_binder_ping(svc));
 
 	/* a second watcher hears from the next change on */
-	CHECK_OK(bc_binder_watch_frozen(svc, on_frozen, &frozen_calls[1]));
+	CHECK_OK(bc_binder_watch_frozen(svc, on_frozen, &frozen_calls[1], &w1));
 	CHECK_OK(freeze_pid(svc_pid, true));
 	CHECK(frozen_wait(0, 4) == 1);
 	CHECK(frozen_wait(1, 1) == 1);
-	CHECK_OK(bc_binder_unwatch_frozen(svc, on_frozen, &frozen_calls[0]));
-	CHECK(bc_binder_unwatch_frozen(svc, on_frozen, &frozen_calls[0]) == -ENOENT);
+	w0 = bc_slot_unref(w0);
 	CHECK_OK(freeze_pid(svc_pid, false));
 	CHECK(frozen_wait(1, 2) == 0);
 	CHECK(frozen_calls_of(0) == 4);
 	/* the last watcher gone: nobody is called */
-	CHECK_OK(bc_binder_unwatch_frozen(svc, on_frozen, &frozen_calls[1]));
+	w1 = bc_slot_unref(w1);
 	CHECK(bc_binder_get_frozen(svc, &st) == -ENODATA);
 	CHECK_OK(freeze_pid(svc_pid, true));
 	CHECK_OK(freeze_pid(svc_pid, false));
@@ -492,9 +511,9 @@ static int frozen_client(void *arg)
 	usleep(200 * 1000);
 	CHECK(frozen_calls_of(0) == 4 && frozen_calls_of(1) == 2);
 	/* and a new watch starts over with the current state */
-	CHECK_OK(bc_binder_watch_frozen(svc, on_frozen, &frozen_calls[0]));
+	CHECK_OK(bc_binder_watch_frozen(svc, on_frozen, &frozen_calls[0], &w0));
 	CHECK(frozen_wait(0, 5) == 0);
-	CHECK_OK(bc_binder_unwatch_frozen(svc, on_frozen, &frozen_calls[0]));
+	w0 = bc_slot_unref(w0);
 	fprintf(stderr, "frozen watch: %d and %d calls\n", frozen_calls_of(0), frozen_calls_of(1));
 out:
 	bc_binder_unref(local);
@@ -526,7 +545,7 @@ static int send_seq(bc_binder *svc, int i, uint32_t flags)
 
 	CHECK_OK(bc_binder_new_parcel(svc, &req));
 	CHECK_OK(bc_parcel_write_int32(req, i));
-	r = bc_binder_transact(svc, SVC_SEQ, req, NULL, BINDERC_FLAG_ONEWAY | flags);
+	r = bc_binder_transact(svc, SVC_SEQ, req, NULL, BINDERC_FLAG_ONEWAY | flags, NULL);
 	bc_parcel_unref(req);
 	return r;
 }
@@ -542,7 +561,7 @@ static int frozen_oneway_client(void *arg)
 
 	CHECK_OK(lt_open(&p, false));
 	CHECK_OK(lt_lookup(p, "svc", &svc));
-	CHECK(bc_binder_transact(svc, SVC_SEQ, NULL, NULL, 0x80) == -EINVAL);
+	CHECK(bc_binder_transact(svc, SVC_SEQ, NULL, NULL, 0x80, NULL) == -EINVAL);
 	/* not frozen: 0 with or without the flag */
 	CHECK(send_seq(svc, 0, BINDERC_FLAG_TELL_FROZEN) == 0);
 	CHECK_OK(freeze_pid(svc_pid, true));
@@ -553,7 +572,7 @@ static int frozen_oneway_client(void *arg)
 	CHECK_OK(freeze_pid(svc_pid, false));
 	/* thawed: both queued calls delivered, in order */
 	for (int64_t end = th_now_ms() + TH_HANG_MS; count < 3;) {
-		CHECK_OK(bc_binder_transact(svc, SVC_GET_SEQ, NULL, &rep, 0));
+		CHECK_OK(bc_binder_transact(svc, SVC_GET_SEQ, NULL, &rep, 0, NULL));
 		CHECK_OK(bc_parcel_read_int32(rep, &count));
 		CHECK_OK(bc_parcel_read_int32(rep, &inorder));
 		rep = bc_parcel_unref(rep);
@@ -599,6 +618,7 @@ static int failed_death_client(void *arg)
 {
 	bc_process *p;
 	bc_binder *svc;
+	bc_slot *slot = NULL;
 	long before;
 	int32_t v;
 	int nth, n;
@@ -609,8 +629,8 @@ static int failed_death_client(void *arg)
 	CHECK_OK(lt_call_add(svc, 1, 2, &v));
 	/* once through, so nothing of the library's is touched for the first
 	 * time below (fail-nth counts page faults too) */
-	CHECK_OK(bc_binder_link_to_death(svc, on_death, &deaths));
-	CHECK_OK(bc_binder_unlink_to_death(svc, on_death, &deaths));
+	CHECK_OK(bc_binder_link_to_death(svc, on_death, &deaths, &slot));
+	slot = bc_slot_unref(slot);
 	nth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 	CHECK(nth >= 0);
 	before = br_errors();
@@ -621,12 +641,12 @@ static int failed_death_client(void *arg)
 
 		snprintf(arm, sizeof(arm), "%d", n);
 		CHECK(write(nth, arm, strlen(arm)) == (ssize_t)strlen(arm));
-		r = bc_binder_link_to_death(svc, on_death, &deaths);
+		r = bc_binder_link_to_death(svc, on_death, &deaths, &slot);
 		CHECK(write(nth, "0", 1) == 1);
 		CHECK_OK(r);
 		CHECK_OK(lt_call_add(svc, n, 40, &v));
 		CHECK(v == n + 40);
-		CHECK_OK(bc_binder_unlink_to_death(svc, on_death, &deaths));
+		slot = bc_slot_unref(slot);
 	}
 	close(nth);
 	fprintf(stderr, "BR_ERROR sent by the driver: %ld (fail-nth up to %d)\n", br_errors() - before,
@@ -671,7 +691,7 @@ static int create_client(void *arg)
 	(void)arg;
 	CHECK_OK(lt_open(&p, false));
 	CHECK_OK(lt_lookup(p, "svc", &svc));
-	CHECK_OK(bc_binder_transact(svc, SVC_CREATE, NULL, &rep, 0));
+	CHECK_OK(bc_binder_transact(svc, SVC_CREATE, NULL, &rep, 0, NULL));
 	CHECK_OK(bc_parcel_read_binder(rep, &obj));
 	CHECK(obj != NULL);
 	rep = bc_parcel_unref(rep);
@@ -697,7 +717,7 @@ static int stats_client(void *arg)
 	CHECK_OK(lt_open(&p, false));
 	CHECK_OK(lt_lookup(p, "svc", &svc));
 	for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
-		CHECK_OK(bc_binder_transact(svc, SVC_STATS, NULL, &rep, 0));
+		CHECK_OK(bc_binder_transact(svc, SVC_STATS, NULL, &rep, 0, NULL));
 		CHECK_OK(bc_parcel_read_int32(rep, &created));
 		CHECK_OK(bc_parcel_read_int32(rep, &destroyed));
 		rep = bc_parcel_unref(rep);

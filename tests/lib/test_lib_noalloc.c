@@ -96,7 +96,7 @@ static int add(bc_binder *s, int32_t i)
 	if (r == 0)
 		r = bc_parcel_write_int32(req, 1);
 	if (r == 0)
-		r = bc_binder_transact(s, NA_ADD, req, &rep, 0);
+		r = bc_binder_transact(s, NA_ADD, req, &rep, 0, NULL);
 	if (r == 0)
 		r = bc_parcel_read_int32(rep, &v);
 	bc_parcel_unref(req);
@@ -109,7 +109,7 @@ static int add(bc_binder *s, int32_t i)
 static int server_allocs(bc_binder *s, int64_t *ret)
 {
 	bc_parcel *rep = NULL;
-	int r = bc_binder_transact(s, NA_ALLOCS, NULL, &rep, 0);
+	int r = bc_binder_transact(s, NA_ALLOCS, NULL, &rep, 0, NULL);
 
 	if (r == 0)
 		r = bc_parcel_read_int64(rep, ret);

@@ -116,6 +116,7 @@ static void *storm(void *arg)
 	for (int32_t i = 0; !atomic_load(&sh.stop); i++) {
 		bc_binder *s = NULL, *s2 = NULL;
 		bc_weak *w = NULL;
+		bc_slot *slot = NULL;
 		int r = lt_lookup(sh.p, "svc", &s);
 
 		if (r < 0) {
@@ -130,16 +131,13 @@ static void *storm(void *arg)
 			call(s, i);
 			break;
 		case 1:
-			r = bc_binder_link_to_death(s, on_death, &sh);
+			r = bc_binder_link_to_death(s, on_death, &sh, &slot);
 			if (r < 0 && r != -EPIPE)
 				FAIL("link_to_death: %d", r);
 			call(s, i);
-			if (r == 0) {
-				r = bc_binder_unlink_to_death(s, on_death, &sh);
-				/* -ENOENT: the death came first and ended it */
-				if (r < 0 && r != -ENOENT)
-					FAIL("unlink_to_death: %d", r);
-			}
+			/* whether or not the death came first and ended it */
+			if (r == 0)
+				slot = bc_slot_unref(slot);
 			break;
 		case 2:
 			/* hold it weakly only, then promote (dead: -ESRCH) */
@@ -185,7 +183,7 @@ static void *objects(void *arg)
 		bc_binder *o = NULL;
 		int32_t v = 0;
 
-		r = bc_binder_transact(s, SVC_CREATE, NULL, &rep, 0);
+		r = bc_binder_transact(s, SVC_CREATE, NULL, &rep, 0, NULL);
 		if (r == 0)
 			r = bc_parcel_read_binder(rep, &o);
 		bc_parcel_unref(rep);
@@ -237,7 +235,7 @@ static int client_main(void *arg)
 	for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
 		bc_parcel *rep = NULL;
 
-		CHECK_OK(bc_binder_transact(s, SVC_STATS, NULL, &rep, 0));
+		CHECK_OK(bc_binder_transact(s, SVC_STATS, NULL, &rep, 0, NULL));
 		CHECK_OK(bc_parcel_read_int32(rep, &created));
 		CHECK_OK(bc_parcel_read_int32(rep, &destroyed));
 		bc_parcel_unref(rep);

@@ -102,7 +102,7 @@ static pid_t sm_start(const char *policy)
 	cr_assert_geq(s, 0);
 	cr_assert_eq(bind(s, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	snprintf(path, sizeof(path), "%s/servicemanager", bindir);
-	pid = fork();
+	pid = th_fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
 		setenv("NOTIFY_SOCKET", sa.sun_path, 1);
@@ -125,25 +125,57 @@ static pid_t sm_start(const char *policy)
 	return pid;
 }
 
+/* th_wait() for a child that must end, bounded by TH_HANG_MS; one still
+ * running then is killed (and -ETIMEDOUT returned). */
+static int wait_child(pid_t pid)
+{
+	int st = th_wait(pid, TH_HANG_MS);
+
+	if (st == -ETIMEDOUT)
+		th_kill(pid);
+	return st;
+}
+
+/* Read what a child sends on @fd, up to @len bytes, until it closes the
+ * pipe or @end (th_now_ms()) passes; returns the bytes read. */
+static size_t read_until(int fd, void *buf, size_t len, int64_t end)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		int64_t left = end - th_now_ms();
+		ssize_t n;
+
+		if (left <= 0 || poll(&pf, 1, (int)left) != 1)
+			break;
+		n = read(fd, (char *)buf + got, len - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
+/* Read the @len bytes a child must send on @fd soon: false if they did
+ * not come within TH_HANG_MS (or the child died first). */
+static bool read_child(int fd, void *buf, size_t len)
+{
+	return read_until(fd, buf, len, th_now_ms() + TH_HANG_MS) == len;
+}
+
 /* SIGTERM; expect a clean exit (status 0), in TH_HANG_MS at most. */
 static void sm_stop(void)
 {
-	int st = 0;
-	int64_t end = th_now_ms() + TH_HANG_MS;
+	int st;
 
 	if (sm_pid <= 0)
 		return;
 	kill(sm_pid, SIGTERM);
-	while (waitpid(sm_pid, &st, WNOHANG) == 0) {
-		if (th_now_ms() > end) {
-			kill(sm_pid, SIGKILL);
-			waitpid(sm_pid, &st, 0);
-			cr_assert_fail("servicemanager did not stop on SIGTERM");
-		}
-		msleep(10);
-	}
+	st = wait_child(sm_pid);
 	sm_pid = 0;
-	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "servicemanager exit status %#x", st);
+	cr_assert_neq(st, -ETIMEDOUT, "servicemanager did not stop on SIGTERM");
+	cr_expect_eq(st, 0, "servicemanager exit status %d", st);
 }
 
 /* Whether signal sig is pending (not yet taken) for process pid. */
@@ -262,7 +294,7 @@ static struct child spawn_service(const char *fmt, int n, int dialect, int uid)
 	int pfd[2];
 
 	cr_assert_eq(pipe(pfd), 0);
-	c.pid = fork();
+	c.pid = th_fork();
 	cr_assert_geq(c.pid, 0);
 	if (c.pid == 0) {
 		bc_process *p = NULL;
@@ -301,18 +333,15 @@ static struct child spawn_service(const char *fmt, int n, int dialect, int uid)
 			pause();
 	}
 	close(pfd[1]);
-	cr_assert_eq(read(pfd[0], &c.status, sizeof(c.status)), (ssize_t)sizeof(c.status), "service child died");
+	cr_assert(read_child(pfd[0], &c.status, sizeof(c.status)), "service child died or hangs");
 	close(pfd[0]);
 	return c;
 }
 
 static void kill_child(struct child *c)
 {
-	if (c->pid > 0) {
-		kill(c->pid, SIGKILL);
-		waitpid(c->pid, NULL, 0);
-		c->pid = 0;
-	}
+	th_kill(c->pid);
+	c->pid = 0;
 }
 
 /* Call echo(@s) on @b and compare. */
@@ -324,7 +353,7 @@ static void expect_echo(bc_binder *b, const char *s)
 	cr_assert_eq(bc_binder_new_parcel(b, &req), 0);
 	bc_parcel_write_interface_token(req, ECHO_DESC);
 	bc_parcel_write_string16(req, s);
-	cr_assert_eq(bc_binder_transact(b, ECHO_CODE, req, &reply, 0), 0);
+	cr_assert_eq(bc_binder_transact(b, ECHO_CODE, req, &reply, 0, NULL), 0);
 	cr_assert_eq(bc_parcel_read_string16(reply, &got, NULL), 0);
 	cr_expect_str_eq(got, s);
 	free(got);
@@ -339,7 +368,7 @@ static int service_pid(bc_binder *b)
 
 	cr_assert_eq(bc_binder_new_parcel(b, &req), 0);
 	bc_parcel_write_interface_token(req, ECHO_DESC);
-	cr_assert_eq(bc_binder_transact(b, PID_CODE, req, &reply, 0), 0);
+	cr_assert_eq(bc_binder_transact(b, PID_CODE, req, &reply, 0, NULL), 0);
 	cr_assert_eq(bc_parcel_read_int32(reply, &pid), 0);
 	bc_parcel_unref(req);
 	bc_parcel_unref(reply);
@@ -413,7 +442,8 @@ Test(daemon, second_instance_refused)
 	pid_t pid;
 
 	snprintf(path, sizeof(path), "%s/servicemanager", bindir);
-	pid = fork();
+	pid = th_fork();
+	cr_assert_geq(pid, 0);
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 
@@ -421,8 +451,8 @@ Test(daemon, second_instance_refused)
 		execl(path, "servicemanager", "-d", device, "-c", POLICY, (char *)NULL);
 		_exit(127);
 	}
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
-	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %#x", st);
+	st = wait_child(pid);
+	cr_expect_eq(st, 1, "status %d", st);
 	/* and the first one still serves */
 	{
 		bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
@@ -442,7 +472,8 @@ Test(daemon, bad_policy_refused_and_sighup_reload)
 
 	snprintf(path, sizeof(path), "%s/servicemanager", bindir);
 	write_file("/tmp/sm-test-bad.conf", "allow frob x *\n");
-	pid = fork();
+	pid = th_fork();
+	cr_assert_geq(pid, 0);
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 
@@ -450,8 +481,8 @@ Test(daemon, bad_policy_refused_and_sighup_reload)
 		execl(path, "servicemanager", "-d", device, "-c", "/tmp/sm-test-bad.conf", (char *)NULL);
 		_exit(127);
 	}
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
-	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %#x", st);
+	st = wait_child(pid);
+	cr_expect_eq(st, 1, "status %d", st);
 
 	/* Reload: deny everything to root, then a broken file keeps it. */
 	write_file(POLICY, "deny add * *\n");
@@ -485,14 +516,15 @@ Test(daemon, daemon_mode_and_pidfile)
 	cr_assert_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0); /* so that we can reap it */
 	snprintf(path, sizeof(path), "%s/servicemanager", bindir);
 	unlink("/tmp/sm-test.pid");
-	pid = fork();
+	pid = th_fork();
+	cr_assert_geq(pid, 0);
 	if (pid == 0) {
 		execl(path, "servicemanager", "-d", device, "-c", POLICY, "-q", "--daemon", "--pidfile",
 		      "/tmp/sm-test.pid", (char *)NULL);
 		_exit(127);
 	}
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
-	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the parent exits 0 once the device is served");
+	st = wait_child(pid);
+	cr_assert_eq(st, 0, "the parent exits 0 once the device is served (%d)", st);
 	f = fopen("/tmp/sm-test.pid", "r");
 	cr_assert_not_null(f);
 	cr_assert_not_null(fgets(buf, sizeof(buf), f));
@@ -699,14 +731,18 @@ static void get_waits(int dialect)
 	bc_sm *sm = client(dialect);
 	bc_binder *b = NULL;
 	struct child c = { 0 };
-	pid_t helper = fork();
+	pid_t helper = th_fork();
 
 	cr_assert_geq(helper, 0);
 	if (helper == 0) {
 		/* likely after the get began to wait; if not, the get finds it */
 		msleep(400);
 		c = spawn_service("svc.late", 1, dialect, -1);
-		_exit(c.status == 0 ? 0 : 1); /* the grandchild keeps serving */
+		if (c.status != 0)
+			_exit(1);
+		/* stays: the service (its child) dies with it */
+		for (;;)
+			pause();
 	}
 	cr_assert_eq(sm_get_patient(sm, "svc.late", &b), 0);
 	expect_echo(b, "late");
@@ -715,7 +751,7 @@ static void get_waits(int dialect)
 
 		kill(pid, SIGKILL);
 	}
-	waitpid(helper, NULL, 0);
+	th_kill(helper);
 	bc_binder_unref(b);
 	bc_sm_unref(sm);
 }
@@ -765,7 +801,7 @@ static bc_parcel *raw_req(int wire, int partition)
 
 static int raw_call(bc_sm *sm, uint32_t code, bc_parcel *req, bc_parcel **reply, int wire)
 {
-	int r = bc_binder_transact(bc_sm_get_binder(sm), code, req, reply, 0);
+	int r = bc_binder_transact(bc_sm_get_binder(sm), code, req, reply, 0, NULL);
 
 	bc_parcel_unref(req);
 	if (r == 0)
@@ -1108,7 +1144,7 @@ static bool wait_seen(int count, int ms)
 Test(notifications, register_death_reregister, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
 	bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
-	bc_sm_watcher *w = NULL;
+	bc_slot *w = NULL;
 	struct child c1, c2;
 
 	cr_assert_eq(bc_process_start_thread_pool(proc), 0);
@@ -1141,7 +1177,7 @@ Test(notifications, register_death_reregister, .init = setup, .fini = teardown, 
 		bc_binder_unref(b);
 	}
 	/* unwatch: a re-registration is not announced any more */
-	cr_expect_eq(bc_sm_unwatch(w), 0);
+	w = bc_slot_unref(w);
 	kill_child(&c2);
 	cr_expect(wait_gone(sm, "watched", TH_HANG_MS));
 	c1 = spawn_service("watched", 1, BINDERC_SM_DIALECT_AIDL, -1);
@@ -1155,28 +1191,24 @@ Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = 
 {
 	struct child c = spawn_service("watched", 1, BINDERC_SM_DIALECT_AIDL, -1);
 	bc_sm *sm;
-	bc_sm_watcher *w = NULL;
+	bc_slot *w = NULL;
 	pid_t watcher;
 
 	cr_assert_eq(c.status, 0);
 	/* A process that watches and dies without unwatching. */
-	watcher = fork();
+	watcher = th_fork();
+	cr_assert_geq(watcher, 0);
 	if (watcher == 0) {
 		bc_process *p = NULL;
 		bc_sm *s = NULL;
-		bc_sm_watcher *ww = NULL;
+		bc_slot *ww = NULL;
 
 		if (bc_process_open(device, &p) < 0 || bc_process_start_thread_pool(p) < 0 ||
 		    bc_sm_new(p, BINDERC_SM_DIALECT_AIDL, &s) < 0 || bc_sm_watch(s, "other", on_registered, NULL, &ww) < 0)
 			_exit(1);
 		_exit(0);
 	}
-	{
-		int st;
-
-		cr_assert_eq(waitpid(watcher, &st, 0), watcher);
-		cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	}
+	cr_assert_eq(wait_child(watcher), 0);
 	sm = client(BINDERC_SM_DIALECT_AIDL);
 	cr_assert_eq(bc_process_start_thread_pool(proc), 0);
 	cr_assert_eq(bc_sm_watch(sm, "watched", on_registered, NULL, &w), 0);
@@ -1189,7 +1221,7 @@ Test(notifications, already_registered_and_dead_watcher, .init = setup, .fini = 
 		kill_child(&o);
 	}
 	cr_expect_eq(bc_sm_ping(sm), 0);
-	cr_expect_eq(bc_sm_unwatch(w), 0);
+	w = bc_slot_unref(w);
 	pthread_mutex_lock(&seen_mu);
 	seen_binder = bc_binder_unref(seen_binder);
 	pthread_mutex_unlock(&seen_mu);
@@ -1247,7 +1279,7 @@ static struct child spawn_client(const char *name)
 	int pfd[2];
 
 	cr_assert_eq(pipe(pfd), 0);
-	c.pid = fork();
+	c.pid = th_fork();
 	cr_assert_geq(c.pid, 0);
 	if (c.pid == 0) {
 		bc_process *p = NULL;
@@ -1269,7 +1301,7 @@ static struct child spawn_client(const char *name)
 			pause();
 	}
 	close(pfd[1]);
-	cr_assert_eq(read(pfd[0], &c.status, sizeof(c.status)), (ssize_t)sizeof(c.status), "client child died");
+	cr_assert(read_child(pfd[0], &c.status, sizeof(c.status)), "client child died or hangs");
 	close(pfd[0]);
 	return c;
 }
@@ -1284,7 +1316,7 @@ Test(lazy, lifecycle_with_dying_client, .init = setup, .fini = teardown, .timeou
 	bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
 	bc_class *cls = NULL;
 	bc_binder *obj = NULL, *b = NULL;
-	bc_sm_client_callback *cc = NULL;
+	bc_slot *cc = NULL;
 	struct child cl, other;
 	int64_t t0;
 
@@ -1325,7 +1357,7 @@ Test(lazy, lifecycle_with_dying_client, .init = setup, .fini = teardown, .timeou
 	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.svc", obj), 0);
 	cr_expect_eq(bc_sm_check(sm, "lazy.svc", &b), -ENOENT);
 	cr_expect_eq(bc_sm_try_unregister(sm, "lazy.svc", obj), -EBUSY); /* not registered */
-	bc_sm_client_callback_free(cc);
+	bc_slot_unref(cc);
 	bc_binder_unref(obj);
 	bc_class_unref(cls);
 	bc_sm_unref(sm);
@@ -1342,7 +1374,7 @@ static int hello_pid(bc_binder *b)
 	cr_assert_eq(bc_binder_new_parcel(b, &req), 0);
 	bc_parcel_write_interface_token(req, "org.binderc.example.IHello");
 	bc_parcel_write_string16(req, "lazy");
-	cr_assert_eq(bc_binder_transact(b, 1, req, &reply, 0), 0);
+	cr_assert_eq(bc_binder_transact(b, 1, req, &reply, 0, NULL), 0);
 	cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
 	at = strstr(s, "pid ");
 	cr_assert_not_null(at, "%s", s);
@@ -1447,7 +1479,8 @@ Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = T
 		int res[3] = { 0 };
 
 		cr_assert_eq(pipe(pfd), 0);
-		pid = fork();
+		pid = th_fork();
+		cr_assert_geq(pid, 0);
 		if (pid == 0) {
 			bc_process *p = NULL;
 			bc_sm *s = NULL;
@@ -1474,9 +1507,9 @@ Test(policy, nonroot_denials, .init = init_paths, .fini = teardown, .timeout = T
 			_exit(0);
 		}
 		close(pfd[1]);
-		cr_assert_eq(read(pfd[0], res, sizeof(res)), (ssize_t)sizeof(res));
+		cr_assert(read_child(pfd[0], res, sizeof(res)), "policy child died or hangs");
 		close(pfd[0]);
-		waitpid(pid, NULL, 0);
+		wait_child(pid);
 		cr_expect_eq(res[0], -ENOENT, "hidden service reads as absent (dialect %d)", d);
 		cr_expect_eq(res[1], 0);
 		cr_expect_eq(res[2], 2, "manager and user.mine listed, not secret.key");
@@ -1497,7 +1530,7 @@ Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = TH_TEST_TI
 {
 	struct child c;
 	bc_sm *sm;
-	bc_sm_watcher *w[3] = { NULL };
+	bc_slot *w[3] = { NULL };
 
 	sm_start("max-services-per-uid 5\nmax-callbacks-per-uid 2\n");
 	for (int d = BINDERC_SM_DIALECT_AIDL; d <= BINDERC_SM_DIALECT_LEGACY; d++) {
@@ -1513,10 +1546,10 @@ Test(policy, limits, .init = init_paths, .fini = teardown, .timeout = TH_TEST_TI
 	cr_expect_eq(bc_sm_watch(sm, "a", on_registered, NULL, &w[0]), 0);
 	cr_expect_eq(bc_sm_watch(sm, "b", on_registered, NULL, &w[1]), 0);
 	cr_expect_eq(bc_sm_watch(sm, "c", on_registered, NULL, &w[2]), -ENOSPC);
-	cr_expect_eq(bc_sm_unwatch(w[0]), 0);
+	w[0] = bc_slot_unref(w[0]);
 	cr_expect_eq(bc_sm_watch(sm, "c", on_registered, NULL, &w[2]), 0, "room again after unwatch");
-	bc_sm_unwatch(w[1]);
-	bc_sm_unwatch(w[2]);
+	bc_slot_unref(w[1]);
+	bc_slot_unref(w[2]);
 	bc_sm_unref(sm);
 }
 
@@ -1669,7 +1702,7 @@ static void expect_serving(size_t n_services)
 	cr_expect_eq(n, n_services);
 	bc_strv_free(v, n);
 	bc_sm_unref(sm);
-	cr_expect_eq(waitpid(sm_pid, NULL, WNOHANG), 0, "servicemanager died");
+	cr_expect_eq(th_wait(sm_pid, 0), -ETIMEDOUT, "servicemanager died");
 }
 
 Test(malformed, garbage_gets_errors, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
@@ -1766,7 +1799,7 @@ Test(malformed, clients_dying_mid_call, .init = setup, .fini = teardown, .timeou
 
 	cr_assert_eq(c.status, 0);
 	for (int i = 0; i < 30; i++) {
-		pid_t pid = fork();
+		pid_t pid = th_fork();
 
 		cr_assert_geq(pid, 0);
 		if (pid == 0) {
@@ -1789,8 +1822,9 @@ Test(malformed, clients_dying_mid_call, .init = setup, .fini = teardown, .timeou
 			_exit(0); /* gone before the reply */
 		}
 		if (i % 2)
-			kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
+			th_kill(pid);
+		else
+			wait_child(pid);
 	}
 	/* a service that registers and dies at once, many times */
 	for (int i = 0; i < 10; i++) {
@@ -1820,7 +1854,8 @@ static int run_tool(char *out, size_t outlen, const char *const *argv)
 
 	snprintf(path, sizeof(path), "%s/%s", bindir, argv[0]);
 	cr_assert_eq(pipe(pfd), 0);
-	pid = fork();
+	pid = th_fork();
+	cr_assert_geq(pid, 0);
 	if (pid == 0) {
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
@@ -1830,19 +1865,12 @@ static int run_tool(char *out, size_t outlen, const char *const *argv)
 		_exit(127);
 	}
 	close(pfd[1]);
-	for (;;) {
-		ssize_t n = read(pfd[0], out + len, outlen - 1 - len);
-
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		if (len == outlen - 1)
-			break;
-	}
+	len = read_until(pfd[0], out, outlen - 1, th_now_ms() + TH_HANG_MS);
 	out[len] = '\0';
 	close(pfd[0]);
-	waitpid(pid, &st, 0);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	st = wait_child(pid);
+	cr_assert_neq(st, -ETIMEDOUT, "%s hangs: %s", argv[0], out);
+	return st;
 }
 
 #define TOOL(out, ...) run_tool(out, sizeof(out), (const char *const[]){ "binder", __VA_ARGS__, NULL })
@@ -1911,7 +1939,8 @@ static void example(const char *service, const char *svcname, const char *const 
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s", bindir, service);
-	pid = fork();
+	pid = th_fork();
+	cr_assert_geq(pid, 0);
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 
@@ -1926,8 +1955,7 @@ static void example(const char *service, const char *svcname, const char *const 
 	cr_expect(strstr(out, expect), "%s printed: %s", client_argv[0], out);
 	if (expect2)
 		cr_expect(strstr(out, expect2), "%s printed: %s", client_argv[0], out);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	th_kill(pid);
 }
 
 Test(examples, hello, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)

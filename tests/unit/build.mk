@@ -9,6 +9,8 @@ LBCUT_NAMES := parcel golden malformed fuzz local refs
 LBCUT_NAMES += report
 # bc_binder_set_sched(): the scheduling flags of a flattened local object.
 LBCUT_NAMES += sched
+# The registration rule of bc_slot (<binderc/slot.h>).
+LBCUT_NAMES += slot
 LBCUT_BINS := $(patsubst %,$(LBCUT_BIN)/test_%,$(LBCUT_NAMES))
 
 HOST_TESTS += $(LBCUT_BINS)

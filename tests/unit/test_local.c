@@ -62,7 +62,7 @@ static int calc(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_p
 		bc_parcel_new(&req);
 		bc_parcel_write_int32(req, 20);
 		bc_parcel_write_int32(req, 22);
-		r = bc_binder_transact(cb, ADD, req, &rep, 0);
+		r = bc_binder_transact(cb, ADD, req, &rep, 0, NULL);
 		if (r == 0)
 			r = bc_parcel_read_int32(rep, &a);
 		if (r == 0)
@@ -103,7 +103,7 @@ static int32_t call_add(bc_binder *b, int32_t x, int32_t y, int *ret)
 	bc_binder_new_parcel(b, &req);
 	bc_parcel_write_int32(req, x);
 	bc_parcel_write_int32(req, y);
-	*ret = bc_binder_transact(b, ADD, req, &rep, 0);
+	*ret = bc_binder_transact(b, ADD, req, &rep, 0, NULL);
 	if (*ret == 0)
 		cr_assert_eq(bc_parcel_read_int32(rep, &v), 0);
 	bc_parcel_unref(req);
@@ -127,11 +127,13 @@ Test(local, transact_ping_interface_destroy)
 	cr_assert_eq(bc_binder_get_interface(b, &d), 0);
 	cr_assert_str_eq(d, DESC);
 	free(d);
-	cr_assert_eq(bc_binder_transact(b, FAIL, NULL, NULL, 0), -EDOM);
-	cr_assert_eq(bc_binder_transact(b, 999, NULL, NULL, 0), -EBADMSG);
-	cr_assert_eq(bc_binder_transact(b, FAIL, NULL, NULL, BINDERC_FLAG_ONEWAY), 0);
-	cr_assert_eq(bc_binder_transact(b, FAIL, NULL, NULL, 0x100), -EINVAL);
-	cr_assert_eq(bc_binder_link_to_death(b, on_destroy, NULL), -ENOSYS);
+	cr_assert_eq(bc_binder_transact(b, FAIL, NULL, NULL, 0, NULL), -EDOM);
+	cr_assert_eq(bc_binder_transact(b, 999, NULL, NULL, 0, NULL), -EBADMSG);
+	cr_assert_eq(bc_binder_transact(b, FAIL, NULL, NULL, BINDERC_FLAG_ONEWAY, NULL), 0);
+	cr_assert_eq(bc_binder_transact(b, FAIL, NULL, NULL, 0x100, NULL), -EINVAL);
+	bc_slot *slot = NULL;
+	cr_assert_eq(bc_binder_link_to_death(b, on_destroy, NULL, &slot), -ENOSYS);
+	cr_assert_null(slot);
 	uint32_t h;
 	cr_assert_eq(bc_binder_get_handle(b, &h), -EINVAL);
 	cr_assert_eq(bc_binder_ref(b), b);
@@ -152,18 +154,48 @@ Test(local, enforce_interface)
 	bc_parcel_new(&req);
 	bc_parcel_write_int32(req, 1);
 	bc_parcel_write_int32(req, 2);
-	cr_assert_eq(bc_binder_transact(b, ADD, req, &rep, 0), -EPERM);
+	cr_assert_eq(bc_binder_transact(b, ADD, req, &rep, 0, NULL), -EPERM);
 	bc_parcel_unref(req);
 	bc_parcel_new(&req);
 	bc_parcel_write_interface_token(req, DESC);
 	bc_parcel_write_int32(req, 1);
 	bc_parcel_write_int32(req, 2);
-	cr_assert_eq(bc_binder_transact(b, ADD, req, &rep, 0), 0);
+	cr_assert_eq(bc_binder_transact(b, ADD, req, &rep, 0, NULL), 0);
 	cr_assert_eq(bc_parcel_read_int32(rep, &v), 0);
 	cr_assert_eq(v, 3);
 	/* Ping and interface need no token. */
 	cr_assert_eq(bc_binder_ping(b), 0);
 	bc_parcel_unref(rep);
+	bc_parcel_unref(req);
+	bc_binder_unref(b);
+	cr_assert_eq(destroyed, 1);
+}
+
+/* The same -EPERM, told apart: the handler's side, or the caller's. */
+Test(local, error_origin)
+{
+	bc_error err = { -1, -1 };
+	bc_binder *b;
+	bc_parcel *req, *rep = NULL;
+
+	destroyed = 0;
+	b = make(BINDERC_CLASS_ENFORCE_INTERFACE);
+	bc_parcel_new(&req);
+	bc_parcel_write_int32(req, 1);
+	cr_assert_eq(bc_binder_transact(b, ADD, req, &rep, 0, &err), -EPERM);
+	cr_assert_eq(err.origin, BINDERC_ERROR_REMOTE);
+	cr_assert_eq(err.error, -EPERM);
+	cr_assert(bc_error_is_remote(&err));
+	cr_assert_str_eq(bc_error_origin_name(err.origin), "remote");
+	cr_assert_eq(bc_binder_transact(b, ADD, req, &rep, 0x100, &err), -EINVAL);
+	cr_assert_eq(err.origin, BINDERC_ERROR_LOCAL);
+	cr_assert_not(bc_error_is_remote(&err));
+	cr_assert_eq(bc_binder_transact(NULL, ADD, req, &rep, 0, &err), -EINVAL);
+	cr_assert_eq(err.origin, BINDERC_ERROR_LOCAL);
+	cr_assert_eq(bc_binder_ping(b), 0);
+	cr_assert_eq(bc_binder_transact(b, BINDERC_PING_TRANSACTION, NULL, NULL, 0, &err), 0);
+	cr_assert_eq(err.origin, BINDERC_ERROR_NONE);
+	cr_assert_eq(err.error, 0);
 	bc_parcel_unref(req);
 	bc_binder_unref(b);
 	cr_assert_eq(destroyed, 1);
@@ -179,7 +211,7 @@ Test(local, deferred_reply)
 	b = make(0);
 	bc_parcel_new(&req);
 	bc_parcel_write_int32(req, 21);
-	cr_assert_eq(bc_binder_transact(b, DEFER, req, &rep, 0), 0);
+	cr_assert_eq(bc_binder_transact(b, DEFER, req, &rep, 0, NULL), 0);
 	cr_assert_eq(bc_parcel_read_int32(rep, &v), 0);
 	cr_assert_eq(v, 42);
 	bc_parcel_unref(rep);
@@ -200,7 +232,7 @@ Test(local, callback_object_passed)
 	bc_parcel_new(&req);
 	bc_parcel_write_binder(req, cb);
 	cb = bc_binder_unref(cb);
-	cr_assert_eq(bc_binder_transact(svc, CALLBACK, req, &rep, 0), 0);
+	cr_assert_eq(bc_binder_transact(svc, CALLBACK, req, &rep, 0, NULL), 0);
 	cr_assert_eq(bc_parcel_read_int32(rep, &v), 0);
 	cr_assert_eq(v, 42);
 	cr_assert_eq(destroyed, 0, "the request still holds the callback");
@@ -278,7 +310,7 @@ Test(local, bad_arguments)
 	cr_assert_eq(bc_class_new(DESC, NULL, NULL, 0, &c), -EINVAL);
 	cr_assert_eq(bc_class_new(DESC, calc, NULL, 0x80, &c), -EINVAL);
 	cr_assert_eq(bc_binder_new(NULL, NULL, NULL), -EINVAL);
-	cr_assert_eq(bc_binder_transact(NULL, 1, NULL, NULL, 0), -EINVAL);
+	cr_assert_eq(bc_binder_transact(NULL, 1, NULL, NULL, 0, NULL), -EINVAL);
 	cr_assert_eq(bc_process_open("/nonexistent/binder", &(bc_process *){ NULL }), -ENOENT);
 	cr_assert_eq(bc_process_open("/dev/null", &(bc_process *){ NULL }), -ENOTTY);
 }

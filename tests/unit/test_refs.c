@@ -77,7 +77,7 @@ static void *promoter(void *arg)
 		cr_assert_eq(atomic_load(&rd->o->destroyed), 0);
 		extra = bc_binder_ref(b);
 		cr_assert(bc_binder_is_alive(extra));
-		cr_assert_eq(bc_binder_transact(extra, 1, NULL, &rep, 0), 0);
+		cr_assert_eq(bc_binder_transact(extra, 1, NULL, &rep, 0, NULL), 0);
 		bc_parcel_unref(rep);
 		bc_binder_unref(extra);
 		bc_binder_unref(b);
