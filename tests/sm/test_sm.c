@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <linux/android/binder.h>
+#include <uapi/binder.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
