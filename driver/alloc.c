@@ -142,10 +142,15 @@ static void binderc_insert_free_locked(struct binderc_alloc *alloc,
 static void binderc_resort_free_locked(struct binderc_alloc *alloc,
 				       struct binderc_buffer *buffer)
 {
-	struct rb_node *prev = rb_prev(&buffer->rb_node);
-	struct rb_node *next = rb_next(&buffer->rb_node);
+	struct rb_node *prev, *next;
 
 	lockdep_assert_held(&alloc->mutex);
+	/* Alone in the tree (a ping-pong's area): in order by definition. */
+	if (!buffer->rb_node.rb_left && !buffer->rb_node.rb_right &&
+	    alloc->free_buffers.rb_node == &buffer->rb_node)
+		return;
+	prev = rb_prev(&buffer->rb_node);
+	next = rb_next(&buffer->rb_node);
 	if ((!prev || binderc_free_before(alloc, rb_entry(prev,
 							  struct binderc_buffer,
 							  rb_node), buffer)) &&
