@@ -14,9 +14,9 @@ for dev in binderc binder; do
 	grep '"median_us"' /tmp/$dev.out | sed 's/^BENCH //'
 	echo "PROFILE-START $dev (self time, whole guest)"
 	perf report -i /tmp/$dev.data --stdio --no-children --sort dso,sym -g none \
-		--percent-limit 0.8 2>/dev/null | grep -v '^#' | grep -v '^$' | head -45
+		--percent-limit 0.3 2>/dev/null | grep -v "^#" | grep -v "^$" | head -90
 	echo "PROFILE-CALLERS $dev (inclusive, kernel)"
 	perf report -i /tmp/$dev.data --stdio --children --sort sym -g none \
-		--percent-limit 3 2>/dev/null | grep -v '^#' | grep -v '^$' | head -40
+		--percent-limit 1 2>/dev/null | grep -v "^#" | grep -v "^$" | head -70
 	echo "PROFILE-END $dev"
 done
