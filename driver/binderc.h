@@ -579,6 +579,10 @@ enum {
  * @idle_pending:	it replied to its last call and goes back to
  *			@base_sched once it waits for work again (or leaves
  *			the ioctl without reading)
+ * @spare_tcomplete:	a TRANSACTION_COMPLETE item this thread read, kept
+ *			for its next transaction, or NULL; touched only by
+ *			the thread's own task (the one that sends and reads
+ *			its completes), freed with the thread
  */
 struct binderc_thread {
 	struct binderc_proc *proc;
@@ -604,6 +608,7 @@ struct binderc_thread {
 	bool boosted;
 	struct binderc_sched boost_saved;
 	bool idle_pending;
+	struct binderc_work *spare_tcomplete;
 };
 
 /**

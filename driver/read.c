@@ -388,8 +388,12 @@ static int binderc_read_one(struct binderc_proc *proc,
 			binderc_requeue_head(proc, thread, list, w);
 			return ret;
 		}
-		kfree(w);
 		binderc_count_dec(BINDERC_CNT_TRANSACTION_COMPLETE);
+		/* Only this task's completes are on its todo: keep one. */
+		if (!thread->spare_tcomplete)
+			thread->spare_tcomplete = w;
+		else
+			kfree(w);
 		return 0;
 	case BINDERC_WORK_NODE:
 		/* Drops inner_lock. */

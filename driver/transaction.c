@@ -379,10 +379,20 @@ binderc_txn_create(struct binderc_txn_build *b, bool reply, int debug_id)
 	return t;
 }
 
-static struct binderc_work *binderc_tcomplete_create(void)
+/*
+ * The sender's TRANSACTION_COMPLETE item: the one this thread last read
+ * (binderc_read_one() keeps it), else a new one.  A call and its reply
+ * then allocate one item less each.
+ */
+static struct binderc_work *
+binderc_tcomplete_create(struct binderc_thread *thread)
 {
-	struct binderc_work *w = kzalloc(sizeof(*w), GFP_KERNEL);
+	struct binderc_work *w = thread->spare_tcomplete;
 
+	if (w)
+		thread->spare_tcomplete = NULL;
+	else
+		w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
 		return NULL;
 	INIT_LIST_HEAD(&w->entry);
@@ -775,7 +785,7 @@ void binderc_transaction(struct binderc_proc *proc,
 		e->to_node = b.target_node->debug_id;
 
 	b.t = binderc_txn_create(&b, reply, debug_id);
-	tcomplete = binderc_tcomplete_create();
+	tcomplete = binderc_tcomplete_create(thread);
 	if (!b.t || !tcomplete) {
 		binderc_txn_fail(&b, BR_FAILED_REPLY, -ENOMEM);
 		goto err_free_txn;
