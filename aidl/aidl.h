@@ -80,6 +80,7 @@ struct aidl_token {
 	uint64_t ival;
 	double dval;
 	bool is_long, is_float;
+	bool is_u8; /* the u8 suffix: a byte, ival <= 0xff */
 };
 
 struct aidl_lexer {
@@ -118,11 +119,69 @@ enum aidl_decl_kind { K_INTERFACE, K_PARCELABLE, K_ENUM };
 struct aidl_decl;
 struct aidl_expr;
 
+/* Where an annotation may be written (Android's contexts). */
+enum {
+	AC_TYPE = 1u << 0, /* a type specifier: @nullable String */
+	AC_INTERFACE = 1u << 1,
+	AC_PARCELABLE = 1u << 2,
+	AC_UNION = 1u << 3,
+	AC_ENUM = 1u << 4,
+	AC_UNSTRUCTURED = 1u << 5, /* parcelable Foo; */
+	AC_CONST = 1u << 6,
+	AC_FIELD = 1u << 7,
+	AC_METHOD = 1u << 8,
+	AC_DECLS = AC_INTERFACE | AC_PARCELABLE | AC_UNION | AC_ENUM | AC_UNSTRUCTURED,
+	AC_MEMBERS = AC_CONST | AC_FIELD | AC_METHOD,
+	AC_ALL = AC_TYPE | AC_DECLS | AC_MEMBERS,
+};
+
+/* What the C backend does with an annotation. */
+enum aidl_annot_effect {
+	A_IGNORED, /* another backend's, or documentation */
+	A_NULLABLE,
+	A_UTF8,
+	A_BACKING,
+	A_VINTF,
+	A_FIXED_SIZE,
+	A_DESCRIPTOR,
+	A_SENSITIVE,
+};
+
+#define AIDL_ANNOT_MAX_PARAMS 8
+struct aidl_annot_param {
+	const char *name;
+	char kind; /* 's' string, 'b' boolean, 'i' integer, 'v' string list */
+	bool required;
+};
+
+struct aidl_annot_schema {
+	const char *name;
+	unsigned contexts; /* AC_* */
+	enum aidl_annot_effect effect;
+	struct aidl_annot_param params[AIDL_ANNOT_MAX_PARAMS];
+};
+
 struct aidl_annot {
 	struct aidl_loc loc;
 	const char *name;
-	const char *backing; /* @Backing(type="...") */
+	const struct aidl_annot_schema *schema;
+	const char *value; /* the string parameter (@Backing's type, @Descriptor's value) */
+	unsigned given;	   /* bit i: schema->params[i] was given */
 };
+
+/* The schema of Android's annotation @name; NULL when it has none. */
+const struct aidl_annot_schema *aidl_annot_schema(const char *name);
+/* Schema @i of the table (NULL past its end): for the tests. */
+const struct aidl_annot_schema *aidl_annot_schema_at(size_t i);
+const char *aidl_annot_context_name(unsigned context);
+/* Parameter @key = @v (@list: it was a {...} list) of @a. */
+struct aidl_expr;
+void aidl_annot_param(struct aidl_ctx *ctx, struct aidl_annot *a, const struct aidl_loc *at, const char *key,
+		      const struct aidl_expr *v, bool list);
+/* Every required parameter of @a was given. */
+void aidl_annot_done(struct aidl_ctx *ctx, const struct aidl_annot *a);
+/* @a may be written on @context (one AC_ bit). */
+void aidl_annot_check_context(struct aidl_ctx *ctx, const struct aidl_annot *a, unsigned context);
 
 struct aidl_type {
 	struct aidl_loc loc;
@@ -148,6 +207,10 @@ struct aidl_value {
 	const char *s;
 	size_t slen;
 	bool is_char; /* a char literal: only valid for char */
+	/* an integer of a long type (an L literal, one beyond 32 bits, a long
+	 * constant): 64-bit arithmetic; otherwise int arithmetic, wrapping in
+	 * 32 bits as Java's and Android's aidl's (1 << 31 is INT_MIN) */
+	bool wide;
 };
 
 struct aidl_expr {
@@ -206,6 +269,10 @@ struct aidl_decl {
 	struct aidl_doc *doc;
 	bool oneway;	    /* interface */
 	bool is_union;	    /* a parcelable declared as a union */
+	bool vintf;	    /* @VintfStability (here or on an enclosing type) */
+	bool fixed_size;    /* @FixedSize: checked to hold only fixed-size fields */
+	bool sensitive;	    /* @SensitiveData */
+	const char *descriptor; /* @Descriptor(value=...), else qname */
 	struct aidl_method *methods;
 	size_t n_methods;
 	struct aidl_const *consts; /* interface, parcelable; enum: enumerators */

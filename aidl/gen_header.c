@@ -193,8 +193,9 @@ static void header_interface(struct gen *g)
 	const struct aidl_decl *d = g->d;
 	const struct aidl_opts *o = g->ctx->opts;
 
-	fprintf(g->h, "/* interface %s%s */\n#define %s_DESCRIPTOR \"%s\"\n", d->oneway ? "(oneway) " : "", d->qname,
-		d->cname, d->qname);
+	/* @Descriptor(value=...) names the interface on the wire instead */
+	fprintf(g->h, "/* interface %s%s%s */\n#define %s_DESCRIPTOR \"%s\"\n", d->oneway ? "(oneway) " : "",
+		d->vintf ? "(@VintfStability: its stubs are VINTF-stable) " : "", d->qname, d->cname, d->descriptor);
 	if (o->version > 0)
 		fprintf(g->h, "#define %s_VERSION %d\n", d->cname, o->version);
 	if (o->hash)

@@ -487,7 +487,8 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 		fprintf(c, "\t_r = %s_init(&_a_ret);\n\tif (_r < 0)\n\t\tgoto out;\n", gen_type(&m->ret).ctype);
 	fprintf(c, "\t_r = _ops->%s(_self%s);\n", m->name, args);
 	if (is_oneway(g, m)) {
-		fprintf(c, "\t_r = 0; /* one-way: nobody hears the result */\n");
+		/* the goto keeps "out" used when no argument could fail */
+		fprintf(c, "\t_r = 0; /* one-way: nobody hears the result */\n\tgoto out;\n");
 	} else {
 		fprintf(c, "\tif (_r > 0) {\n\t\t_r = bcaidl_write_service_error(_reply, _r);\n\t\tgoto out;\n\t}\n"
 			   "\tif (_r < 0)\n\t\tgoto out;\n"
@@ -563,7 +564,13 @@ void gen_source_interface(struct gen *g)
 		"\ts = calloc(1, sizeof(*s));\n\tif (!s)\n\t\treturn -ENOMEM;\n"
 		"\ts->ops = ops;\n\ts->self = self;\n\ts->on_destroy = on_destroy;\n"
 		"\tr = bc_class_new(%s_DESCRIPTOR, bcaidl_%s__on_transact, bcaidl_%s__on_destroy, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);\n"
-		"\tif (r == 0)\n\t\tr = bc_binder_new(cls, s, ret);\n\tbc_class_unref(cls);\n\tif (r < 0)\n\t\tfree(s);\n"
-		"\treturn r;\n}\n",
+		"\tif (r == 0)\n\t\tr = bc_binder_new(cls, s, ret);\n\tbc_class_unref(cls);\n\tif (r < 0)\n\t\tfree(s);\n",
 		cn, cn, cn, cn, cn, cn, cn, cn, cn, cn, cn, cn, cn);
+	/* @VintfStability: the stub's binder says VINTF in the stability
+	 * word after it (as AIBinder_markVintfStability makes Android's) */
+	if (g->d->vintf)
+		fprintf(g->c, "\tif (r == 0 && (r = bc_binder_set_stability(*ret, BINDERC_STABILITY_VINTF)) < 0) {\n"
+			      "\t\ts->on_destroy = NULL; /* the caller keeps self on failure */\n"
+			      "\t\tbc_binder_unref(*ret);\n\t\t*ret = NULL;\n\t}\n");
+	fprintf(g->c, "\treturn r;\n}\n");
 }

@@ -126,6 +126,13 @@ static struct aidl_expr *parse_primary(struct parser *ps)
 		e->lit_long = ps->t.is_long;
 		if (!e->lit_hex && ps->t.ival > (uint64_t)INT64_MAX + 1)
 			aidl_fail(ps->ctx, &ps->t.loc, "integer literal too large");
+		/* an int unless it needs more: 0x80000000 is an int (INT_MIN
+		 * once used in arithmetic), 0x100000000 a long */
+		e->lit.wide = e->lit_long || ps->t.ival > (e->lit_hex ? 0xffffffffu : (uint64_t)INT32_MAX);
+		if (ps->t.is_u8) { /* 0xffu8 is the byte -1 */
+			e->lit.i = ps->t.ival > 0x7f ? (int64_t)ps->t.ival - 0x100 : (int64_t)ps->t.ival;
+			e->lit_hex = false;
+		}
 		next(ps);
 		break;
 	case TK_FLOAT:
@@ -238,8 +245,9 @@ static struct aidl_expr *parse_expr(struct parser *ps)
 
 /* ---- annotations and types ------------------------------------------------ */
 
-/* Annotations before a declaration, member, parameter or type.  Only the
- * ones the generator honours are accepted. */
+/* Annotations before a declaration, member, parameter or type.  Any of
+ * Android's is read (annot.c's table checks its parameters); where it was
+ * written is checked by whoever receives the list. */
 static void parse_annots(struct parser *ps, struct aidl_annot **ret, size_t *n)
 {
 	while (is_punct(ps, "@")) {
@@ -250,33 +258,45 @@ static void parse_annots(struct parser *ps, struct aidl_annot **ret, size_t *n)
 		if (is_word(ps, "interface"))
 			aidl_unsupported(ps->ctx, &a->loc, "declaring an annotation (@interface)");
 		a->name = expect_ident(ps, "an annotation name");
-		if (strcmp(a->name, "utf8InCpp") && strcmp(a->name, "Backing") && strcmp(a->name, "nullable"))
-			aidl_unsupported(ps->ctx, &a->loc, aidl_printf(ps->ctx, "annotation @%s", a->name));
-		if (!is_punct(ps, "(")) {
-			if (strcmp(a->name, "Backing") == 0)
-				aidl_fail(ps->ctx, &a->loc, "@Backing needs a type: @Backing(type=\"int\")");
-			continue;
-		}
-		next(ps);
-		while (!is_punct(ps, ")")) {
-			struct aidl_loc at = ps->t.loc;
-			const char *key = expect_ident(ps, "an annotation parameter name");
-			struct aidl_expr *v;
-
-			expect_punct(ps, "=");
-			v = parse_expr(ps);
-			if (strcmp(a->name, "Backing") != 0 || strcmp(key, "type") != 0)
-				aidl_fail(ps->ctx, &at, "unknown parameter '%s' of @%s", key, a->name);
-			if (v->op != 0 || v->lit.kind != V_STRING)
-				aidl_fail(ps->ctx, &v->loc, "@Backing(type=...) takes a string");
-			a->backing = v->lit.s;
-			if (!is_punct(ps, ","))
-				break;
+		a->schema = aidl_annot_schema(a->name);
+		if (!a->schema)
+			aidl_fail(ps->ctx, &a->loc, "unknown annotation @%s (Android's aidl has none of that name)",
+				  a->name);
+		if (is_punct(ps, "(")) {
 			next(ps);
+			while (!is_punct(ps, ")")) {
+				struct aidl_loc at = ps->t.loc;
+				const char *key = expect_ident(ps, "an annotation parameter name");
+				struct aidl_expr *v;
+				bool list = false;
+
+				expect_punct(ps, "=");
+				if (is_punct(ps, "{")) { /* {"a", "b"}: a string list */
+					list = true;
+					v = new_expr(ps, 0);
+					next(ps);
+					while (!is_punct(ps, "}")) {
+						struct aidl_expr *e = parse_expr(ps);
+
+						if (e->op != 0 || e->lit.kind != V_STRING)
+							aidl_fail(ps->ctx, &e->loc, "@%s(%s={...}) takes strings", a->name,
+								  key);
+						if (!is_punct(ps, ","))
+							break;
+						next(ps);
+					}
+					expect_punct(ps, "}");
+				} else {
+					v = parse_expr(ps);
+				}
+				aidl_annot_param(ps->ctx, a, &at, key, v, list);
+				if (!is_punct(ps, ","))
+					break;
+				next(ps);
+			}
+			expect_punct(ps, ")");
 		}
-		expect_punct(ps, ")");
-		if (strcmp(a->name, "Backing") == 0 && !a->backing)
-			aidl_fail(ps->ctx, &a->loc, "@Backing needs a type: @Backing(type=\"int\")");
+		aidl_annot_done(ps->ctx, a);
 	}
 }
 
@@ -297,18 +317,24 @@ static const char *const refused_types[][2] = {
 	{ "ParcelableHolder", "ParcelableHolder" },
 };
 
-/* A type, with the annotations already read before it in @a. */
-static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_annot *a, size_t n)
+/* A type, with the annotations already read before it in @a; @member
+ * (AC_METHOD, AC_FIELD, AC_CONST or 0) is what the type is part of, whose
+ * annotations may be in @a too. */
+static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_annot *a, size_t n, unsigned member)
 {
 	memset(ty, 0, sizeof(*ty));
 	parse_annots(ps, &a, &n);
 	for (size_t i = 0; i < n; i++) {
-		if (strcmp(a[i].name, "utf8InCpp") == 0)
-			ty->utf8 = true;
-		else if (strcmp(a[i].name, "nullable") == 0)
-			ty->nullable = true;
+		/* before a member, the member's own annotations come first
+		 * in the same list (@UnsupportedAppUsage @nullable String f();) */
+		if (!(a[i].schema->contexts & AC_TYPE) && member)
+			aidl_annot_check_context(ps->ctx, &a[i], member);
 		else
-			aidl_fail(ps->ctx, &a[i].loc, "@%s cannot be used on a type", a[i].name);
+			aidl_annot_check_context(ps->ctx, &a[i], AC_TYPE);
+		if (a[i].schema->effect == A_UTF8)
+			ty->utf8 = true;
+		else if (a[i].schema->effect == A_NULLABLE)
+			ty->nullable = true;
 	}
 	ty->loc = ps->t.loc;
 	ty->name = parse_qname(ps, "a type");
@@ -412,7 +438,7 @@ static void parse_const(struct parser *ps, struct aidl_decl *d, struct aidl_anno
 
 	c->loc = ps->t.loc;
 	next(ps); /* const */
-	parse_type(ps, &c->type, a, na);
+	parse_type(ps, &c->type, a, na, AC_CONST);
 	c->name = expect_ident(ps, "a constant name");
 	expect_punct(ps, "=");
 	c->expr = parse_expr(ps);
@@ -433,7 +459,7 @@ static void parse_method(struct parser *ps, struct aidl_decl *d, struct aidl_ann
 			return;
 		}
 	}
-	parse_type(ps, &m->ret, a, na);
+	parse_type(ps, &m->ret, a, na, AC_METHOD);
 	m->name = expect_ident(ps, "a method name");
 	expect_punct(ps, "(");
 	while (!is_punct(ps, ")")) {
@@ -451,7 +477,7 @@ static void parse_method(struct parser *ps, struct aidl_decl *d, struct aidl_ann
 			p->dir = D_INOUT;
 		if (p->dir != D_NONE)
 			next(ps);
-		parse_type(ps, &p->type, pa, npa);
+		parse_type(ps, &p->type, pa, npa, 0);
 		p->name = expect_ident(ps, "a parameter name");
 		if (!is_punct(ps, ","))
 			break;
@@ -522,7 +548,7 @@ static void parse_parcelable(struct parser *ps, struct aidl_decl *d)
 		}
 		f = PUSH(ps->ctx, d->fields, d->n_fields);
 		f->loc = ps->t.loc;
-		parse_type(ps, &f->type, a, na);
+		parse_type(ps, &f->type, a, na, AC_FIELD);
 		f->name = expect_ident(ps, "a field name");
 		if (is_punct(ps, "=")) {
 			next(ps);
@@ -596,18 +622,46 @@ static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc, str
 			*p = '_';
 	d->cname = cname;
 	d->backing = B_BYTE; /* AIDL's default backing type of an enum */
+	d->descriptor = d->qname;
+	/* @VintfStability on an enclosing type covers its nested types
+	 * (Android looks the annotation up through the parents) */
+	d->vintf = parent && parent->vintf;
 	for (size_t i = 0; i < na; i++) {
-		if (strcmp(a[i].name, "Backing") != 0 || d->kind != K_ENUM)
-			aidl_fail(ps->ctx, &a[i].loc, "@%s cannot be used on %s", a[i].name,
-				  d->kind == K_ENUM ? "an enum" : "this declaration");
-		if (strcmp(a[i].backing, "byte") == 0)
-			d->backing = B_BYTE;
-		else if (strcmp(a[i].backing, "int") == 0)
-			d->backing = B_INT;
-		else if (strcmp(a[i].backing, "long") == 0)
-			d->backing = B_LONG;
-		else
-			aidl_fail(ps->ctx, &a[i].loc, "invalid backing type \"%s\" (byte, int or long)", a[i].backing);
+		unsigned context = d->kind == K_INTERFACE ? AC_INTERFACE
+				   : d->kind == K_ENUM	  ? AC_ENUM
+				   : d->is_union	  ? AC_UNION
+							  : AC_PARCELABLE;
+
+		if (!is_punct(ps, "{") && d->kind == K_PARCELABLE && !d->is_union)
+			context = AC_UNSTRUCTURED; /* parcelable Foo; (refused below) */
+		aidl_annot_check_context(ps->ctx, &a[i], context);
+		switch (a[i].schema->effect) {
+		case A_BACKING:
+			if (strcmp(a[i].value, "byte") == 0)
+				d->backing = B_BYTE;
+			else if (strcmp(a[i].value, "int") == 0)
+				d->backing = B_INT;
+			else if (strcmp(a[i].value, "long") == 0)
+				d->backing = B_LONG;
+			else
+				aidl_fail(ps->ctx, &a[i].loc, "invalid backing type \"%s\" (byte, int or long)",
+					  a[i].value);
+			break;
+		case A_VINTF:
+			d->vintf = true;
+			break;
+		case A_FIXED_SIZE:
+			d->fixed_size = true;
+			break;
+		case A_DESCRIPTOR:
+			d->descriptor = a[i].value;
+			break;
+		case A_SENSITIVE:
+			d->sensitive = true;
+			break;
+		default:
+			break;
+		}
 	}
 	switch (d->kind) {
 	case K_INTERFACE:

@@ -170,8 +170,9 @@ struct aidl_decl *aidl_lookup(struct aidl_ctx *ctx, struct aidl_decl *scope, con
 	return find_qualified(ctx, name, loc);
 }
 
-/* Names become C identifiers as they are: refuse the ones C reserves. */
-static void check_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const char *name)
+/* A name the generated C cannot use as it is: a C keyword, or one of the
+ * generated functions' own parameters (binder, self). */
+static bool reserved_name(const char *name)
 {
 	static const char *const kw[] = {
 		"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
@@ -182,9 +183,29 @@ static void check_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const c
 
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
 		if (strcmp(name, kw[i]) == 0)
-			aidl_fail(ctx, loc, "'%s' cannot be used as a name: it is reserved in the generated C", name);
+			return true;
+	return false;
+}
+
+/* Type and constant names are refused when C reserves them (they name
+ * things other code refers to by the AIDL name). */
+static void check_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const char *name)
+{
+	if (reserved_name(name))
+		aidl_fail(ctx, loc, "'%s' cannot be used as a name: it is reserved in the generated C", name);
 	if (name[0] == '_')
 		aidl_fail(ctx, loc, "'%s': names starting with '_' are reserved in the generated C", name);
+}
+
+/* Methods, parameters and fields get a trailing '_' instead (a parameter
+ * named `binder`, a field named `default`): their names are not on the
+ * wire, so only the C changes.  A rename that meets another member of
+ * that name is then reported as a duplicate. */
+static const char *c_member_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const char *name)
+{
+	if (name[0] == '_')
+		aidl_fail(ctx, loc, "'%s': names starting with '_' are reserved in the generated C", name);
+	return reserved_name(name) ? aidl_printf(ctx, "%s_", name) : name;
 }
 
 /* Whether TYPE_@name is also a name the generator emits for @d. */
@@ -264,6 +285,10 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 		if (!t->decl)
 			aidl_fail(ctx, &t->loc, "unknown type %s (not declared, imported or found with -I)", t->name);
 	}
+	/* Android's rule: what a VINTF-stable type uses must be VINTF-stable
+	 * too (an interface of another partition could not be relied on) */
+	if (t->basic == B_USER && aidl_root(d)->vintf && !aidl_root(t->decl)->vintf && !t->decl->vintf)
+		aidl_fail(ctx, &t->loc, "%s is @VintfStability but uses %s, which is not", d->qname, t->decl->qname);
 	resolve_fixed_size(ctx, d, t);
 	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");
@@ -288,14 +313,14 @@ static bool only_in(const struct aidl_type *t)
 
 static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_method *m)
 {
-	check_name(ctx, &m->loc, m->name);
+	m->name = c_member_name(ctx, &m->loc, m->name);
 	resolve_type(ctx, d, &m->ret);
 	if ((m->oneway || d->oneway) && (m->ret.basic != B_VOID || m->ret.array))
 		aidl_fail(ctx, &m->ret.loc, "oneway method '%s' cannot return a value", m->name);
 	for (size_t i = 0; i < m->n_params; i++) {
 		struct aidl_param *p = &m->params[i];
 
-		check_name(ctx, &p->loc, p->name);
+		p->name = c_member_name(ctx, &p->loc, p->name);
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(m->params[j].name, p->name) == 0)
 				aidl_fail(ctx, &p->loc, "parameter '%s' is declared twice", p->name);
@@ -379,10 +404,9 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 {
 	if (d->is_union && d->n_fields == 0)
 		aidl_fail(ctx, &d->loc, "union %s has no fields", d->name);
-	for (size_t i = 1; d->is_union && i < d->n_fields; i++)
-		if (d->fields[i].def)
-			aidl_fail(ctx, &d->fields[i].def->loc,
-				  "only the first field of a union may have a default (it is the initial value)");
+	/* a default on another field than the first is accepted, as
+	 * Android's aidl does, and has no effect: a union starts as its
+	 * first field, and a field set later gets the value it is set to */
 	for (size_t i = 0; d->is_union && i < d->n_consts; i++)
 		if (strncmp(d->consts[i].name, "TAG_", 4) == 0)
 			aidl_fail(ctx, &d->consts[i].loc, "'%s' would clash with the generated %s_%s", d->consts[i].name,
@@ -390,7 +414,7 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 	for (size_t i = 0; i < d->n_fields; i++) {
 		struct aidl_field *f = &d->fields[i];
 
-		check_name(ctx, &f->loc, f->name);
+		f->name = c_member_name(ctx, &f->loc, f->name);
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(d->fields[j].name, f->name) == 0)
 				aidl_fail(ctx, &f->loc, "field '%s' is declared twice", f->name);
@@ -408,6 +432,32 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 					 aidl_printf(ctx, "a default value for a field of type %s",
 						     type_str(ctx, &f->type)));
 	}
+}
+
+/* A field type of a @FixedSize parcelable or union (Android's rule: its
+ * size is known without reading it; for the Fast Message Queue's
+ * backends, the wire format does not change). */
+static bool fixed_size_type(const struct aidl_type *t)
+{
+	if (t->nullable || (t->array && !t->fixed))
+		return false;
+	switch (t->basic) {
+	case B_BOOLEAN: case B_BYTE: case B_CHAR: case B_INT: case B_LONG: case B_FLOAT: case B_DOUBLE:
+		return true;
+	case B_USER:
+		return t->decl->kind == K_ENUM || (t->decl->kind == K_PARCELABLE && t->decl->fixed_size);
+	default:
+		return false;
+	}
+}
+
+static void check_fixed_size(struct aidl_ctx *ctx, const struct aidl_decl *d)
+{
+	for (size_t i = 0; d->fixed_size && i < d->n_fields; i++)
+		if (!fixed_size_type(&d->fields[i].type))
+			aidl_fail(ctx, &d->fields[i].type.loc,
+				  "field '%s' of @FixedSize %s is not of a fixed size (%s)", d->fields[i].name, d->name,
+				  type_str(ctx, &d->fields[i].type));
 }
 
 /* Can @d be reached from @cur through fields held by value (a struct
@@ -459,7 +509,10 @@ void aidl_resolve(struct aidl_ctx *ctx, struct aidl_decl *d)
 	if (d->kind == K_INTERFACE)
 		resolve_interface(ctx, d);
 	else if (d->kind == K_PARCELABLE)
+		{
 		resolve_parcelable(ctx, d);
+		check_fixed_size(ctx, d);
+	}
 	/* Nested types before the constants: Outer's may use Inner's. */
 	for (size_t i = 0; i < d->n_nested; i++) {
 		struct aidl_decl *n = d->nested[i];
