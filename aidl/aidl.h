@@ -188,6 +188,7 @@ struct aidl_type {
 	const char *name; /* as written (possibly qualified) */
 	enum aidl_basic basic;
 	bool array;
+	bool list; /* written List<T>: T[] on the wire and in C */
 	bool utf8; /* @utf8InCpp: C type and wire are unchanged */
 	bool nullable; /* @nullable: NULL is written (and read) as null */
 	uint32_t fixed; /* T[N]: N, the length checked both ways; 0: T[] */

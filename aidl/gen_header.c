@@ -118,6 +118,12 @@ static void header_parcelable(struct gen *g)
 		case G_PARRAY: /* the struct tag: the element type may be this one */
 			fprintf(g->h, "\tstruct %s *%s;\n\tsize_t %s_len;\n", gt.ctype, f->name, f->name);
 			break;
+		case G_NPARRAY: /* NULL for null; each element NULL or malloc'd */
+			fprintf(g->h, "\tstruct %s **%s;\n\tsize_t %s_len;\n", gt.ctype, f->name, f->name);
+			break;
+		case G_PFDV:
+			fprintf(g->h, "\tint *%s; /* owned; -1: null element */\n\tsize_t %s_len;\n", f->name, f->name);
+			break;
 		case G_STRING:
 			fprintf(g->h, "\tchar *%s;\n", f->name);
 			break;
@@ -168,10 +174,15 @@ static void header_parcelable(struct gen *g)
 		" * gives NULL or a malloc'd value that _free() clears and frees. */\n"
 		"int %s_write_nullable(bc_parcel *p, const %s *v);\n"
 		"int %s_read_nullable(bc_parcel *p, %s **ret);\n"
-		"void %s_free(%s *v);\n",
+		"void %s_free(%s *v);\n"
+		"/* @nullable arrays: NULL for null (int32 -1), else int32 count and each\n"
+		" * element as a @nullable value (a NULL pointer is a null element). */\n"
+		"int %s_write_nullable_array(bc_parcel *p, const %s *const *v, size_t n);\n"
+		"int %s_read_nullable_array(bc_parcel *p, %s ***ret, size_t *ret_n);\n"
+		"void %s_free_nullable_array(%s **v, size_t n);\n",
 		d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname,
 		d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname,
-		d->cname, d->cname, d->cname, d->cname);
+		d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname);
 }
 
 /* The C parameter list of a method after the first parameter. */

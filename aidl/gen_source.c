@@ -93,6 +93,8 @@ static void gen_fixed_init(struct gen *g, const struct aidl_field *f)
 		fprintf(c, "\tfor (size_t _i = 0; _i < %" PRIu32 "; _i++)\n\t\tif (!(v->%s[_i] = bcaidl_strdup(\"\")))\n"
 			   "\t\t\tgoto nomem;\n",
 			n, f->name);
+	if (gt.k == G_PFDV) /* N invalid fds, as std::array<ScopedFileDescriptor, N> */
+		fprintf(c, "\tfor (size_t _i = 0; _i < %" PRIu32 "; _i++)\n\t\tv->%s[_i] = -1;\n", n, f->name);
 }
 
 /* A union: int32 tag (the field's index), then that field alone; no size
@@ -237,6 +239,29 @@ void gen_source_parcelable(struct gen *g)
 		"\tif (_r < 0) {\n\t\tfree(v);\n\t\treturn _r;\n\t}\n\t*ret = v;\n\treturn 0;\n}\n\n",
 		cn, cn, cn, cn);
 
+	/* @nullable arrays: Android's std::optional<std::vector<std::optional<P>>>
+	 * (int32 -1 for null, else the count and each element nullable) */
+	fprintf(c,
+		"int %s_write_nullable_array(bc_parcel *p, const %s *const *v, size_t n)\n{\n\tint _r;\n\n"
+		"\tif (!v)\n\t\treturn bc_parcel_write_int32(p, -1);\n\tif (n > INT32_MAX)\n\t\treturn -EINVAL;\n"
+		"\t_r = bc_parcel_write_int32(p, (int32_t)n);\n"
+		"\tfor (size_t i = 0; _r == 0 && i < n; i++)\n\t\t_r = %s_write_nullable(p, v[i]);\n\treturn _r;\n}\n\n",
+		cn, cn, cn);
+	fprintf(c,
+		"void %s_free_nullable_array(%s **v, size_t n)\n{\n\tfor (size_t i = 0; v && i < n; i++)\n"
+		"\t\t%s_free(v[i]);\n\tfree(v);\n}\n\n",
+		cn, cn, cn);
+	fprintf(c,
+		"int %s_read_nullable_array(bc_parcel *p, %s ***ret, size_t *ret_n)\n{\n\tint32_t n = 0;\n\t%s **v;\n"
+		"\tint _r = bc_parcel_read_int32(p, &n);\n\n\tif (_r < 0)\n\t\treturn _r;\n"
+		"\tif (n == -1) {\n\t\t*ret = NULL;\n\t\t*ret_n = 0;\n\t\treturn 0;\n\t}\n"
+		"\tif (n < 0 || (size_t)n > bc_parcel_remaining(p) / 4)\n\t\treturn -EBADMSG;\n"
+		"\tv = calloc(n ? (size_t)n : 1, sizeof(*v));\n\tif (!v)\n\t\treturn -ENOMEM;\n"
+		"\tfor (int32_t i = 0; i < n; i++) {\n\t\t_r = %s_read_nullable(p, &v[i]);\n\t\tif (_r < 0) {\n"
+		"\t\t\t%s_free_nullable_array(v, (size_t)n);\n\t\t\treturn _r;\n\t\t}\n\t}\n"
+		"\t*ret = v;\n\t*ret_n = (size_t)n;\n\treturn 0;\n}\n\n",
+		cn, cn, cn, cn, cn);
+
 	if (d->is_union) {
 		gen_union_body(g);
 		return;
@@ -307,7 +332,8 @@ static void disown(struct gen *g, const struct aidl_type *t, const char *name, c
 static bool has_len(const struct aidl_type *t)
 {
 	enum gkind k = gen_type(t).k;
-	return k == G_ARRAY || k == G_BYTES || k == G_STRV || k == G_PARRAY || k == G_BINDERV;
+	return k == G_ARRAY || k == G_BYTES || k == G_STRV || k == G_PARRAY || k == G_BINDERV || k == G_NPARRAY ||
+	       k == G_PFDV;
 }
 
 /* @meta: getInterfaceVersion/Hash, synchronous even on a oneway interface. */
@@ -471,6 +497,8 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 				args = aidl_printf(ctx, "%s, &%s", args, a);
 			else if (gt.k == G_STRV)
 				args = aidl_printf(ctx, "%s, (const char *const *)%s, %s", args, a, al);
+			else if (gt.k == G_NPARRAY)
+				args = aidl_printf(ctx, "%s, (const %s *const *)%s, %s", args, gt.ctype, a, al);
 			else if (has_len(&p->type))
 				args = aidl_printf(ctx, "%s, %s, %s", args, a, al);
 			else

@@ -317,6 +317,46 @@ static const char *const refused_types[][2] = {
 	{ "ParcelableHolder", "ParcelableHolder" },
 };
 
+static const char list_usage[] =
+	"List<T> supports interface/parcelable/union, String, IBinder, and ParcelFileDescriptor.";
+
+/*
+ * List<T> (the "<" is next): T[] on the wire in Android's C++ and NDK
+ * backends (std::vector<T> either way), so it becomes T[] here, with
+ * Android's rules on T: a parcelable, union, interface, String, IBinder or
+ * ParcelFileDescriptor (enums are refused in resolve, as Android does).
+ */
+static void parse_list(struct parser *ps, struct aidl_type *ty)
+{
+	struct aidl_loc at = ps->t.loc;
+	const char *inner;
+
+	next(ps);
+	inner = parse_qname(ps, "a type");
+	if (is_punct(ps, "<") || is_punct(ps, ","))
+		aidl_fail(ps->ctx, &at, "List<%s...> is not supported. %s", inner, list_usage);
+	if (is_punct(ps, "["))
+		aidl_fail(ps->ctx, &at, "List of arrays is not supported. %s", list_usage);
+	expect_punct(ps, ">");
+	ty->basic = B_USER;
+	for (size_t i = 0; i < sizeof(basics) / sizeof(basics[0]); i++)
+		if (strcmp(inner, basics[i].name) == 0)
+			ty->basic = basics[i].basic;
+	if (ty->basic != B_USER && ty->basic != B_STRING && ty->basic != B_IBINDER && ty->basic != B_PFD) {
+		if (ty->basic != B_FD && ty->basic != B_VOID)
+			aidl_fail(ps->ctx, &at, "A generic type cannot have any primitive type parameters.");
+		aidl_fail(ps->ctx, &at, "List<%s> is not supported. %s", inner, list_usage);
+	}
+	for (size_t i = 0; i < sizeof(refused_types) / sizeof(refused_types[0]); i++)
+		if (strcmp(inner, refused_types[i][0]) == 0)
+			aidl_fail(ps->ctx, &at, "List<%s> is not supported. %s", inner, list_usage);
+	ty->name = inner;
+	ty->list = true;
+	ty->array = true;
+	if (is_punct(ps, "["))
+		aidl_fail(ps->ctx, &ps->t.loc, "Arrays of List are not supported.");
+}
+
 /* A type, with the annotations already read before it in @a; @member
  * (AC_METHOD, AC_FIELD, AC_CONST or 0) is what the type is part of, whose
  * annotations may be in @a too. */
@@ -339,21 +379,7 @@ static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_anno
 	ty->loc = ps->t.loc;
 	ty->name = parse_qname(ps, "a type");
 	if ((strcmp(ty->name, "List") == 0 || strcmp(ty->name, "java.util.List") == 0) && is_punct(ps, "<")) {
-		/* List<String> is String[] on the wire (writeString16Vector) */
-		struct aidl_loc at = ps->t.loc;
-		const char *inner;
-
-		next(ps);
-		inner = parse_qname(ps, "a type");
-		if (strcmp(inner, "String") != 0 || !is_punct(ps, ">"))
-			aidl_unsupported(ps->ctx, &at,
-					 aidl_printf(ps->ctx, is_punct(ps, ">") ? "List<%s>" : "List<%s...>", inner));
-		next(ps);
-		ty->name = "List<String>";
-		ty->basic = B_STRING;
-		ty->array = true;
-		if (is_punct(ps, "["))
-			aidl_unsupported(ps->ctx, &ps->t.loc, "an array of List<>");
+		parse_list(ps, ty);
 		goto check;
 	}
 	ty->basic = B_USER;

@@ -247,6 +247,8 @@ static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *
 
 static const char *type_str(struct aidl_ctx *ctx, const struct aidl_type *t)
 {
+	if (t->list)
+		return aidl_printf(ctx, "List<%s>", t->name);
 	return t->array ? aidl_printf(ctx, "%s[]", t->name) : t->name;
 }
 
@@ -273,9 +275,10 @@ static void resolve_fixed_size(struct aidl_ctx *ctx, struct aidl_decl *d, struct
 	t->fixed2 = (uint32_t)v.i;
 	if (t->nullable)
 		aidl_unsupported(ctx, &t->loc, "@nullable on a multi-dimensional array");
-	if (t->basic == B_IBINDER || (t->basic == B_USER && t->decl && t->decl->kind != K_ENUM))
+	if (t->basic == B_IBINDER || t->basic == B_FD || t->basic == B_PFD ||
+	    (t->basic == B_USER && t->decl && t->decl->kind != K_ENUM))
 		aidl_unsupported(ctx, &t->fixed2_expr->loc,
-				 "a multi-dimensional array of binders or parcelables");
+				 "a multi-dimensional array of binders, file descriptors or parcelables");
 }
 
 static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
@@ -292,15 +295,13 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 	resolve_fixed_size(ctx, d, t);
 	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");
+	if (t->list && t->basic == B_USER && t->decl->kind == K_ENUM)
+		aidl_fail(ctx, &t->loc, "A generic type cannot have any primitive type parameters.");
 	if (t->array) {
 		if (t->basic == B_VOID)
 			aidl_fail(ctx, &t->loc, "void[] is not a valid type");
-		if ((t->basic == B_IBINDER || (t->basic == B_USER && t->decl->kind == K_INTERFACE)) && t->nullable)
-			aidl_unsupported(ctx, &t->loc, "a @nullable array of binders");
-		if (t->basic == B_FD || t->basic == B_PFD)
+		if (t->basic == B_FD)
 			aidl_unsupported(ctx, &t->loc, aidl_printf(ctx, "%s[]", t->name));
-		if (t->basic == B_USER && t->decl->kind == K_PARCELABLE && t->nullable)
-			aidl_unsupported(ctx, &t->loc, "@nullable on an array of parcelables");
 	}
 }
 
