@@ -216,13 +216,15 @@ struct aidl_value {
 
 struct aidl_expr {
 	struct aidl_loc loc;
-	char op;	   /* 0 literal, 'n' name, 'u' unary, 'b' binary, '?' ternary */
+	char op;	   /* 0 literal, 'n' name, 'u' unary, 'b' binary, '?' ternary, '{' array */
 	const char *oper;  /* operator text for u/b */
 	struct aidl_value lit;
 	bool lit_hex;	   /* integer literal written in hex: may wrap */
 	bool lit_long;	   /* integer literal with an L suffix */
 	const char *name;  /* 'n': possibly qualified */
 	struct aidl_expr *a, *b, *c;
+	struct aidl_expr **elems; /* '{': the elements */
+	size_t n_elems;
 };
 
 struct aidl_param {
@@ -259,6 +261,8 @@ struct aidl_field {
 	const char *name;
 	struct aidl_expr *def; /* NULL: the type's zero value */
 	struct aidl_value defval;
+	struct aidl_value *defvals; /* an array's default: its elements */
+	size_t n_defvals;
 };
 
 struct aidl_decl {

@@ -163,6 +163,8 @@ static struct aidl_value eval(struct aidl_ctx *ctx, struct aidl_decl *scope, str
 	switch (e->op) {
 	case 0:
 		return e->lit;
+	case '{':
+		aidl_fail(ctx, &e->loc, "an array {...} cannot be used where a single value is expected");
 	case 'n':
 		return lookup_name(ctx, scope, e);
 	case 'u':
@@ -324,7 +326,27 @@ void aidl_eval_decl(struct aidl_ctx *ctx, struct aidl_decl *d)
 {
 	for (size_t i = 0; i < d->n_consts; i++)
 		(void)const_value(ctx, d, i);
-	for (size_t i = 0; i < d->n_fields; i++)
-		if (d->fields[i].def)
-			d->fields[i].defval = aidl_eval(ctx, d, &d->fields[i].type, d->fields[i].def);
+	for (size_t i = 0; i < d->n_fields; i++) {
+		struct aidl_field *f = &d->fields[i];
+		struct aidl_type et = f->type;
+
+		if (!f->def)
+			continue;
+		if (!f->type.array) {
+			f->defval = aidl_eval(ctx, d, &f->type, f->def);
+			continue;
+		}
+		/* an array default: { elements }, each of the element type;
+		 * T[N] needs exactly N (Android's std::array is filled by it) */
+		if (f->def->op != '{')
+			aidl_fail(ctx, &f->def->loc, "the default of an array field must be an array {...}");
+		if (f->type.fixed && f->def->n_elems != f->type.fixed)
+			aidl_fail(ctx, &f->def->loc, "%s needs %u values, not %zu", f->name, f->type.fixed,
+				  f->def->n_elems);
+		et.array = false, et.list = false, et.fixed = 0, et.fixed_expr = NULL;
+		f->n_defvals = f->def->n_elems;
+		f->defvals = aidl_alloc(ctx, (f->n_defvals ? f->n_defvals : 1) * sizeof(*f->defvals));
+		for (size_t j = 0; j < f->n_defvals; j++)
+			f->defvals[j] = aidl_eval(ctx, d, &et, f->def->elems[j]);
+	}
 }

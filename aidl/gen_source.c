@@ -53,7 +53,7 @@ static void gen_field_read(struct gen *g, const struct aidl_field *f, const char
 	}
 	if (gt.k == G_PARCEL)
 		fprintf(c, "%s%s_clear(&v->%s);\n", ind, gt.ctype, f->name);
-	if (f->type.fixed) { /* the N zero values _init() put there */
+	if (f->type.fixed || (f->def && f->type.array)) { /* the array _init() put there */
 		gen_free(g, c, &f->type, field_lv(g, f), field_len(g, f), ind);
 		fprintf(c, "%sv->%s = NULL;\n%sv->%s_len = 0;\n", ind, f->name, ind, f->name);
 	}
@@ -95,6 +95,31 @@ static void gen_fixed_init(struct gen *g, const struct aidl_field *f)
 			n, f->name);
 	if (gt.k == G_PFDV) /* N invalid fds, as std::array<ScopedFileDescriptor, N> */
 		fprintf(c, "\tfor (size_t _i = 0; _i < %" PRIu32 "; _i++)\n\t\tv->%s[_i] = -1;\n", n, f->name);
+}
+
+/*
+ * An array field's default ({1, 2}, {"a"}, {}): a malloc'd array holding
+ * those elements, never NULL (Android's default is a non-null vector even
+ * for a @nullable field).  The length is set first, so that _clear()
+ * frees what was made when a strdup fails (goto nomem).
+ */
+static void gen_array_default(struct gen *g, const struct aidl_field *f)
+{
+	FILE *c = g->c;
+	struct aidl_type et = f->type;
+	bool str = gen_type(&f->type).k == G_STRV;
+
+	et.array = false, et.list = false, et.fixed = 0, et.nullable = false;
+	fprintf(c, "\tv->%s = calloc(%zu, sizeof(*v->%s));\n\tif (!v->%s)\n\t\tgoto nomem;\n\tv->%s_len = %zu;\n",
+		f->name, f->n_defvals ? f->n_defvals : 1, f->name, f->name, f->name, f->n_defvals);
+	for (size_t i = 0; i < f->n_defvals; i++) {
+		const char *lit = gen_literal(g->ctx, &et, &f->defvals[i]);
+
+		if (str)
+			fprintf(c, "\tif (!(v->%s[%zu] = bcaidl_strdup(%s)))\n\t\tgoto nomem;\n", f->name, i, lit);
+		else
+			fprintf(c, "\tv->%s[%zu] = %s;\n", f->name, i, lit);
+	}
 }
 
 /* A union: int32 tag (the field's index), then that field alone; no size
@@ -157,6 +182,11 @@ void gen_source_parcelable(struct gen *g)
 		const struct aidl_field *f = &d->fields[i];
 		struct gtype gt = gen_type(&f->type);
 
+		if (f->def && f->type.array) { /* { a, b }: those elements */
+			gen_array_default(g, f);
+			nomem = true;
+			continue;
+		}
 		if (f->type.fixed && !f->type.nullable) { /* N zero values, as Android's std::array */
 			gen_fixed_init(g, f);
 			nomem = true;

@@ -111,6 +111,36 @@ static struct aidl_expr *new_expr(struct parser *ps, char op)
 	return e;
 }
 
+static struct aidl_expr *parse_primary(struct parser *ps);
+
+/* { a, b, ... } (Android: an array field's default; a trailing comma and
+ * {} are accepted).  Only meaningful as a whole default: evaluating one
+ * where a single value is expected is an error. */
+static struct aidl_expr *parse_array_literal(struct parser *ps)
+{
+	struct aidl_expr *e = new_expr(ps, '{');
+	size_t cap = 0;
+
+	next(ps);
+	while (!is_punct(ps, "}")) {
+		if (e->n_elems == cap) {
+			struct aidl_expr **n;
+
+			cap = cap ? cap * 2 : 8;
+			n = aidl_alloc(ps->ctx, cap * sizeof(*n));
+			if (e->n_elems)
+				memcpy(n, e->elems, e->n_elems * sizeof(*n));
+			e->elems = n;
+		}
+		e->elems[e->n_elems++] = parse_expr(ps);
+		if (!is_punct(ps, ","))
+			break;
+		next(ps);
+	}
+	expect_punct(ps, "}");
+	return e;
+}
+
 static struct aidl_expr *parse_primary(struct parser *ps)
 {
 	struct aidl_expr *e;
@@ -173,8 +203,10 @@ static struct aidl_expr *parse_primary(struct parser *ps)
 			expect_punct(ps, ")");
 			break;
 		}
-		if (is_punct(ps, "{"))
-			aidl_unsupported(ps->ctx, &ps->t.loc, "an array constant");
+		if (is_punct(ps, "{")) {
+			e = parse_array_literal(ps);
+			break;
+		}
 		if (is_punct(ps, "-") || is_punct(ps, "+") || is_punct(ps, "~") || is_punct(ps, "!")) {
 			e = new_expr(ps, 'u');
 			e->oper = ps->t.text;

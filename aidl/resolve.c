@@ -391,7 +391,9 @@ static void resolve_consts(struct aidl_ctx *ctx, struct aidl_decl *d)
 				aidl_fail(ctx, &c->loc, "'%s' is declared twice", c->name);
 		if (d->kind == K_ENUM)
 			continue;
-		if (c->type.array || c->type.basic == B_USER || c->type.basic == B_IBINDER || c->type.basic == B_VOID ||
+		if (c->type.array) /* Android's aidl refuses them too, in these words */
+			aidl_fail(ctx, &c->type.loc, "Constant of type %s is not supported.", type_str(ctx, &c->type));
+		if (c->type.basic == B_USER || c->type.basic == B_IBINDER || c->type.basic == B_VOID ||
 		    c->type.basic == B_FD || c->type.basic == B_PFD)
 			aidl_unsupported(ctx, &c->type.loc,
 					 aidl_printf(ctx, "a constant of type %s", type_str(ctx, &c->type)));
@@ -427,7 +429,9 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 		resolve_type(ctx, d, &f->type);
 		if (f->type.decl == d && !f->type.array && !f->type.nullable) /* arrays, nullables: pointers */
 			aidl_fail(ctx, &f->type.loc, "parcelable %s cannot contain itself", d->name);
-		if (f->def && (f->type.array || f->type.basic == B_IBINDER || f->type.basic == B_FD || f->type.basic == B_PFD ||
+		if (f->def && f->type.fixed2)
+			aidl_unsupported(ctx, &f->def->loc, "a default value for a multi-dimensional array");
+		if (f->def && (f->type.basic == B_IBINDER || f->type.basic == B_FD || f->type.basic == B_PFD ||
 			       (f->type.basic == B_USER && f->type.decl->kind != K_ENUM)))
 			aidl_unsupported(ctx, &f->def->loc,
 					 aidl_printf(ctx, "a default value for a field of type %s",
