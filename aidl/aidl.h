@@ -109,6 +109,7 @@ enum aidl_basic {
 	B_IBINDER,
 	B_FD,  /* FileDescriptor: a dup'd fd object */
 	B_PFD, /* ParcelFileDescriptor: int32 1, int32 0 (no comm fd), fd object */
+	B_HOLDER, /* ParcelableHolder (fields only): int32 stability, int32 size, raw bytes */
 	B_USER, /* a declared type: decl says which */
 };
 

@@ -25,6 +25,7 @@ enum gkind {
 	G_NPARCEL, /* a @nullable parcelable: a heap pointer, NULL for null */
 	G_NPARRAY, /* a @nullable array of parcelables: heap pointers, NULL for null */
 	G_PFDV,	   /* ParcelFileDescriptor[]: owned fds, -1 for a null element */
+	G_HOLDER,  /* ParcelableHolder: bcaidl_parcelable_holder (raw bytes) */
 };
 
 struct gtype {

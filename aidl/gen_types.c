@@ -39,6 +39,10 @@ struct gtype gen_type(const struct aidl_type *t)
 		g.k = t->basic == B_FD ? G_FD : t->array ? G_PFDV : G_PFD;
 		g.ctype = "int";
 		break;
+	case B_HOLDER:
+		g.k = G_HOLDER;
+		g.ctype = "bcaidl_parcelable_holder";
+		break;
 	case B_USER:
 		g.decl = t->decl;
 		g.ctype = t->decl->cname;
@@ -92,6 +96,7 @@ const char *gen_param(struct aidl_ctx *ctx, const struct aidl_type *t, enum aidl
 		return aidl_printf(ctx, "const char *%s", name);
 	case G_BINDER:
 		return aidl_printf(ctx, "bc_binder *%s", name);
+	case G_HOLDER: /* never a parameter (refused) */
 	case G_PARCEL:
 	case G_NPARCEL: /* out/inout nullable parcelables are refused */
 		return aidl_printf(ctx, "%s%s *%s", in ? "const " : "", g.ctype, name);
@@ -128,6 +133,7 @@ const char *gen_ret_param(struct aidl_ctx *ctx, const struct aidl_type *t)
 	case G_PARCEL:
 	case G_FD:
 	case G_PFD:
+	case G_HOLDER: /* never a return type (refused) */
 		return aidl_printf(ctx, "%s *_ret", g.ctype);
 	case G_STRING:
 		return "char **_ret";
@@ -173,6 +179,9 @@ void gen_local(struct gen *g, const struct aidl_type *t, const char *name, const
 		break;
 	case G_PARCEL:
 		fprintf(f, "%s%s %s;\n", ind, gt.ctype, name);
+		break;
+	case G_HOLDER:
+		fprintf(f, "%s%s %s = { NULL, 0 };\n", ind, gt.ctype, name);
 		break;
 	case G_ARRAY:
 	case G_BYTES:
@@ -252,6 +261,17 @@ static bool gen_read_nullable(FILE *f, const struct gtype *gt, const char *p, co
 	default:
 		return false;
 	}
+}
+
+/*
+ * A ParcelableHolder field carries the stability of the parcelable holding
+ * it (Android's generated code constructs it with STABILITY_VINTF in a
+ * @VintfStability type, else STABILITY_LOCAL: Parcelable::Stability 1 and
+ * 0), written first and checked on reading.
+ */
+static int holder_stability(const struct gen *g)
+{
+	return g->d->vintf ? 1 : 0;
 }
 
 void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, const char *val, const char *len,
@@ -336,6 +356,10 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 	case G_PFDV:
 		fprintf(f, "%s_r = bcaidl_write_pfdv(%s, %s, %s, %s);\n", ind, p, val, len,
 			t->nullable ? "true" : "false");
+		break;
+	case G_HOLDER:
+		fprintf(f, "%s_r = bcaidl_write_holder(%s, (%s).data, (%s).len, %d);\n", ind, p, val, val,
+			holder_stability(g));
 		break;
 	}
 	fprintf(f, "%sif (_r < 0)\n%s\tgoto out;\n", ind, ind);
@@ -436,6 +460,10 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 		fprintf(f, "%s_r = bcaidl_read_pfdv(%s, &%s, &%s, %s);\n", ind, p, lv, lvlen,
 			t->nullable ? "true" : "false");
 		break;
+	case G_HOLDER:
+		fprintf(f, "%s_r = bcaidl_read_holder(%s, &(%s).data, &(%s).len, %d);\n", ind, p, lv, lv,
+			holder_stability(g));
+		break;
 	}
 	if (t->fixed) /* another length is malformed; the caller frees what was read */
 		fprintf(f, "%sif (_r >= 0 && (%s) != %" PRIu32 ")\n%s\t_r = -EBADMSG;\n", ind, lvlen, aidl_fixed_len(t), ind);
@@ -482,6 +510,9 @@ void gen_free(struct gen *g, FILE *f, const struct aidl_type *t, const char *lv,
 		break;
 	case G_PFDV:
 		fprintf(f, "%sbcaidl_free_pfdv(%s, %s);\n", ind, lv, lvlen);
+		break;
+	case G_HOLDER:
+		fprintf(f, "%sfree((%s).data);\n", ind, lv);
 		break;
 	}
 }

@@ -340,13 +340,13 @@ static const struct {
 	{ "int", B_INT }, { "long", B_LONG }, { "float", B_FLOAT }, { "double", B_DOUBLE },
 	{ "String", B_STRING }, { "IBinder", B_IBINDER }, { "FileDescriptor", B_FD },
 	{ "ParcelFileDescriptor", B_PFD }, { "android.os.ParcelFileDescriptor", B_PFD },
+	{ "ParcelableHolder", B_HOLDER }, { "android.os.ParcelableHolder", B_HOLDER },
 };
 
 static const char *const refused_types[][2] = {
 	{ "CharSequence", "CharSequence" },
 	{ "List", "List<>" },
 	{ "Map", "Map<>" },
-	{ "ParcelableHolder", "ParcelableHolder" },
 };
 
 static const char list_usage[] =
@@ -375,7 +375,7 @@ static void parse_list(struct parser *ps, struct aidl_type *ty)
 		if (strcmp(inner, basics[i].name) == 0)
 			ty->basic = basics[i].basic;
 	if (ty->basic != B_USER && ty->basic != B_STRING && ty->basic != B_IBINDER && ty->basic != B_PFD) {
-		if (ty->basic != B_FD && ty->basic != B_VOID)
+		if (ty->basic != B_FD && ty->basic != B_VOID && ty->basic != B_HOLDER)
 			aidl_fail(ps->ctx, &at, "A generic type cannot have any primitive type parameters.");
 		aidl_fail(ps->ctx, &at, "List<%s> is not supported. %s", inner, list_usage);
 	}
@@ -451,6 +451,7 @@ check:
 	if (ty->utf8 && ty->basic != B_STRING)
 		aidl_fail(ps->ctx, &ty->loc, "@utf8InCpp can only be used on String and String[]");
 	if (ty->nullable && !ty->array && ty->basic != B_STRING && ty->basic != B_IBINDER && ty->basic != B_USER &&
+	    ty->basic != B_HOLDER && /* Android's own message, in resolve */
 	    ty->basic != B_PFD)
 		aidl_fail(ps->ctx, &ty->loc,
 			  "@nullable cannot be used on %s (only on String, IBinder, ParcelFileDescriptor, interfaces and arrays)",

@@ -295,6 +295,11 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 	resolve_fixed_size(ctx, d, t);
 	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");
+	/* ParcelableHolder: a parcelable's field only, in Android's words */
+	if (t->basic == B_HOLDER && t->array)
+		aidl_fail(ctx, &t->loc, "Arrays of ParcelableHolder are not supported.");
+	if (t->basic == B_HOLDER && t->nullable)
+		aidl_fail(ctx, &t->loc, "ParcelableHolder cannot be nullable.");
 	if (t->list && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "A generic type cannot have any primitive type parameters.");
 	if (t->array) {
@@ -316,6 +321,8 @@ static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aid
 {
 	m->name = c_member_name(ctx, &m->loc, m->name);
 	resolve_type(ctx, d, &m->ret);
+	if (m->ret.basic == B_HOLDER)
+		aidl_fail(ctx, &m->ret.loc, "ParcelableHolder cannot be a return type");
 	if ((m->oneway || d->oneway) && (m->ret.basic != B_VOID || m->ret.array))
 		aidl_fail(ctx, &m->ret.loc, "oneway method '%s' cannot return a value", m->name);
 	for (size_t i = 0; i < m->n_params; i++) {
@@ -328,6 +335,8 @@ static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aid
 		if (p->type.basic == B_VOID && !p->type.array)
 			aidl_fail(ctx, &p->type.loc, "void is not a valid parameter type");
 		resolve_type(ctx, d, &p->type);
+		if (p->type.basic == B_HOLDER)
+			aidl_fail(ctx, &p->type.loc, "ParcelableHolder cannot be an argument type");
 		if (only_in(&p->type) && (p->dir == D_OUT || p->dir == D_INOUT))
 			aidl_fail(ctx, &p->loc, "'%s %s' can only be an in parameter", type_str(ctx, &p->type),
 				  p->name);
@@ -393,8 +402,8 @@ static void resolve_consts(struct aidl_ctx *ctx, struct aidl_decl *d)
 			continue;
 		if (c->type.array) /* Android's aidl refuses them too, in these words */
 			aidl_fail(ctx, &c->type.loc, "Constant of type %s is not supported.", type_str(ctx, &c->type));
-		if (c->type.basic == B_USER || c->type.basic == B_IBINDER || c->type.basic == B_VOID ||
-		    c->type.basic == B_FD || c->type.basic == B_PFD)
+		if (c->type.basic == B_USER || c->type.basic == B_HOLDER || c->type.basic == B_IBINDER ||
+		    c->type.basic == B_VOID || c->type.basic == B_FD || c->type.basic == B_PFD)
 			aidl_unsupported(ctx, &c->type.loc,
 					 aidl_printf(ctx, "a constant of type %s", type_str(ctx, &c->type)));
 		for (size_t j = 0; j < d->n_methods; j++)
@@ -431,7 +440,7 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 			aidl_fail(ctx, &f->type.loc, "parcelable %s cannot contain itself", d->name);
 		if (f->def && f->type.fixed2)
 			aidl_unsupported(ctx, &f->def->loc, "a default value for a multi-dimensional array");
-		if (f->def && (f->type.basic == B_IBINDER || f->type.basic == B_FD || f->type.basic == B_PFD ||
+		if (f->def && (f->type.basic == B_HOLDER || f->type.basic == B_IBINDER || f->type.basic == B_FD || f->type.basic == B_PFD ||
 			       (f->type.basic == B_USER && f->type.decl->kind != K_ENUM)))
 			aidl_unsupported(ctx, &f->def->loc,
 					 aidl_printf(ctx, "a default value for a field of type %s",
