@@ -198,6 +198,11 @@ struct aidl_type {
 	uint32_t fixed2;
 	struct aidl_expr *fixed2_expr;
 	struct aidl_decl *decl; /* B_USER after resolution */
+	/* Foo<A, B>: a generic parcelable's type arguments (they do not reach
+	 * the wire: the parcelable's fields may not use its parameters) */
+	struct aidl_type *targs;
+	size_t n_targs;
+	struct aidl_loc targs_loc;
 };
 
 /* A constant value after evaluation. */
@@ -291,6 +296,8 @@ struct aidl_decl {
 	struct aidl_decl **nested; /* types declared inside this one */
 	size_t n_nested;
 	int visit;		   /* the cycle check's DFS mark */
+	const char **type_params;  /* parcelable Foo<T, U>: T, U */
+	size_t n_type_params;
 };
 
 struct aidl_import {

@@ -343,11 +343,27 @@ static const struct {
 	{ "ParcelableHolder", B_HOLDER }, { "android.os.ParcelableHolder", B_HOLDER },
 };
 
+/* Types Android's C++ and NDK backends refuse (Java-only), in its words. */
 static const char *const refused_types[][2] = {
-	{ "CharSequence", "CharSequence" },
-	{ "List", "List<>" },
-	{ "Map", "Map<>" },
+	{ "CharSequence", "Currently, only Java backend supports CharSequence." },
+	{ "List", "Currently, only the Java backend supports non-generic List." },
+	{ "Map", "Currently, only Java backend supports Map." },
 };
+
+/* The ">" closing type arguments; in Foo<A, Bar<B>> the lexer sees ">>",
+ * which is split (the second ">" stays the current token). */
+static void expect_close_angle(struct parser *ps)
+{
+	if (ps->t.kind == TK_PUNCT && ps->t.text[0] == '>' && ps->t.text[1]) {
+		ps->t.text++;
+		ps->t.len--;
+		ps->t.loc.col++;
+		return;
+	}
+	expect_punct(ps, ">");
+}
+
+static void parse_type_args(struct parser *ps, struct aidl_type *ty);
 
 static const char list_usage[] =
 	"List<T> supports interface/parcelable/union, String, IBinder, and ParcelFileDescriptor.";
@@ -365,15 +381,17 @@ static void parse_list(struct parser *ps, struct aidl_type *ty)
 
 	next(ps);
 	inner = parse_qname(ps, "a type");
-	if (is_punct(ps, "<") || is_punct(ps, ","))
-		aidl_fail(ps->ctx, &at, "List<%s...> is not supported. %s", inner, list_usage);
-	if (is_punct(ps, "["))
-		aidl_fail(ps->ctx, &at, "List of arrays is not supported. %s", list_usage);
-	expect_punct(ps, ">");
 	ty->basic = B_USER;
 	for (size_t i = 0; i < sizeof(basics) / sizeof(basics[0]); i++)
 		if (strcmp(inner, basics[i].name) == 0)
 			ty->basic = basics[i].basic;
+	if (is_punct(ps, "<") && ty->basic == B_USER && strcmp(inner, "List") != 0 && strcmp(inner, "Map") != 0)
+		parse_type_args(ps, ty); /* List<Generic<A, B>> */
+	if (is_punct(ps, "<") || is_punct(ps, ","))
+		aidl_fail(ps->ctx, &at, "List<%s...> is not supported. %s", inner, list_usage);
+	if (is_punct(ps, "["))
+		aidl_fail(ps->ctx, &at, "List of arrays is not supported. %s", list_usage);
+	expect_close_angle(ps);
 	if (ty->basic != B_USER && ty->basic != B_STRING && ty->basic != B_IBINDER && ty->basic != B_PFD) {
 		if (ty->basic != B_FD && ty->basic != B_VOID && ty->basic != B_HOLDER)
 			aidl_fail(ps->ctx, &at, "A generic type cannot have any primitive type parameters.");
@@ -387,6 +405,37 @@ static void parse_list(struct parser *ps, struct aidl_type *ty)
 	ty->array = true;
 	if (is_punct(ps, "["))
 		aidl_fail(ps->ctx, &ps->t.loc, "Arrays of List are not supported.");
+}
+
+static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_annot *a, size_t n, unsigned member);
+
+/* Foo<A, B> (the "<" is next): the type arguments of a generic
+ * parcelable, checked against its parameters in resolve. */
+static void parse_type_args(struct parser *ps, struct aidl_type *ty)
+{
+	size_t cap = 0;
+
+	ty->targs_loc = ps->t.loc;
+	next(ps);
+	for (;;) {
+		if (ty->n_targs == cap) {
+			struct aidl_type *n;
+
+			cap = cap ? cap * 2 : 4;
+			n = aidl_alloc(ps->ctx, cap * sizeof(*n));
+			if (ty->n_targs)
+				memcpy(n, ty->targs, ty->n_targs * sizeof(*n));
+			ty->targs = n;
+		}
+		if (++ps->expr_depth > 64)
+			aidl_fail(ps->ctx, &ps->t.loc, "type arguments nested too deeply");
+		parse_type(ps, &ty->targs[ty->n_targs++], NULL, 0, 0);
+		ps->expr_depth--;
+		if (!is_punct(ps, ","))
+			break;
+		next(ps);
+	}
+	expect_close_angle(ps);
 }
 
 /* A type, with the annotations already read before it in @a; @member
@@ -421,9 +470,9 @@ static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_anno
 	for (size_t i = 0; i < sizeof(refused_types) / sizeof(refused_types[0]); i++)
 		if (strcmp(ty->name, refused_types[i][0]) == 0 ||
 		    (strncmp(ty->name, "java.util.", 10) == 0 && strcmp(ty->name + 10, refused_types[i][0]) == 0))
-			aidl_unsupported(ps->ctx, &ty->loc, refused_types[i][1]);
+			aidl_fail(ps->ctx, &ty->loc, "%s", refused_types[i][1]);
 	if (is_punct(ps, "<"))
-		aidl_unsupported(ps->ctx, &ps->t.loc, "a generic type (<...>)");
+		parse_type_args(ps, ty);
 	if (is_punct(ps, "[")) {
 		next(ps);
 		if (!is_punct(ps, "]")) {
@@ -576,8 +625,32 @@ static void parse_interface(struct parser *ps, struct aidl_decl *d)
 
 static void parse_parcelable(struct parser *ps, struct aidl_decl *d)
 {
-	if (is_punct(ps, "<"))
-		aidl_unsupported(ps->ctx, &ps->t.loc, "a generic parcelable");
+	if (is_punct(ps, "<") && d->is_union)
+		aidl_fail(ps->ctx, &ps->t.loc, "only a parcelable can have type parameters");
+	if (is_punct(ps, "<")) { /* parcelable Foo<T, U>: the names of its type parameters */
+		size_t cap = 0;
+
+		do {
+			next(ps);
+			if (d->n_type_params == cap) {
+				const char **n;
+
+				cap = cap ? cap * 2 : 4;
+				n = aidl_alloc(ps->ctx, cap * sizeof(*n));
+				if (d->n_type_params)
+					memcpy(n, d->type_params, d->n_type_params * sizeof(*n));
+				d->type_params = n;
+			}
+			if (ps->t.kind != TK_IDENT)
+				expected(ps, "a type parameter name");
+			for (size_t i = 0; i < d->n_type_params; i++)
+				if (strcmp(d->type_params[i], ps->t.text) == 0)
+					aidl_fail(ps->ctx, &ps->t.loc, "type parameter '%s' is declared twice", ps->t.text);
+			d->type_params[d->n_type_params++] = aidl_strdup(ps->ctx, ps->t.text);
+			next(ps);
+		} while (is_punct(ps, ","));
+		expect_punct(ps, ">");
+	}
 	if (!is_punct(ps, "{"))
 		aidl_unsupported(ps->ctx, &d->loc, d->is_union ? "a union without a body"
 							       : "an unstructured parcelable (a parcelable without a body)");

@@ -281,8 +281,23 @@ static void resolve_fixed_size(struct aidl_ctx *ctx, struct aidl_decl *d, struct
 				 "a multi-dimensional array of binders, file descriptors or parcelables");
 }
 
+/* @name is a type parameter of @d or of a type enclosing it. */
+static bool is_type_param(const struct aidl_decl *d, const char *name)
+{
+	for (; d; d = d->parent)
+		for (size_t i = 0; i < d->n_type_params; i++)
+			if (strcmp(d->type_params[i], name) == 0)
+				return true;
+	return false;
+}
+
 static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
 {
+	/* A C struct cannot change with the type arguments, so a generic
+	 * parcelable's fields may not use its parameters (Android's own test
+	 * one, GenericStructuredParcelable<T, U, B>, has only int fields). */
+	if (t->basic == B_USER && is_type_param(d, t->name))
+		aidl_unsupported(ctx, &t->loc, aidl_printf(ctx, "a field of a type parameter's type (%s)", t->name));
 	if (t->basic == B_USER) {
 		t->decl = aidl_lookup(ctx, d, t->name, &t->loc);
 		if (!t->decl)
@@ -292,6 +307,18 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 	 * too (an interface of another partition could not be relied on) */
 	if (t->basic == B_USER && aidl_root(d)->vintf && !aidl_root(t->decl)->vintf && !t->decl->vintf)
 		aidl_fail(ctx, &t->loc, "%s is @VintfStability but uses %s, which is not", d->qname, t->decl->qname);
+	if (t->n_targs) { /* Foo<A, B>: Android's checks, in its words */
+		if (t->basic != B_USER || t->decl->kind != K_PARCELABLE || !t->decl->n_type_params)
+			aidl_fail(ctx, &t->targs_loc, "%s is not a generic type.", t->name);
+		if (t->n_targs != t->decl->n_type_params)
+			aidl_fail(ctx, &t->targs_loc, "%s must have %zu type parameters, but got %zu", t->name,
+				  t->decl->n_type_params, t->n_targs);
+		for (size_t i = 0; i < t->n_targs; i++) {
+			if (t->targs[i].basic == B_VOID)
+				aidl_fail(ctx, &t->targs[i].loc, "void is not a valid type argument");
+			resolve_type(ctx, d, &t->targs[i]);
+		}
+	}
 	resolve_fixed_size(ctx, d, t);
 	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");

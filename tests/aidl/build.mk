@@ -39,7 +39,7 @@ AIDLT_GOLDEN := $(AIDLT_SRC)/golden_types.c $(AIDLT_SRC)/golden_iface.c $(AIDLT_
 	$(AIDLT_SRC)/golden_fds.c $(AIDLT_SRC)/golden_union.c $(AIDLT_SRC)/golden_nested.c \
 	$(AIDLT_SRC)/golden_fixed.c $(AIDLT_SRC)/golden_fixed_out.c $(AIDLT_SRC)/golden_nested_iface.c \
 	$(AIDLT_SRC)/golden_hal.c $(AIDLT_SRC)/golden_lists.c $(AIDLT_SRC)/golden_defaults.c \
-	$(AIDLT_SRC)/golden_holder.c
+	$(AIDLT_SRC)/golden_holder.c $(AIDLT_SRC)/golden_generic.c
 
 $(AIDLT_BIN)/test_aidl_golden: $(AIDLT_GOLDEN) $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDLT_GEN_O) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
