@@ -80,6 +80,7 @@ struct aidl_token {
 	uint64_t ival;
 	double dval;
 	bool is_long, is_float;
+	bool is_u8; /* the u8 suffix: a byte, ival <= 0xff */
 };
 
 struct aidl_lexer {
@@ -108,6 +109,7 @@ enum aidl_basic {
 	B_IBINDER,
 	B_FD,  /* FileDescriptor: a dup'd fd object */
 	B_PFD, /* ParcelFileDescriptor: int32 1, int32 0 (no comm fd), fd object */
+	B_HOLDER, /* ParcelableHolder (fields only): int32 stability, int32 size, raw bytes */
 	B_USER, /* a declared type: decl says which */
 };
 
@@ -118,17 +120,76 @@ enum aidl_decl_kind { K_INTERFACE, K_PARCELABLE, K_ENUM };
 struct aidl_decl;
 struct aidl_expr;
 
+/* Where an annotation may be written (Android's contexts). */
+enum {
+	AC_TYPE = 1u << 0, /* a type specifier: @nullable String */
+	AC_INTERFACE = 1u << 1,
+	AC_PARCELABLE = 1u << 2,
+	AC_UNION = 1u << 3,
+	AC_ENUM = 1u << 4,
+	AC_UNSTRUCTURED = 1u << 5, /* parcelable Foo; */
+	AC_CONST = 1u << 6,
+	AC_FIELD = 1u << 7,
+	AC_METHOD = 1u << 8,
+	AC_DECLS = AC_INTERFACE | AC_PARCELABLE | AC_UNION | AC_ENUM | AC_UNSTRUCTURED,
+	AC_MEMBERS = AC_CONST | AC_FIELD | AC_METHOD,
+	AC_ALL = AC_TYPE | AC_DECLS | AC_MEMBERS,
+};
+
+/* What the C backend does with an annotation. */
+enum aidl_annot_effect {
+	A_IGNORED, /* another backend's, or documentation */
+	A_NULLABLE,
+	A_UTF8,
+	A_BACKING,
+	A_VINTF,
+	A_FIXED_SIZE,
+	A_DESCRIPTOR,
+	A_SENSITIVE,
+};
+
+#define AIDL_ANNOT_MAX_PARAMS 8
+struct aidl_annot_param {
+	const char *name;
+	char kind; /* 's' string, 'b' boolean, 'i' integer, 'v' string list */
+	bool required;
+};
+
+struct aidl_annot_schema {
+	const char *name;
+	unsigned contexts; /* AC_* */
+	enum aidl_annot_effect effect;
+	struct aidl_annot_param params[AIDL_ANNOT_MAX_PARAMS];
+};
+
 struct aidl_annot {
 	struct aidl_loc loc;
 	const char *name;
-	const char *backing; /* @Backing(type="...") */
+	const struct aidl_annot_schema *schema;
+	const char *value; /* the string parameter (@Backing's type, @Descriptor's value) */
+	unsigned given;	   /* bit i: schema->params[i] was given */
 };
+
+/* The schema of Android's annotation @name; NULL when it has none. */
+const struct aidl_annot_schema *aidl_annot_schema(const char *name);
+/* Schema @i of the table (NULL past its end): for the tests. */
+const struct aidl_annot_schema *aidl_annot_schema_at(size_t i);
+const char *aidl_annot_context_name(unsigned context);
+/* Parameter @key = @v (@list: it was a {...} list) of @a. */
+struct aidl_expr;
+void aidl_annot_param(struct aidl_ctx *ctx, struct aidl_annot *a, const struct aidl_loc *at, const char *key,
+		      const struct aidl_expr *v, bool list);
+/* Every required parameter of @a was given. */
+void aidl_annot_done(struct aidl_ctx *ctx, const struct aidl_annot *a);
+/* @a may be written on @context (one AC_ bit). */
+void aidl_annot_check_context(struct aidl_ctx *ctx, const struct aidl_annot *a, unsigned context);
 
 struct aidl_type {
 	struct aidl_loc loc;
 	const char *name; /* as written (possibly qualified) */
 	enum aidl_basic basic;
 	bool array;
+	bool list; /* written List<T>: T[] on the wire and in C */
 	bool utf8; /* @utf8InCpp: C type and wire are unchanged */
 	bool nullable; /* @nullable: NULL is written (and read) as null */
 	uint32_t fixed; /* T[N]: N, the length checked both ways; 0: T[] */
@@ -137,6 +198,11 @@ struct aidl_type {
 	uint32_t fixed2;
 	struct aidl_expr *fixed2_expr;
 	struct aidl_decl *decl; /* B_USER after resolution */
+	/* Foo<A, B>: a generic parcelable's type arguments (they do not reach
+	 * the wire: the parcelable's fields may not use its parameters) */
+	struct aidl_type *targs;
+	size_t n_targs;
+	struct aidl_loc targs_loc;
 };
 
 /* A constant value after evaluation. */
@@ -148,17 +214,23 @@ struct aidl_value {
 	const char *s;
 	size_t slen;
 	bool is_char; /* a char literal: only valid for char */
+	/* an integer of a long type (an L literal, one beyond 32 bits, a long
+	 * constant): 64-bit arithmetic; otherwise int arithmetic, wrapping in
+	 * 32 bits as Java's and Android's aidl's (1 << 31 is INT_MIN) */
+	bool wide;
 };
 
 struct aidl_expr {
 	struct aidl_loc loc;
-	char op;	   /* 0 literal, 'n' name, 'u' unary, 'b' binary, '?' ternary */
+	char op;	   /* 0 literal, 'n' name, 'u' unary, 'b' binary, '?' ternary, '{' array */
 	const char *oper;  /* operator text for u/b */
 	struct aidl_value lit;
 	bool lit_hex;	   /* integer literal written in hex: may wrap */
 	bool lit_long;	   /* integer literal with an L suffix */
 	const char *name;  /* 'n': possibly qualified */
 	struct aidl_expr *a, *b, *c;
+	struct aidl_expr **elems; /* '{': the elements */
+	size_t n_elems;
 };
 
 struct aidl_param {
@@ -195,6 +267,8 @@ struct aidl_field {
 	const char *name;
 	struct aidl_expr *def; /* NULL: the type's zero value */
 	struct aidl_value defval;
+	struct aidl_value *defvals; /* an array's default: its elements */
+	size_t n_defvals;
 };
 
 struct aidl_decl {
@@ -206,6 +280,10 @@ struct aidl_decl {
 	struct aidl_doc *doc;
 	bool oneway;	    /* interface */
 	bool is_union;	    /* a parcelable declared as a union */
+	bool vintf;	    /* @VintfStability (here or on an enclosing type) */
+	bool fixed_size;    /* @FixedSize: checked to hold only fixed-size fields */
+	bool sensitive;	    /* @SensitiveData */
+	const char *descriptor; /* @Descriptor(value=...), else qname */
 	struct aidl_method *methods;
 	size_t n_methods;
 	struct aidl_const *consts; /* interface, parcelable; enum: enumerators */
@@ -218,6 +296,8 @@ struct aidl_decl {
 	struct aidl_decl **nested; /* types declared inside this one */
 	size_t n_nested;
 	int visit;		   /* the cycle check's DFS mark */
+	const char **type_params;  /* parcelable Foo<T, U>: T, U */
+	size_t n_type_params;
 };
 
 struct aidl_import {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Constant expressions: constants, enumerators and field defaults.
- * Integers are computed in 64 bits (wrapping, never undefined) and then
- * checked against the declared type; a hexadecimal literal may fill the
- * type's width (0xffffffff is the int -1, as in Android's aidl).  Names
+ * Integers are computed as Java and Android's aidl do: in 32 bits
+ * (wrapping) when both operands are ints, in 64 when one is a long, never
+ * undefined; the result is then checked against the declared type.  A
+ * hexadecimal literal may fill the type's width (0xffffffff is the int -1,
+ * 0x80000000 | 1 is INT_MIN + 1, as in Android's aidl).  Names
  * refer to constants or enumerators of the same type, or Type.NAME of a
  * type in scope; circular definitions are errors.
  */
@@ -62,10 +64,27 @@ static struct aidl_value mk_int(int64_t i, enum aidl_vkind k)
 	return (struct aidl_value){ .kind = k, .i = i };
 }
 
+/* The int holding the low 32 bits of @i (two's complement). */
+static int64_t s32(int64_t i)
+{
+	uint32_t u = (uint32_t)(uint64_t)i;
+
+	return u >= 0x80000000u ? (int64_t)u - 0x100000000 : (int64_t)u;
+}
+
+/* An integer result of width @wide: int results wrap in 32 bits. */
+static struct aidl_value mk_num(uint64_t i, bool wide)
+{
+	struct aidl_value v = { .kind = V_INT, .i = wide ? (int64_t)i : s32((int64_t)i), .wide = wide };
+
+	return v;
+}
+
 static struct aidl_value binary(struct aidl_ctx *ctx, struct aidl_expr *e, struct aidl_value a, struct aidl_value b)
 {
 	const char *op = e->oper;
-	uint64_t x = (uint64_t)a.i, y = (uint64_t)b.i;
+	bool w = a.wide || b.wide;
+	uint64_t x, y;
 
 	if (!strcmp(op, "&&"))
 		return mk_int(truth(ctx, e->a, a) && truth(ctx, e->b, b), V_BOOL);
@@ -96,6 +115,12 @@ static struct aidl_value binary(struct aidl_ctx *ctx, struct aidl_expr *e, struc
 		if (!strcmp(op, ">=")) return mk_int(p >= q, V_BOOL);
 		aidl_fail(ctx, &e->loc, "operator '%s' cannot be applied to floating values", op);
 	}
+	/* int operands are ints (0xffffffff is -1) unless the other is a long */
+	if (a.kind == V_INT && !w)
+		a.i = s32(a.i);
+	if (b.kind == V_INT && !w)
+		b.i = s32(b.i);
+	x = (uint64_t)a.i, y = (uint64_t)b.i;
 	if (!strcmp(op, "==")) return mk_int(a.i == b.i, V_BOOL);
 	if (!strcmp(op, "!=")) return mk_int(a.i != b.i, V_BOOL);
 	if (a.kind == V_BOOL || b.kind == V_BOOL)
@@ -104,26 +129,29 @@ static struct aidl_value binary(struct aidl_ctx *ctx, struct aidl_expr *e, struc
 	if (!strcmp(op, ">")) return mk_int(a.i > b.i, V_BOOL);
 	if (!strcmp(op, "<=")) return mk_int(a.i <= b.i, V_BOOL);
 	if (!strcmp(op, ">=")) return mk_int(a.i >= b.i, V_BOOL);
-	if (!strcmp(op, "+")) return mk_int((int64_t)(x + y), V_INT);
-	if (!strcmp(op, "-")) return mk_int((int64_t)(x - y), V_INT);
-	if (!strcmp(op, "*")) return mk_int((int64_t)(x * y), V_INT);
-	if (!strcmp(op, "&")) return mk_int((int64_t)(x & y), V_INT);
-	if (!strcmp(op, "|")) return mk_int((int64_t)(x | y), V_INT);
-	if (!strcmp(op, "^")) return mk_int((int64_t)(x ^ y), V_INT);
+	if (!strcmp(op, "+")) return mk_num(x + y, w);
+	if (!strcmp(op, "-")) return mk_num(x - y, w);
+	if (!strcmp(op, "*")) return mk_num(x * y, w);
+	if (!strcmp(op, "&")) return mk_num(x & y, w);
+	if (!strcmp(op, "|")) return mk_num(x | y, w);
+	if (!strcmp(op, "^")) return mk_num(x ^ y, w);
 	if (!strcmp(op, "/") || !strcmp(op, "%")) {
 		if (b.i == 0)
 			aidl_fail(ctx, &e->loc, "division by zero in a constant expression");
 		if (a.i == INT64_MIN && b.i == -1)
 			aidl_fail(ctx, &e->loc, "overflow in a constant expression");
-		return mk_int(op[0] == '/' ? a.i / b.i : a.i % b.i, V_INT);
+		return mk_num((uint64_t)(op[0] == '/' ? a.i / b.i : a.i % b.i), w);
 	}
 	if (!strcmp(op, "<<") || !strcmp(op, ">>")) {
-		if (b.i < 0 || b.i > 63)
+		/* the result has the left operand's width, as in C and Java */
+		if (b.i < 0 || b.i > (a.wide ? 63 : 31))
 			aidl_fail(ctx, &e->loc, "shift count %lld is out of range", (long long)b.i);
+		if (!a.wide)
+			a.i = s32(a.i), x = (uint64_t)a.i;
 		if (op[0] == '<')
-			return mk_int((int64_t)(x << b.i), V_INT);
+			return mk_num(x << b.i, a.wide);
 		/* arithmetic shift, written without implementation-defined >> */
-		return mk_int(a.i < 0 ? (int64_t)~(~x >> b.i) : (int64_t)(x >> b.i), V_INT);
+		return mk_num(a.i < 0 ? ~(~x >> b.i) : x >> b.i, a.wide);
 	}
 	aidl_fail(ctx, &e->loc, "unknown operator '%s'", op);
 }
@@ -135,6 +163,8 @@ static struct aidl_value eval(struct aidl_ctx *ctx, struct aidl_decl *scope, str
 	switch (e->op) {
 	case 0:
 		return e->lit;
+	case '{':
+		aidl_fail(ctx, &e->loc, "an array {...} cannot be used where a single value is expected");
 	case 'n':
 		return lookup_name(ctx, scope, e);
 	case 'u':
@@ -152,9 +182,11 @@ static struct aidl_value eval(struct aidl_ctx *ctx, struct aidl_decl *scope, str
 				return (struct aidl_value){ .kind = V_FLOAT, .d = -a.d };
 			aidl_fail(ctx, &e->loc, "operator '~' cannot be applied to a floating value");
 		}
+		if (!a.wide)
+			a.i = s32(a.i);
 		if (!strcmp(e->oper, "-"))
-			return mk_int((int64_t)(0 - (uint64_t)a.i), V_INT);
-		return mk_int((int64_t)~(uint64_t)a.i, V_INT);
+			return mk_num(0 - (uint64_t)a.i, a.wide);
+		return mk_num(~(uint64_t)a.i, a.wide);
 	case 'b':
 		a = eval(ctx, scope, e->a);
 		b = eval(ctx, scope, e->b);
@@ -205,6 +237,7 @@ struct aidl_value aidl_eval(struct aidl_ctx *ctx, struct aidl_decl *scope, const
 		return r;
 	case B_LONG:
 		r.kind = V_INT, r.i = fit_int(ctx, e, v, 64, "long");
+		r.wide = true;
 		return r;
 	case B_CHAR:
 		if (v.kind != V_INT || !v.is_char)
@@ -285,6 +318,7 @@ static void eval_enumerator(struct aidl_ctx *ctx, struct aidl_decl *d, size_t i)
 		one.lit.i = prev.i + 1;
 		c->val = one.lit;
 	}
+	c->val.wide = bits == 64;
 	c->state = 2;
 }
 
@@ -292,7 +326,27 @@ void aidl_eval_decl(struct aidl_ctx *ctx, struct aidl_decl *d)
 {
 	for (size_t i = 0; i < d->n_consts; i++)
 		(void)const_value(ctx, d, i);
-	for (size_t i = 0; i < d->n_fields; i++)
-		if (d->fields[i].def)
-			d->fields[i].defval = aidl_eval(ctx, d, &d->fields[i].type, d->fields[i].def);
+	for (size_t i = 0; i < d->n_fields; i++) {
+		struct aidl_field *f = &d->fields[i];
+		struct aidl_type et = f->type;
+
+		if (!f->def)
+			continue;
+		if (!f->type.array) {
+			f->defval = aidl_eval(ctx, d, &f->type, f->def);
+			continue;
+		}
+		/* an array default: { elements }, each of the element type;
+		 * T[N] needs exactly N (Android's std::array is filled by it) */
+		if (f->def->op != '{')
+			aidl_fail(ctx, &f->def->loc, "the default of an array field must be an array {...}");
+		if (f->type.fixed && f->def->n_elems != f->type.fixed)
+			aidl_fail(ctx, &f->def->loc, "%s needs %u values, not %zu", f->name, f->type.fixed,
+				  f->def->n_elems);
+		et.array = false, et.list = false, et.fixed = 0, et.fixed_expr = NULL;
+		f->n_defvals = f->def->n_elems;
+		f->defvals = aidl_alloc(ctx, (f->n_defvals ? f->n_defvals : 1) * sizeof(*f->defvals));
+		for (size_t j = 0; j < f->n_defvals; j++)
+			f->defvals[j] = aidl_eval(ctx, d, &et, f->def->elems[j]);
+	}
 }

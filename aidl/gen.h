@@ -23,6 +23,9 @@ enum gkind {
 	G_PARRAY, /* an array of parcelables */
 	G_BINDERV, /* IBinder[] and arrays of interfaces */
 	G_NPARCEL, /* a @nullable parcelable: a heap pointer, NULL for null */
+	G_NPARRAY, /* a @nullable array of parcelables: heap pointers, NULL for null */
+	G_PFDV,	   /* ParcelFileDescriptor[]: owned fds, -1 for a null element */
+	G_HOLDER,  /* ParcelableHolder: bcaidl_parcelable_holder (raw bytes) */
 };
 
 struct gtype {

@@ -53,7 +53,7 @@ static void gen_field_read(struct gen *g, const struct aidl_field *f, const char
 	}
 	if (gt.k == G_PARCEL)
 		fprintf(c, "%s%s_clear(&v->%s);\n", ind, gt.ctype, f->name);
-	if (f->type.fixed) { /* the N zero values _init() put there */
+	if (f->type.fixed || (f->def && f->type.array)) { /* the array _init() put there */
 		gen_free(g, c, &f->type, field_lv(g, f), field_len(g, f), ind);
 		fprintf(c, "%sv->%s = NULL;\n%sv->%s_len = 0;\n", ind, f->name, ind, f->name);
 	}
@@ -93,6 +93,33 @@ static void gen_fixed_init(struct gen *g, const struct aidl_field *f)
 		fprintf(c, "\tfor (size_t _i = 0; _i < %" PRIu32 "; _i++)\n\t\tif (!(v->%s[_i] = bcaidl_strdup(\"\")))\n"
 			   "\t\t\tgoto nomem;\n",
 			n, f->name);
+	if (gt.k == G_PFDV) /* N invalid fds, as std::array<ScopedFileDescriptor, N> */
+		fprintf(c, "\tfor (size_t _i = 0; _i < %" PRIu32 "; _i++)\n\t\tv->%s[_i] = -1;\n", n, f->name);
+}
+
+/*
+ * An array field's default ({1, 2}, {"a"}, {}): a malloc'd array holding
+ * those elements, never NULL (Android's default is a non-null vector even
+ * for a @nullable field).  The length is set first, so that _clear()
+ * frees what was made when a strdup fails (goto nomem).
+ */
+static void gen_array_default(struct gen *g, const struct aidl_field *f)
+{
+	FILE *c = g->c;
+	struct aidl_type et = f->type;
+	bool str = gen_type(&f->type).k == G_STRV;
+
+	et.array = false, et.list = false, et.fixed = 0, et.nullable = false;
+	fprintf(c, "\tv->%s = calloc(%zu, sizeof(*v->%s));\n\tif (!v->%s)\n\t\tgoto nomem;\n\tv->%s_len = %zu;\n",
+		f->name, f->n_defvals ? f->n_defvals : 1, f->name, f->name, f->name, f->n_defvals);
+	for (size_t i = 0; i < f->n_defvals; i++) {
+		const char *lit = gen_literal(g->ctx, &et, &f->defvals[i]);
+
+		if (str)
+			fprintf(c, "\tif (!(v->%s[%zu] = bcaidl_strdup(%s)))\n\t\tgoto nomem;\n", f->name, i, lit);
+		else
+			fprintf(c, "\tv->%s[%zu] = %s;\n", f->name, i, lit);
+	}
 }
 
 /* A union: int32 tag (the field's index), then that field alone; no size
@@ -155,6 +182,11 @@ void gen_source_parcelable(struct gen *g)
 		const struct aidl_field *f = &d->fields[i];
 		struct gtype gt = gen_type(&f->type);
 
+		if (f->def && f->type.array) { /* { a, b }: those elements */
+			gen_array_default(g, f);
+			nomem = true;
+			continue;
+		}
 		if (f->type.fixed && !f->type.nullable) { /* N zero values, as Android's std::array */
 			gen_fixed_init(g, f);
 			nomem = true;
@@ -237,6 +269,29 @@ void gen_source_parcelable(struct gen *g)
 		"\tif (_r < 0) {\n\t\tfree(v);\n\t\treturn _r;\n\t}\n\t*ret = v;\n\treturn 0;\n}\n\n",
 		cn, cn, cn, cn);
 
+	/* @nullable arrays: Android's std::optional<std::vector<std::optional<P>>>
+	 * (int32 -1 for null, else the count and each element nullable) */
+	fprintf(c,
+		"int %s_write_nullable_array(bc_parcel *p, const %s *const *v, size_t n)\n{\n\tint _r;\n\n"
+		"\tif (!v)\n\t\treturn bc_parcel_write_int32(p, -1);\n\tif (n > INT32_MAX)\n\t\treturn -EINVAL;\n"
+		"\t_r = bc_parcel_write_int32(p, (int32_t)n);\n"
+		"\tfor (size_t i = 0; _r == 0 && i < n; i++)\n\t\t_r = %s_write_nullable(p, v[i]);\n\treturn _r;\n}\n\n",
+		cn, cn, cn);
+	fprintf(c,
+		"void %s_free_nullable_array(%s **v, size_t n)\n{\n\tfor (size_t i = 0; v && i < n; i++)\n"
+		"\t\t%s_free(v[i]);\n\tfree(v);\n}\n\n",
+		cn, cn, cn);
+	fprintf(c,
+		"int %s_read_nullable_array(bc_parcel *p, %s ***ret, size_t *ret_n)\n{\n\tint32_t n = 0;\n\t%s **v;\n"
+		"\tint _r = bc_parcel_read_int32(p, &n);\n\n\tif (_r < 0)\n\t\treturn _r;\n"
+		"\tif (n == -1) {\n\t\t*ret = NULL;\n\t\t*ret_n = 0;\n\t\treturn 0;\n\t}\n"
+		"\tif (n < 0 || (size_t)n > bc_parcel_remaining(p) / 4)\n\t\treturn -EBADMSG;\n"
+		"\tv = calloc(n ? (size_t)n : 1, sizeof(*v));\n\tif (!v)\n\t\treturn -ENOMEM;\n"
+		"\tfor (int32_t i = 0; i < n; i++) {\n\t\t_r = %s_read_nullable(p, &v[i]);\n\t\tif (_r < 0) {\n"
+		"\t\t\t%s_free_nullable_array(v, (size_t)n);\n\t\t\treturn _r;\n\t\t}\n\t}\n"
+		"\t*ret = v;\n\t*ret_n = (size_t)n;\n\treturn 0;\n}\n\n",
+		cn, cn, cn, cn, cn);
+
 	if (d->is_union) {
 		gen_union_body(g);
 		return;
@@ -307,7 +362,8 @@ static void disown(struct gen *g, const struct aidl_type *t, const char *name, c
 static bool has_len(const struct aidl_type *t)
 {
 	enum gkind k = gen_type(t).k;
-	return k == G_ARRAY || k == G_BYTES || k == G_STRV || k == G_PARRAY || k == G_BINDERV;
+	return k == G_ARRAY || k == G_BYTES || k == G_STRV || k == G_PARRAY || k == G_BINDERV || k == G_NPARRAY ||
+	       k == G_PFDV;
 }
 
 /* @meta: getInterfaceVersion/Hash, synchronous even on a oneway interface. */
@@ -471,6 +527,8 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 				args = aidl_printf(ctx, "%s, &%s", args, a);
 			else if (gt.k == G_STRV)
 				args = aidl_printf(ctx, "%s, (const char *const *)%s, %s", args, a, al);
+			else if (gt.k == G_NPARRAY)
+				args = aidl_printf(ctx, "%s, (const %s *const *)%s, %s", args, gt.ctype, a, al);
 			else if (has_len(&p->type))
 				args = aidl_printf(ctx, "%s, %s, %s", args, a, al);
 			else
@@ -487,7 +545,8 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 		fprintf(c, "\t_r = %s_init(&_a_ret);\n\tif (_r < 0)\n\t\tgoto out;\n", gen_type(&m->ret).ctype);
 	fprintf(c, "\t_r = _ops->%s(_self%s);\n", m->name, args);
 	if (is_oneway(g, m)) {
-		fprintf(c, "\t_r = 0; /* one-way: nobody hears the result */\n");
+		/* the goto keeps "out" used when no argument could fail */
+		fprintf(c, "\t_r = 0; /* one-way: nobody hears the result */\n\tgoto out;\n");
 	} else {
 		fprintf(c, "\tif (_r > 0) {\n\t\t_r = bcaidl_write_service_error(_reply, _r);\n\t\tgoto out;\n\t}\n"
 			   "\tif (_r < 0)\n\t\tgoto out;\n"
@@ -563,7 +622,13 @@ void gen_source_interface(struct gen *g)
 		"\ts = calloc(1, sizeof(*s));\n\tif (!s)\n\t\treturn -ENOMEM;\n"
 		"\ts->ops = ops;\n\ts->self = self;\n\ts->on_destroy = on_destroy;\n"
 		"\tr = bc_class_new(%s_DESCRIPTOR, bcaidl_%s__on_transact, bcaidl_%s__on_destroy, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);\n"
-		"\tif (r == 0)\n\t\tr = bc_binder_new(cls, s, ret);\n\tbc_class_unref(cls);\n\tif (r < 0)\n\t\tfree(s);\n"
-		"\treturn r;\n}\n",
+		"\tif (r == 0)\n\t\tr = bc_binder_new(cls, s, ret);\n\tbc_class_unref(cls);\n\tif (r < 0)\n\t\tfree(s);\n",
 		cn, cn, cn, cn, cn, cn, cn, cn, cn, cn, cn, cn, cn);
+	/* @VintfStability: the stub's binder says VINTF in the stability
+	 * word after it (as AIBinder_markVintfStability makes Android's) */
+	if (g->d->vintf)
+		fprintf(g->c, "\tif (r == 0 && (r = bc_binder_set_stability(*ret, BINDERC_STABILITY_VINTF)) < 0) {\n"
+			      "\t\ts->on_destroy = NULL; /* the caller keeps self on failure */\n"
+			      "\t\tbc_binder_unref(*ret);\n\t\t*ret = NULL;\n\t}\n");
+	fprintf(g->c, "\treturn r;\n}\n");
 }

@@ -36,8 +36,12 @@ struct gtype gen_type(const struct aidl_type *t)
 		break;
 	case B_FD:
 	case B_PFD:
-		g.k = t->basic == B_FD ? G_FD : G_PFD;
+		g.k = t->basic == B_FD ? G_FD : t->array ? G_PFDV : G_PFD;
 		g.ctype = "int";
+		break;
+	case B_HOLDER:
+		g.k = G_HOLDER;
+		g.ctype = "bcaidl_parcelable_holder";
 		break;
 	case B_USER:
 		g.decl = t->decl;
@@ -50,7 +54,9 @@ struct gtype gen_type(const struct aidl_type *t)
 			break;
 		}
 		if (t->array && t->decl->kind == K_PARCELABLE) {
-			g.k = G_PARRAY;
+			/* Android's std::optional<std::vector<std::optional<P>>>:
+			 * both the array and each element may be null */
+			g.k = t->nullable ? G_NPARRAY : G_PARRAY;
 			break;
 		}
 		if (!t->array && t->nullable && t->decl->kind == K_PARCELABLE) {
@@ -90,6 +96,7 @@ const char *gen_param(struct aidl_ctx *ctx, const struct aidl_type *t, enum aidl
 		return aidl_printf(ctx, "const char *%s", name);
 	case G_BINDER:
 		return aidl_printf(ctx, "bc_binder *%s", name);
+	case G_HOLDER: /* never a parameter (refused) */
 	case G_PARCEL:
 	case G_NPARCEL: /* out/inout nullable parcelables are refused */
 		return aidl_printf(ctx, "%s%s *%s", in ? "const " : "", g.ctype, name);
@@ -106,6 +113,10 @@ const char *gen_param(struct aidl_ctx *ctx, const struct aidl_type *t, enum aidl
 	case G_BINDERV:
 		return in ? aidl_printf(ctx, "bc_binder *const *%s, size_t %s_len", name, name)
 			  : aidl_printf(ctx, "bc_binder ***%s, size_t *%s_len", name, name);
+	case G_NPARRAY: /* out/inout nullable arrays are refused */
+		return aidl_printf(ctx, "const %s *const *%s, size_t %s_len", g.ctype, name, name);
+	case G_PFDV: /* out/inout fds are refused */
+		return aidl_printf(ctx, "const int *%s, size_t %s_len", name, name);
 	}
 	return "";
 }
@@ -122,6 +133,7 @@ const char *gen_ret_param(struct aidl_ctx *ctx, const struct aidl_type *t)
 	case G_PARCEL:
 	case G_FD:
 	case G_PFD:
+	case G_HOLDER: /* never a return type (refused) */
 		return aidl_printf(ctx, "%s *_ret", g.ctype);
 	case G_STRING:
 		return "char **_ret";
@@ -137,6 +149,10 @@ const char *gen_ret_param(struct aidl_ctx *ctx, const struct aidl_type *t)
 		return "bc_binder ***_ret, size_t *_ret_len";
 	case G_NPARCEL:
 		return aidl_printf(ctx, "%s **_ret", g.ctype);
+	case G_NPARRAY:
+		return aidl_printf(ctx, "%s ***_ret, size_t *_ret_len", g.ctype);
+	case G_PFDV:
+		return "int **_ret, size_t *_ret_len";
 	}
 	return NULL;
 }
@@ -164,6 +180,9 @@ void gen_local(struct gen *g, const struct aidl_type *t, const char *name, const
 	case G_PARCEL:
 		fprintf(f, "%s%s %s;\n", ind, gt.ctype, name);
 		break;
+	case G_HOLDER:
+		fprintf(f, "%s%s %s = { NULL, 0 };\n", ind, gt.ctype, name);
+		break;
 	case G_ARRAY:
 	case G_BYTES:
 	case G_PARRAY:
@@ -177,6 +196,12 @@ void gen_local(struct gen *g, const struct aidl_type *t, const char *name, const
 		break;
 	case G_NPARCEL:
 		fprintf(f, "%s%s *%s = NULL;\n", ind, gt.ctype, name);
+		break;
+	case G_NPARRAY:
+		fprintf(f, "%s%s **%s = NULL;\n%ssize_t %s_len = 0;\n", ind, gt.ctype, name, ind, name);
+		break;
+	case G_PFDV:
+		fprintf(f, "%sint *%s = NULL;\n%ssize_t %s_len = 0;\n", ind, name, ind, name);
 		break;
 	}
 }
@@ -203,6 +228,9 @@ static bool gen_write_nullable(FILE *f, const struct gtype *gt, const char *p, c
 	case G_STRV:
 		fprintf(f, "%s_r = bc_parcel_write_string16_array(%s, (const char *const *)%s, %s);\n", ind, p, val, len);
 		return true;
+	case G_BINDERV: /* NULL elements too, as Android's nullable vector */
+		fprintf(f, "%s_r = bcaidl_write_binderv_nullable(%s, (bc_binder *const *)%s, %s);\n", ind, p, val, len);
+		return true;
 	default:
 		return false;
 	}
@@ -227,9 +255,23 @@ static bool gen_read_nullable(FILE *f, const struct gtype *gt, const char *p, co
 	case G_STRV:
 		fprintf(f, "%s_r = bc_parcel_read_string16_array(%s, &%s, &%s);\n", ind, p, lv, lvlen);
 		return true;
+	case G_BINDERV:
+		fprintf(f, "%s_r = bcaidl_read_binderv_nullable(%s, &%s, &%s);\n", ind, p, lv, lvlen);
+		return true;
 	default:
 		return false;
 	}
+}
+
+/*
+ * A ParcelableHolder field carries the stability of the parcelable holding
+ * it (Android's generated code constructs it with STABILITY_VINTF in a
+ * @VintfStability type, else STABILITY_LOCAL: Parcelable::Stability 1 and
+ * 0), written first and checked on reading.
+ */
+static int holder_stability(const struct gen *g)
+{
+	return g->d->vintf ? 1 : 0;
 }
 
 void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, const char *val, const char *len,
@@ -306,6 +348,18 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 		break;
 	case G_PFD:
 		fprintf(f, "%s_r = bcaidl_write_pfd(%s, %s, %s);\n", ind, p, val, t->nullable ? "true" : "false");
+		break;
+	case G_NPARRAY:
+		fprintf(f, "%s_r = %s_write_nullable_array(%s, (const %s *const *)%s, %s);\n", ind, gt.ctype, p,
+			gt.ctype, val, len);
+		break;
+	case G_PFDV:
+		fprintf(f, "%s_r = bcaidl_write_pfdv(%s, %s, %s, %s);\n", ind, p, val, len,
+			t->nullable ? "true" : "false");
+		break;
+	case G_HOLDER:
+		fprintf(f, "%s_r = bcaidl_write_holder(%s, (%s).data, (%s).len, %d);\n", ind, p, val, val,
+			holder_stability(g));
 		break;
 	}
 	fprintf(f, "%sif (_r < 0)\n%s\tgoto out;\n", ind, ind);
@@ -399,6 +453,17 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 	case G_PFD:
 		fprintf(f, "%s_r = bcaidl_read_pfd(%s, &%s, %s);\n", ind, p, lv, t->nullable ? "true" : "false");
 		break;
+	case G_NPARRAY:
+		fprintf(f, "%s_r = %s_read_nullable_array(%s, &%s, &%s);\n", ind, gt.ctype, p, lv, lvlen);
+		break;
+	case G_PFDV:
+		fprintf(f, "%s_r = bcaidl_read_pfdv(%s, &%s, &%s, %s);\n", ind, p, lv, lvlen,
+			t->nullable ? "true" : "false");
+		break;
+	case G_HOLDER:
+		fprintf(f, "%s_r = bcaidl_read_holder(%s, &(%s).data, &(%s).len, %d);\n", ind, p, lv, lv,
+			holder_stability(g));
+		break;
 	}
 	if (t->fixed) /* another length is malformed; the caller frees what was read */
 		fprintf(f, "%sif (_r >= 0 && (%s) != %" PRIu32 ")\n%s\t_r = -EBADMSG;\n", ind, lvlen, aidl_fixed_len(t), ind);
@@ -439,6 +504,15 @@ void gen_free(struct gen *g, FILE *f, const struct aidl_type *t, const char *lv,
 		break;
 	case G_NPARCEL:
 		fprintf(f, "%s%s_free(%s);\n", ind, gt.ctype, lv);
+		break;
+	case G_NPARRAY:
+		fprintf(f, "%s%s_free_nullable_array(%s, %s);\n", ind, gt.ctype, lv, lvlen);
+		break;
+	case G_PFDV:
+		fprintf(f, "%sbcaidl_free_pfdv(%s, %s);\n", ind, lv, lvlen);
+		break;
+	case G_HOLDER:
+		fprintf(f, "%sfree((%s).data);\n", ind, lv);
 		break;
 	}
 }

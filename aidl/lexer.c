@@ -242,7 +242,12 @@ static void lex_number(struct aidl_lexer *lx, struct aidl_token *t)
 			t->is_long = true;
 			advance(lx);
 		} else if (peek(lx, 0) == 'u' && peek(lx, 1) == '8') {
-			aidl_unsupported(lx->ctx, &t->loc, "the u8 literal suffix");
+			/* Android 14's byte literal: 0..255, the byte of those bits */
+			if (t->ival > 0xff)
+				aidl_fail(lx->ctx, &t->loc, "a u8 literal must be 0..255");
+			t->is_u8 = true;
+			advance(lx);
+			advance(lx);
 		}
 	}
 	if (isalnum(peek(lx, 0)) || peek(lx, 0) == '_')

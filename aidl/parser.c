@@ -111,6 +111,36 @@ static struct aidl_expr *new_expr(struct parser *ps, char op)
 	return e;
 }
 
+static struct aidl_expr *parse_primary(struct parser *ps);
+
+/* { a, b, ... } (Android: an array field's default; a trailing comma and
+ * {} are accepted).  Only meaningful as a whole default: evaluating one
+ * where a single value is expected is an error. */
+static struct aidl_expr *parse_array_literal(struct parser *ps)
+{
+	struct aidl_expr *e = new_expr(ps, '{');
+	size_t cap = 0;
+
+	next(ps);
+	while (!is_punct(ps, "}")) {
+		if (e->n_elems == cap) {
+			struct aidl_expr **n;
+
+			cap = cap ? cap * 2 : 8;
+			n = aidl_alloc(ps->ctx, cap * sizeof(*n));
+			if (e->n_elems)
+				memcpy(n, e->elems, e->n_elems * sizeof(*n));
+			e->elems = n;
+		}
+		e->elems[e->n_elems++] = parse_expr(ps);
+		if (!is_punct(ps, ","))
+			break;
+		next(ps);
+	}
+	expect_punct(ps, "}");
+	return e;
+}
+
 static struct aidl_expr *parse_primary(struct parser *ps)
 {
 	struct aidl_expr *e;
@@ -126,6 +156,13 @@ static struct aidl_expr *parse_primary(struct parser *ps)
 		e->lit_long = ps->t.is_long;
 		if (!e->lit_hex && ps->t.ival > (uint64_t)INT64_MAX + 1)
 			aidl_fail(ps->ctx, &ps->t.loc, "integer literal too large");
+		/* an int unless it needs more: 0x80000000 is an int (INT_MIN
+		 * once used in arithmetic), 0x100000000 a long */
+		e->lit.wide = e->lit_long || ps->t.ival > (e->lit_hex ? 0xffffffffu : (uint64_t)INT32_MAX);
+		if (ps->t.is_u8) { /* 0xffu8 is the byte -1 */
+			e->lit.i = ps->t.ival > 0x7f ? (int64_t)ps->t.ival - 0x100 : (int64_t)ps->t.ival;
+			e->lit_hex = false;
+		}
 		next(ps);
 		break;
 	case TK_FLOAT:
@@ -166,8 +203,10 @@ static struct aidl_expr *parse_primary(struct parser *ps)
 			expect_punct(ps, ")");
 			break;
 		}
-		if (is_punct(ps, "{"))
-			aidl_unsupported(ps->ctx, &ps->t.loc, "an array constant");
+		if (is_punct(ps, "{")) {
+			e = parse_array_literal(ps);
+			break;
+		}
 		if (is_punct(ps, "-") || is_punct(ps, "+") || is_punct(ps, "~") || is_punct(ps, "!")) {
 			e = new_expr(ps, 'u');
 			e->oper = ps->t.text;
@@ -238,8 +277,9 @@ static struct aidl_expr *parse_expr(struct parser *ps)
 
 /* ---- annotations and types ------------------------------------------------ */
 
-/* Annotations before a declaration, member, parameter or type.  Only the
- * ones the generator honours are accepted. */
+/* Annotations before a declaration, member, parameter or type.  Any of
+ * Android's is read (annot.c's table checks its parameters); where it was
+ * written is checked by whoever receives the list. */
 static void parse_annots(struct parser *ps, struct aidl_annot **ret, size_t *n)
 {
 	while (is_punct(ps, "@")) {
@@ -250,33 +290,45 @@ static void parse_annots(struct parser *ps, struct aidl_annot **ret, size_t *n)
 		if (is_word(ps, "interface"))
 			aidl_unsupported(ps->ctx, &a->loc, "declaring an annotation (@interface)");
 		a->name = expect_ident(ps, "an annotation name");
-		if (strcmp(a->name, "utf8InCpp") && strcmp(a->name, "Backing") && strcmp(a->name, "nullable"))
-			aidl_unsupported(ps->ctx, &a->loc, aidl_printf(ps->ctx, "annotation @%s", a->name));
-		if (!is_punct(ps, "(")) {
-			if (strcmp(a->name, "Backing") == 0)
-				aidl_fail(ps->ctx, &a->loc, "@Backing needs a type: @Backing(type=\"int\")");
-			continue;
-		}
-		next(ps);
-		while (!is_punct(ps, ")")) {
-			struct aidl_loc at = ps->t.loc;
-			const char *key = expect_ident(ps, "an annotation parameter name");
-			struct aidl_expr *v;
-
-			expect_punct(ps, "=");
-			v = parse_expr(ps);
-			if (strcmp(a->name, "Backing") != 0 || strcmp(key, "type") != 0)
-				aidl_fail(ps->ctx, &at, "unknown parameter '%s' of @%s", key, a->name);
-			if (v->op != 0 || v->lit.kind != V_STRING)
-				aidl_fail(ps->ctx, &v->loc, "@Backing(type=...) takes a string");
-			a->backing = v->lit.s;
-			if (!is_punct(ps, ","))
-				break;
+		a->schema = aidl_annot_schema(a->name);
+		if (!a->schema)
+			aidl_fail(ps->ctx, &a->loc, "unknown annotation @%s (Android's aidl has none of that name)",
+				  a->name);
+		if (is_punct(ps, "(")) {
 			next(ps);
+			while (!is_punct(ps, ")")) {
+				struct aidl_loc at = ps->t.loc;
+				const char *key = expect_ident(ps, "an annotation parameter name");
+				struct aidl_expr *v;
+				bool list = false;
+
+				expect_punct(ps, "=");
+				if (is_punct(ps, "{")) { /* {"a", "b"}: a string list */
+					list = true;
+					v = new_expr(ps, 0);
+					next(ps);
+					while (!is_punct(ps, "}")) {
+						struct aidl_expr *e = parse_expr(ps);
+
+						if (e->op != 0 || e->lit.kind != V_STRING)
+							aidl_fail(ps->ctx, &e->loc, "@%s(%s={...}) takes strings", a->name,
+								  key);
+						if (!is_punct(ps, ","))
+							break;
+						next(ps);
+					}
+					expect_punct(ps, "}");
+				} else {
+					v = parse_expr(ps);
+				}
+				aidl_annot_param(ps->ctx, a, &at, key, v, list);
+				if (!is_punct(ps, ","))
+					break;
+				next(ps);
+			}
+			expect_punct(ps, ")");
 		}
-		expect_punct(ps, ")");
-		if (strcmp(a->name, "Backing") == 0 && !a->backing)
-			aidl_fail(ps->ctx, &a->loc, "@Backing needs a type: @Backing(type=\"int\")");
+		aidl_annot_done(ps->ctx, a);
 	}
 }
 
@@ -288,46 +340,127 @@ static const struct {
 	{ "int", B_INT }, { "long", B_LONG }, { "float", B_FLOAT }, { "double", B_DOUBLE },
 	{ "String", B_STRING }, { "IBinder", B_IBINDER }, { "FileDescriptor", B_FD },
 	{ "ParcelFileDescriptor", B_PFD }, { "android.os.ParcelFileDescriptor", B_PFD },
+	{ "ParcelableHolder", B_HOLDER }, { "android.os.ParcelableHolder", B_HOLDER },
 };
 
+/* Types Android's C++ and NDK backends refuse (Java-only), in its words. */
 static const char *const refused_types[][2] = {
-	{ "CharSequence", "CharSequence" },
-	{ "List", "List<>" },
-	{ "Map", "Map<>" },
-	{ "ParcelableHolder", "ParcelableHolder" },
+	{ "CharSequence", "Currently, only Java backend supports CharSequence." },
+	{ "List", "Currently, only the Java backend supports non-generic List." },
+	{ "Map", "Currently, only Java backend supports Map." },
 };
 
-/* A type, with the annotations already read before it in @a. */
-static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_annot *a, size_t n)
+/* The ">" closing type arguments; in Foo<A, Bar<B>> the lexer sees ">>",
+ * which is split (the second ">" stays the current token). */
+static void expect_close_angle(struct parser *ps)
+{
+	if (ps->t.kind == TK_PUNCT && ps->t.text[0] == '>' && ps->t.text[1]) {
+		ps->t.text++;
+		ps->t.len--;
+		ps->t.loc.col++;
+		return;
+	}
+	expect_punct(ps, ">");
+}
+
+static void parse_type_args(struct parser *ps, struct aidl_type *ty);
+
+static const char list_usage[] =
+	"List<T> supports interface/parcelable/union, String, IBinder, and ParcelFileDescriptor.";
+
+/*
+ * List<T> (the "<" is next): T[] on the wire in Android's C++ and NDK
+ * backends (std::vector<T> either way), so it becomes T[] here, with
+ * Android's rules on T: a parcelable, union, interface, String, IBinder or
+ * ParcelFileDescriptor (enums are refused in resolve, as Android does).
+ */
+static void parse_list(struct parser *ps, struct aidl_type *ty)
+{
+	struct aidl_loc at = ps->t.loc;
+	const char *inner;
+
+	next(ps);
+	inner = parse_qname(ps, "a type");
+	ty->basic = B_USER;
+	for (size_t i = 0; i < sizeof(basics) / sizeof(basics[0]); i++)
+		if (strcmp(inner, basics[i].name) == 0)
+			ty->basic = basics[i].basic;
+	if (is_punct(ps, "<") && ty->basic == B_USER && strcmp(inner, "List") != 0 && strcmp(inner, "Map") != 0)
+		parse_type_args(ps, ty); /* List<Generic<A, B>> */
+	if (is_punct(ps, "<") || is_punct(ps, ","))
+		aidl_fail(ps->ctx, &at, "List<%s...> is not supported. %s", inner, list_usage);
+	if (is_punct(ps, "["))
+		aidl_fail(ps->ctx, &at, "List of arrays is not supported. %s", list_usage);
+	expect_close_angle(ps);
+	if (ty->basic != B_USER && ty->basic != B_STRING && ty->basic != B_IBINDER && ty->basic != B_PFD) {
+		if (ty->basic != B_FD && ty->basic != B_VOID && ty->basic != B_HOLDER)
+			aidl_fail(ps->ctx, &at, "A generic type cannot have any primitive type parameters.");
+		aidl_fail(ps->ctx, &at, "List<%s> is not supported. %s", inner, list_usage);
+	}
+	for (size_t i = 0; i < sizeof(refused_types) / sizeof(refused_types[0]); i++)
+		if (strcmp(inner, refused_types[i][0]) == 0)
+			aidl_fail(ps->ctx, &at, "List<%s> is not supported. %s", inner, list_usage);
+	ty->name = inner;
+	ty->list = true;
+	ty->array = true;
+	if (is_punct(ps, "["))
+		aidl_fail(ps->ctx, &ps->t.loc, "Arrays of List are not supported.");
+}
+
+static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_annot *a, size_t n, unsigned member);
+
+/* Foo<A, B> (the "<" is next): the type arguments of a generic
+ * parcelable, checked against its parameters in resolve. */
+static void parse_type_args(struct parser *ps, struct aidl_type *ty)
+{
+	size_t cap = 0;
+
+	ty->targs_loc = ps->t.loc;
+	next(ps);
+	for (;;) {
+		if (ty->n_targs == cap) {
+			struct aidl_type *n;
+
+			cap = cap ? cap * 2 : 4;
+			n = aidl_alloc(ps->ctx, cap * sizeof(*n));
+			if (ty->n_targs)
+				memcpy(n, ty->targs, ty->n_targs * sizeof(*n));
+			ty->targs = n;
+		}
+		if (++ps->expr_depth > 64)
+			aidl_fail(ps->ctx, &ps->t.loc, "type arguments nested too deeply");
+		parse_type(ps, &ty->targs[ty->n_targs++], NULL, 0, 0);
+		ps->expr_depth--;
+		if (!is_punct(ps, ","))
+			break;
+		next(ps);
+	}
+	expect_close_angle(ps);
+}
+
+/* A type, with the annotations already read before it in @a; @member
+ * (AC_METHOD, AC_FIELD, AC_CONST or 0) is what the type is part of, whose
+ * annotations may be in @a too. */
+static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_annot *a, size_t n, unsigned member)
 {
 	memset(ty, 0, sizeof(*ty));
 	parse_annots(ps, &a, &n);
 	for (size_t i = 0; i < n; i++) {
-		if (strcmp(a[i].name, "utf8InCpp") == 0)
-			ty->utf8 = true;
-		else if (strcmp(a[i].name, "nullable") == 0)
-			ty->nullable = true;
+		/* before a member, the member's own annotations come first
+		 * in the same list (@UnsupportedAppUsage @nullable String f();) */
+		if (!(a[i].schema->contexts & AC_TYPE) && member)
+			aidl_annot_check_context(ps->ctx, &a[i], member);
 		else
-			aidl_fail(ps->ctx, &a[i].loc, "@%s cannot be used on a type", a[i].name);
+			aidl_annot_check_context(ps->ctx, &a[i], AC_TYPE);
+		if (a[i].schema->effect == A_UTF8)
+			ty->utf8 = true;
+		else if (a[i].schema->effect == A_NULLABLE)
+			ty->nullable = true;
 	}
 	ty->loc = ps->t.loc;
 	ty->name = parse_qname(ps, "a type");
 	if ((strcmp(ty->name, "List") == 0 || strcmp(ty->name, "java.util.List") == 0) && is_punct(ps, "<")) {
-		/* List<String> is String[] on the wire (writeString16Vector) */
-		struct aidl_loc at = ps->t.loc;
-		const char *inner;
-
-		next(ps);
-		inner = parse_qname(ps, "a type");
-		if (strcmp(inner, "String") != 0 || !is_punct(ps, ">"))
-			aidl_unsupported(ps->ctx, &at,
-					 aidl_printf(ps->ctx, is_punct(ps, ">") ? "List<%s>" : "List<%s...>", inner));
-		next(ps);
-		ty->name = "List<String>";
-		ty->basic = B_STRING;
-		ty->array = true;
-		if (is_punct(ps, "["))
-			aidl_unsupported(ps->ctx, &ps->t.loc, "an array of List<>");
+		parse_list(ps, ty);
 		goto check;
 	}
 	ty->basic = B_USER;
@@ -337,9 +470,9 @@ static void parse_type(struct parser *ps, struct aidl_type *ty, struct aidl_anno
 	for (size_t i = 0; i < sizeof(refused_types) / sizeof(refused_types[0]); i++)
 		if (strcmp(ty->name, refused_types[i][0]) == 0 ||
 		    (strncmp(ty->name, "java.util.", 10) == 0 && strcmp(ty->name + 10, refused_types[i][0]) == 0))
-			aidl_unsupported(ps->ctx, &ty->loc, refused_types[i][1]);
+			aidl_fail(ps->ctx, &ty->loc, "%s", refused_types[i][1]);
 	if (is_punct(ps, "<"))
-		aidl_unsupported(ps->ctx, &ps->t.loc, "a generic type (<...>)");
+		parse_type_args(ps, ty);
 	if (is_punct(ps, "[")) {
 		next(ps);
 		if (!is_punct(ps, "]")) {
@@ -367,6 +500,7 @@ check:
 	if (ty->utf8 && ty->basic != B_STRING)
 		aidl_fail(ps->ctx, &ty->loc, "@utf8InCpp can only be used on String and String[]");
 	if (ty->nullable && !ty->array && ty->basic != B_STRING && ty->basic != B_IBINDER && ty->basic != B_USER &&
+	    ty->basic != B_HOLDER && /* Android's own message, in resolve */
 	    ty->basic != B_PFD)
 		aidl_fail(ps->ctx, &ty->loc,
 			  "@nullable cannot be used on %s (only on String, IBinder, ParcelFileDescriptor, interfaces and arrays)",
@@ -412,7 +546,7 @@ static void parse_const(struct parser *ps, struct aidl_decl *d, struct aidl_anno
 
 	c->loc = ps->t.loc;
 	next(ps); /* const */
-	parse_type(ps, &c->type, a, na);
+	parse_type(ps, &c->type, a, na, AC_CONST);
 	c->name = expect_ident(ps, "a constant name");
 	expect_punct(ps, "=");
 	c->expr = parse_expr(ps);
@@ -433,7 +567,7 @@ static void parse_method(struct parser *ps, struct aidl_decl *d, struct aidl_ann
 			return;
 		}
 	}
-	parse_type(ps, &m->ret, a, na);
+	parse_type(ps, &m->ret, a, na, AC_METHOD);
 	m->name = expect_ident(ps, "a method name");
 	expect_punct(ps, "(");
 	while (!is_punct(ps, ")")) {
@@ -451,7 +585,7 @@ static void parse_method(struct parser *ps, struct aidl_decl *d, struct aidl_ann
 			p->dir = D_INOUT;
 		if (p->dir != D_NONE)
 			next(ps);
-		parse_type(ps, &p->type, pa, npa);
+		parse_type(ps, &p->type, pa, npa, 0);
 		p->name = expect_ident(ps, "a parameter name");
 		if (!is_punct(ps, ","))
 			break;
@@ -491,8 +625,32 @@ static void parse_interface(struct parser *ps, struct aidl_decl *d)
 
 static void parse_parcelable(struct parser *ps, struct aidl_decl *d)
 {
-	if (is_punct(ps, "<"))
-		aidl_unsupported(ps->ctx, &ps->t.loc, "a generic parcelable");
+	if (is_punct(ps, "<") && d->is_union)
+		aidl_fail(ps->ctx, &ps->t.loc, "only a parcelable can have type parameters");
+	if (is_punct(ps, "<")) { /* parcelable Foo<T, U>: the names of its type parameters */
+		size_t cap = 0;
+
+		do {
+			next(ps);
+			if (d->n_type_params == cap) {
+				const char **n;
+
+				cap = cap ? cap * 2 : 4;
+				n = aidl_alloc(ps->ctx, cap * sizeof(*n));
+				if (d->n_type_params)
+					memcpy(n, d->type_params, d->n_type_params * sizeof(*n));
+				d->type_params = n;
+			}
+			if (ps->t.kind != TK_IDENT)
+				expected(ps, "a type parameter name");
+			for (size_t i = 0; i < d->n_type_params; i++)
+				if (strcmp(d->type_params[i], ps->t.text) == 0)
+					aidl_fail(ps->ctx, &ps->t.loc, "type parameter '%s' is declared twice", ps->t.text);
+			d->type_params[d->n_type_params++] = aidl_strdup(ps->ctx, ps->t.text);
+			next(ps);
+		} while (is_punct(ps, ","));
+		expect_punct(ps, ">");
+	}
 	if (!is_punct(ps, "{"))
 		aidl_unsupported(ps->ctx, &d->loc, d->is_union ? "a union without a body"
 							       : "an unstructured parcelable (a parcelable without a body)");
@@ -522,7 +680,7 @@ static void parse_parcelable(struct parser *ps, struct aidl_decl *d)
 		}
 		f = PUSH(ps->ctx, d->fields, d->n_fields);
 		f->loc = ps->t.loc;
-		parse_type(ps, &f->type, a, na);
+		parse_type(ps, &f->type, a, na, AC_FIELD);
 		f->name = expect_ident(ps, "a field name");
 		if (is_punct(ps, "=")) {
 			next(ps);
@@ -596,18 +754,46 @@ static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc, str
 			*p = '_';
 	d->cname = cname;
 	d->backing = B_BYTE; /* AIDL's default backing type of an enum */
+	d->descriptor = d->qname;
+	/* @VintfStability on an enclosing type covers its nested types
+	 * (Android looks the annotation up through the parents) */
+	d->vintf = parent && parent->vintf;
 	for (size_t i = 0; i < na; i++) {
-		if (strcmp(a[i].name, "Backing") != 0 || d->kind != K_ENUM)
-			aidl_fail(ps->ctx, &a[i].loc, "@%s cannot be used on %s", a[i].name,
-				  d->kind == K_ENUM ? "an enum" : "this declaration");
-		if (strcmp(a[i].backing, "byte") == 0)
-			d->backing = B_BYTE;
-		else if (strcmp(a[i].backing, "int") == 0)
-			d->backing = B_INT;
-		else if (strcmp(a[i].backing, "long") == 0)
-			d->backing = B_LONG;
-		else
-			aidl_fail(ps->ctx, &a[i].loc, "invalid backing type \"%s\" (byte, int or long)", a[i].backing);
+		unsigned context = d->kind == K_INTERFACE ? AC_INTERFACE
+				   : d->kind == K_ENUM	  ? AC_ENUM
+				   : d->is_union	  ? AC_UNION
+							  : AC_PARCELABLE;
+
+		if (!is_punct(ps, "{") && d->kind == K_PARCELABLE && !d->is_union)
+			context = AC_UNSTRUCTURED; /* parcelable Foo; (refused below) */
+		aidl_annot_check_context(ps->ctx, &a[i], context);
+		switch (a[i].schema->effect) {
+		case A_BACKING:
+			if (strcmp(a[i].value, "byte") == 0)
+				d->backing = B_BYTE;
+			else if (strcmp(a[i].value, "int") == 0)
+				d->backing = B_INT;
+			else if (strcmp(a[i].value, "long") == 0)
+				d->backing = B_LONG;
+			else
+				aidl_fail(ps->ctx, &a[i].loc, "invalid backing type \"%s\" (byte, int or long)",
+					  a[i].value);
+			break;
+		case A_VINTF:
+			d->vintf = true;
+			break;
+		case A_FIXED_SIZE:
+			d->fixed_size = true;
+			break;
+		case A_DESCRIPTOR:
+			d->descriptor = a[i].value;
+			break;
+		case A_SENSITIVE:
+			d->sensitive = true;
+			break;
+		default:
+			break;
+		}
 	}
 	switch (d->kind) {
 	case K_INTERFACE:

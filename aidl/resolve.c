@@ -170,8 +170,9 @@ struct aidl_decl *aidl_lookup(struct aidl_ctx *ctx, struct aidl_decl *scope, con
 	return find_qualified(ctx, name, loc);
 }
 
-/* Names become C identifiers as they are: refuse the ones C reserves. */
-static void check_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const char *name)
+/* A name the generated C cannot use as it is: a C keyword, or one of the
+ * generated functions' own parameters (binder, self). */
+static bool reserved_name(const char *name)
 {
 	static const char *const kw[] = {
 		"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
@@ -182,9 +183,29 @@ static void check_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const c
 
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
 		if (strcmp(name, kw[i]) == 0)
-			aidl_fail(ctx, loc, "'%s' cannot be used as a name: it is reserved in the generated C", name);
+			return true;
+	return false;
+}
+
+/* Type and constant names are refused when C reserves them (they name
+ * things other code refers to by the AIDL name). */
+static void check_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const char *name)
+{
+	if (reserved_name(name))
+		aidl_fail(ctx, loc, "'%s' cannot be used as a name: it is reserved in the generated C", name);
 	if (name[0] == '_')
 		aidl_fail(ctx, loc, "'%s': names starting with '_' are reserved in the generated C", name);
+}
+
+/* Methods, parameters and fields get a trailing '_' instead (a parameter
+ * named `binder`, a field named `default`): their names are not on the
+ * wire, so only the C changes.  A rename that meets another member of
+ * that name is then reported as a duplicate. */
+static const char *c_member_name(struct aidl_ctx *ctx, const struct aidl_loc *loc, const char *name)
+{
+	if (name[0] == '_')
+		aidl_fail(ctx, loc, "'%s': names starting with '_' are reserved in the generated C", name);
+	return reserved_name(name) ? aidl_printf(ctx, "%s_", name) : name;
 }
 
 /* Whether TYPE_@name is also a name the generator emits for @d. */
@@ -226,6 +247,8 @@ static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *
 
 static const char *type_str(struct aidl_ctx *ctx, const struct aidl_type *t)
 {
+	if (t->list)
+		return aidl_printf(ctx, "List<%s>", t->name);
 	return t->array ? aidl_printf(ctx, "%s[]", t->name) : t->name;
 }
 
@@ -252,30 +275,65 @@ static void resolve_fixed_size(struct aidl_ctx *ctx, struct aidl_decl *d, struct
 	t->fixed2 = (uint32_t)v.i;
 	if (t->nullable)
 		aidl_unsupported(ctx, &t->loc, "@nullable on a multi-dimensional array");
-	if (t->basic == B_IBINDER || (t->basic == B_USER && t->decl && t->decl->kind != K_ENUM))
+	if (t->basic == B_IBINDER || t->basic == B_FD || t->basic == B_PFD ||
+	    (t->basic == B_USER && t->decl && t->decl->kind != K_ENUM))
 		aidl_unsupported(ctx, &t->fixed2_expr->loc,
-				 "a multi-dimensional array of binders or parcelables");
+				 "a multi-dimensional array of binders, file descriptors or parcelables");
+}
+
+/* @name is a type parameter of @d or of a type enclosing it. */
+static bool is_type_param(const struct aidl_decl *d, const char *name)
+{
+	for (; d; d = d->parent)
+		for (size_t i = 0; i < d->n_type_params; i++)
+			if (strcmp(d->type_params[i], name) == 0)
+				return true;
+	return false;
 }
 
 static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
 {
+	/* A C struct cannot change with the type arguments, so a generic
+	 * parcelable's fields may not use its parameters (Android's own test
+	 * one, GenericStructuredParcelable<T, U, B>, has only int fields). */
+	if (t->basic == B_USER && is_type_param(d, t->name))
+		aidl_unsupported(ctx, &t->loc, aidl_printf(ctx, "a field of a type parameter's type (%s)", t->name));
 	if (t->basic == B_USER) {
 		t->decl = aidl_lookup(ctx, d, t->name, &t->loc);
 		if (!t->decl)
 			aidl_fail(ctx, &t->loc, "unknown type %s (not declared, imported or found with -I)", t->name);
 	}
+	/* Android's rule: what a VINTF-stable type uses must be VINTF-stable
+	 * too (an interface of another partition could not be relied on) */
+	if (t->basic == B_USER && aidl_root(d)->vintf && !aidl_root(t->decl)->vintf && !t->decl->vintf)
+		aidl_fail(ctx, &t->loc, "%s is @VintfStability but uses %s, which is not", d->qname, t->decl->qname);
+	if (t->n_targs) { /* Foo<A, B>: Android's checks, in its words */
+		if (t->basic != B_USER || t->decl->kind != K_PARCELABLE || !t->decl->n_type_params)
+			aidl_fail(ctx, &t->targs_loc, "%s is not a generic type.", t->name);
+		if (t->n_targs != t->decl->n_type_params)
+			aidl_fail(ctx, &t->targs_loc, "%s must have %zu type parameters, but got %zu", t->name,
+				  t->decl->n_type_params, t->n_targs);
+		for (size_t i = 0; i < t->n_targs; i++) {
+			if (t->targs[i].basic == B_VOID)
+				aidl_fail(ctx, &t->targs[i].loc, "void is not a valid type argument");
+			resolve_type(ctx, d, &t->targs[i]);
+		}
+	}
 	resolve_fixed_size(ctx, d, t);
 	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");
+	/* ParcelableHolder: a parcelable's field only, in Android's words */
+	if (t->basic == B_HOLDER && t->array)
+		aidl_fail(ctx, &t->loc, "Arrays of ParcelableHolder are not supported.");
+	if (t->basic == B_HOLDER && t->nullable)
+		aidl_fail(ctx, &t->loc, "ParcelableHolder cannot be nullable.");
+	if (t->list && t->basic == B_USER && t->decl->kind == K_ENUM)
+		aidl_fail(ctx, &t->loc, "A generic type cannot have any primitive type parameters.");
 	if (t->array) {
 		if (t->basic == B_VOID)
 			aidl_fail(ctx, &t->loc, "void[] is not a valid type");
-		if ((t->basic == B_IBINDER || (t->basic == B_USER && t->decl->kind == K_INTERFACE)) && t->nullable)
-			aidl_unsupported(ctx, &t->loc, "a @nullable array of binders");
-		if (t->basic == B_FD || t->basic == B_PFD)
+		if (t->basic == B_FD)
 			aidl_unsupported(ctx, &t->loc, aidl_printf(ctx, "%s[]", t->name));
-		if (t->basic == B_USER && t->decl->kind == K_PARCELABLE && t->nullable)
-			aidl_unsupported(ctx, &t->loc, "@nullable on an array of parcelables");
 	}
 }
 
@@ -288,20 +346,24 @@ static bool only_in(const struct aidl_type *t)
 
 static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_method *m)
 {
-	check_name(ctx, &m->loc, m->name);
+	m->name = c_member_name(ctx, &m->loc, m->name);
 	resolve_type(ctx, d, &m->ret);
+	if (m->ret.basic == B_HOLDER)
+		aidl_fail(ctx, &m->ret.loc, "ParcelableHolder cannot be a return type");
 	if ((m->oneway || d->oneway) && (m->ret.basic != B_VOID || m->ret.array))
 		aidl_fail(ctx, &m->ret.loc, "oneway method '%s' cannot return a value", m->name);
 	for (size_t i = 0; i < m->n_params; i++) {
 		struct aidl_param *p = &m->params[i];
 
-		check_name(ctx, &p->loc, p->name);
+		p->name = c_member_name(ctx, &p->loc, p->name);
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(m->params[j].name, p->name) == 0)
 				aidl_fail(ctx, &p->loc, "parameter '%s' is declared twice", p->name);
 		if (p->type.basic == B_VOID && !p->type.array)
 			aidl_fail(ctx, &p->type.loc, "void is not a valid parameter type");
 		resolve_type(ctx, d, &p->type);
+		if (p->type.basic == B_HOLDER)
+			aidl_fail(ctx, &p->type.loc, "ParcelableHolder cannot be an argument type");
 		if (only_in(&p->type) && (p->dir == D_OUT || p->dir == D_INOUT))
 			aidl_fail(ctx, &p->loc, "'%s %s' can only be an in parameter", type_str(ctx, &p->type),
 				  p->name);
@@ -365,8 +427,10 @@ static void resolve_consts(struct aidl_ctx *ctx, struct aidl_decl *d)
 				aidl_fail(ctx, &c->loc, "'%s' is declared twice", c->name);
 		if (d->kind == K_ENUM)
 			continue;
-		if (c->type.array || c->type.basic == B_USER || c->type.basic == B_IBINDER || c->type.basic == B_VOID ||
-		    c->type.basic == B_FD || c->type.basic == B_PFD)
+		if (c->type.array) /* Android's aidl refuses them too, in these words */
+			aidl_fail(ctx, &c->type.loc, "Constant of type %s is not supported.", type_str(ctx, &c->type));
+		if (c->type.basic == B_USER || c->type.basic == B_HOLDER || c->type.basic == B_IBINDER ||
+		    c->type.basic == B_VOID || c->type.basic == B_FD || c->type.basic == B_PFD)
 			aidl_unsupported(ctx, &c->type.loc,
 					 aidl_printf(ctx, "a constant of type %s", type_str(ctx, &c->type)));
 		for (size_t j = 0; j < d->n_methods; j++)
@@ -379,10 +443,9 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 {
 	if (d->is_union && d->n_fields == 0)
 		aidl_fail(ctx, &d->loc, "union %s has no fields", d->name);
-	for (size_t i = 1; d->is_union && i < d->n_fields; i++)
-		if (d->fields[i].def)
-			aidl_fail(ctx, &d->fields[i].def->loc,
-				  "only the first field of a union may have a default (it is the initial value)");
+	/* a default on another field than the first is accepted, as
+	 * Android's aidl does, and has no effect: a union starts as its
+	 * first field, and a field set later gets the value it is set to */
 	for (size_t i = 0; d->is_union && i < d->n_consts; i++)
 		if (strncmp(d->consts[i].name, "TAG_", 4) == 0)
 			aidl_fail(ctx, &d->consts[i].loc, "'%s' would clash with the generated %s_%s", d->consts[i].name,
@@ -390,7 +453,7 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 	for (size_t i = 0; i < d->n_fields; i++) {
 		struct aidl_field *f = &d->fields[i];
 
-		check_name(ctx, &f->loc, f->name);
+		f->name = c_member_name(ctx, &f->loc, f->name);
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(d->fields[j].name, f->name) == 0)
 				aidl_fail(ctx, &f->loc, "field '%s' is declared twice", f->name);
@@ -402,12 +465,40 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 		resolve_type(ctx, d, &f->type);
 		if (f->type.decl == d && !f->type.array && !f->type.nullable) /* arrays, nullables: pointers */
 			aidl_fail(ctx, &f->type.loc, "parcelable %s cannot contain itself", d->name);
-		if (f->def && (f->type.array || f->type.basic == B_IBINDER || f->type.basic == B_FD || f->type.basic == B_PFD ||
+		if (f->def && f->type.fixed2)
+			aidl_unsupported(ctx, &f->def->loc, "a default value for a multi-dimensional array");
+		if (f->def && (f->type.basic == B_HOLDER || f->type.basic == B_IBINDER || f->type.basic == B_FD || f->type.basic == B_PFD ||
 			       (f->type.basic == B_USER && f->type.decl->kind != K_ENUM)))
 			aidl_unsupported(ctx, &f->def->loc,
 					 aidl_printf(ctx, "a default value for a field of type %s",
 						     type_str(ctx, &f->type)));
 	}
+}
+
+/* A field type of a @FixedSize parcelable or union (Android's rule: its
+ * size is known without reading it; for the Fast Message Queue's
+ * backends, the wire format does not change). */
+static bool fixed_size_type(const struct aidl_type *t)
+{
+	if (t->nullable || (t->array && !t->fixed))
+		return false;
+	switch (t->basic) {
+	case B_BOOLEAN: case B_BYTE: case B_CHAR: case B_INT: case B_LONG: case B_FLOAT: case B_DOUBLE:
+		return true;
+	case B_USER:
+		return t->decl->kind == K_ENUM || (t->decl->kind == K_PARCELABLE && t->decl->fixed_size);
+	default:
+		return false;
+	}
+}
+
+static void check_fixed_size(struct aidl_ctx *ctx, const struct aidl_decl *d)
+{
+	for (size_t i = 0; d->fixed_size && i < d->n_fields; i++)
+		if (!fixed_size_type(&d->fields[i].type))
+			aidl_fail(ctx, &d->fields[i].type.loc,
+				  "field '%s' of @FixedSize %s is not of a fixed size (%s)", d->fields[i].name, d->name,
+				  type_str(ctx, &d->fields[i].type));
 }
 
 /* Can @d be reached from @cur through fields held by value (a struct
@@ -459,7 +550,10 @@ void aidl_resolve(struct aidl_ctx *ctx, struct aidl_decl *d)
 	if (d->kind == K_INTERFACE)
 		resolve_interface(ctx, d);
 	else if (d->kind == K_PARCELABLE)
+		{
 		resolve_parcelable(ctx, d);
+		check_fixed_size(ctx, d);
+	}
 	/* Nested types before the constants: Outer's may use Inner's. */
 	for (size_t i = 0; i < d->n_nested; i++) {
 		struct aidl_decl *n = d->nested[i];

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <binderc/binderc.h>
 
@@ -44,6 +46,53 @@ static inline void at_bytes(const bc_parcel *p, const unsigned char *b, size_t n
 static inline void at_rewind(bc_parcel *p)
 {
 	cr_assert_eq(bc_parcel_set_position(p, 0), 0);
+}
+
+/* fds (golden_fds.c, golden_lists.c) */
+/* Same bytes except the fd numbers of fd objects; same files behind them. */
+static inline void at_same_but_fds(const bc_parcel *got, const bc_parcel *want)
+{
+	size_t n = bc_parcel_size(got), ng, nw;
+	const uint64_t *og = bc_parcel_offsets(got, &ng), *ow = bc_parcel_offsets(want, &nw);
+	unsigned char *a = malloc(n + 1), *b = malloc(n + 1);
+
+	cr_assert_eq(n, bc_parcel_size(want), "size %zu, want %zu", n, bc_parcel_size(want));
+	cr_assert_eq(ng, nw);
+	memcpy(a, bc_parcel_data(got), n);
+	memcpy(b, bc_parcel_data(want), n);
+	for (size_t i = 0; i < ng; i++) {
+		int32_t fa, fb;
+		struct stat sa, sb;
+
+		cr_assert_eq(og[i], ow[i]);
+		memcpy(&fa, a + og[i] + 8, 4);
+		memcpy(&fb, b + ow[i] + 8, 4);
+		cr_assert_eq(fstat(fa, &sa), 0);
+		cr_assert_eq(fstat(fb, &sb), 0);
+		cr_assert(sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev, "object %zu: another file", i);
+		memset(a + og[i] + 8, 0, 8);
+		memset(b + ow[i] + 8, 0, 8);
+	}
+	cr_assert_eq(memcmp(a, b, n), 0, "bytes differ");
+	free(a), free(b);
+}
+
+static inline int at_temp_file(const char *content)
+{
+	char path[] = "/tmp/bc-aidl-fd.XXXXXX";
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	unlink(path);
+	cr_assert_eq(write(fd, content, strlen(content)), (ssize_t)strlen(content));
+	return fd;
+}
+
+static inline bool at_same_file(int a, int b)
+{
+	struct stat sa, sb;
+
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev;
 }
 
 #endif

@@ -37,20 +37,22 @@ $(AIDLT_GEN_O): $(AIDLT_GEN)/%.o: $(AIDLT_GEN)/%.c $(AIDLT_GEN_C)
 
 AIDLT_GOLDEN := $(AIDLT_SRC)/golden_types.c $(AIDLT_SRC)/golden_iface.c $(AIDLT_SRC)/golden_nullable.c \
 	$(AIDLT_SRC)/golden_fds.c $(AIDLT_SRC)/golden_union.c $(AIDLT_SRC)/golden_nested.c \
-	$(AIDLT_SRC)/golden_fixed.c $(AIDLT_SRC)/golden_fixed_out.c $(AIDLT_SRC)/golden_nested_iface.c
+	$(AIDLT_SRC)/golden_fixed.c $(AIDLT_SRC)/golden_fixed_out.c $(AIDLT_SRC)/golden_nested_iface.c \
+	$(AIDLT_SRC)/golden_hal.c $(AIDLT_SRC)/golden_lists.c $(AIDLT_SRC)/golden_defaults.c \
+	$(AIDLT_SRC)/golden_holder.c $(AIDLT_SRC)/golden_generic.c
 
 $(AIDLT_BIN)/test_aidl_golden: $(AIDLT_GOLDEN) $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDLT_GEN_O) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(AIDLT_GEN) -o $@ $(AIDLT_GOLDEN) $(AIDLT_GEN_O) $(LBC_SAN_A) \
 		$(CRITERION_LIBS) -lpthread
 
-$(AIDLT_BIN)/test_aidl_bad: $(AIDLT_SRC)/bad.c $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDL_SAN_A) $(BC_AIDL) $(wildcard $(AIDLT_SRC)/bad/*.aidl)
+$(AIDLT_BIN)/test_aidl_bad: $(AIDLT_SRC)/bad.c $(AIDLT_SRC)/annotations.c $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDL_SAN_A) $(BC_AIDL) $(wildcard $(AIDLT_SRC)/bad/*.aidl)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) $(AIDLT_FLAGS) -I$(TOP)/aidl -o $@ $< $(AIDL_SAN_A) $(CRITERION_LIBS) -lm
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) $(AIDLT_FLAGS) -I$(TOP)/aidl -o $@ $(filter %.c,$^) $(AIDL_SAN_A) $(CRITERION_LIBS) -lm
 
 $(AIDLT_BIN)/test_aidl_fuzz: $(AIDLT_SRC)/fuzz.c $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDL_SAN_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) $(AIDLT_FLAGS) -I$(TOP)/aidl -o $@ $< $(AIDL_SAN_A) $(CRITERION_LIBS) -lm
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) $(AIDLT_FLAGS) -I$(TOP)/aidl -o $@ $(filter %.c,$^) $(AIDL_SAN_A) $(CRITERION_LIBS) -lm
 
 # test_aidl_kv: examples/kv's interfaces written in AIDL (kv/) against the
 # same ones in signature strings (examples/kv/kv.h): same bytes.

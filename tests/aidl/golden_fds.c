@@ -15,57 +15,11 @@
 #include "org_binderc_test_Fds.h"
 #include "org_binderc_test_IFiles.h"
 
-/* Same bytes except the fd numbers of fd objects; same files behind them. */
-static void same_but_fds(const bc_parcel *got, const bc_parcel *want)
-{
-	size_t n = bc_parcel_size(got), ng, nw;
-	const uint64_t *og = bc_parcel_offsets(got, &ng), *ow = bc_parcel_offsets(want, &nw);
-	unsigned char *a = malloc(n + 1), *b = malloc(n + 1);
-
-	cr_assert_eq(n, bc_parcel_size(want), "size %zu, want %zu", n, bc_parcel_size(want));
-	cr_assert_eq(ng, nw);
-	memcpy(a, bc_parcel_data(got), n);
-	memcpy(b, bc_parcel_data(want), n);
-	for (size_t i = 0; i < ng; i++) {
-		int32_t fa, fb;
-		struct stat sa, sb;
-
-		cr_assert_eq(og[i], ow[i]);
-		memcpy(&fa, a + og[i] + 8, 4);
-		memcpy(&fb, b + ow[i] + 8, 4);
-		cr_assert_eq(fstat(fa, &sa), 0);
-		cr_assert_eq(fstat(fb, &sb), 0);
-		cr_assert(sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev, "object %zu: another file", i);
-		memset(a + og[i] + 8, 0, 8);
-		memset(b + ow[i] + 8, 0, 8);
-	}
-	cr_assert_eq(memcmp(a, b, n), 0, "bytes differ");
-	free(a), free(b);
-}
-
-static int temp_file(const char *content)
-{
-	char path[] = "/tmp/bc-aidl-fd.XXXXXX";
-	int fd = mkstemp(path);
-
-	cr_assert_geq(fd, 0);
-	unlink(path);
-	cr_assert_eq(write(fd, content, strlen(content)), (ssize_t)strlen(content));
-	return fd;
-}
-
-static bool same_file(int a, int b)
-{
-	struct stat sa, sb;
-
-	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev;
-}
-
 Test(aidl_fds, parcelable_fields)
 {
 	bc_parcel *p = at_parcel(), *q = at_parcel();
 	org_binderc_test_Fds f, r;
-	int a = temp_file("aa"), b = temp_file("bbb");
+	int a = at_temp_file("aa"), b = at_temp_file("bbb");
 	size_t tok;
 
 	cr_assert_eq(org_binderc_test_Fds_init(&f), 0);
@@ -84,11 +38,11 @@ Test(aidl_fds, parcelable_fields)
 	bc_parcel_write_int32(q, 0); /* a null ParcelFileDescriptor */
 	bc_parcel_write_int32(q, 9);
 	bc_parcel_end_parcelable(q, tok);
-	same_but_fds(p, q);
+	at_same_but_fds(p, q);
 	at_rewind(p);
 	cr_assert_eq(org_binderc_test_Fds_read(p, &r), 0);
-	cr_assert(r.fd >= 0 && r.fd != a && same_file(r.fd, a));
-	cr_assert(r.pfd >= 0 && same_file(r.pfd, b));
+	cr_assert(r.fd >= 0 && r.fd != a && at_same_file(r.fd, a));
+	cr_assert(r.pfd >= 0 && at_same_file(r.pfd, b));
 	cr_assert_eq(r.maybe, -1);
 	cr_assert_eq(r.after, 9);
 	org_binderc_test_Fds_clear(&r);
@@ -141,7 +95,7 @@ static const struct org_binderc_test_IFiles_ops fops = {
 Test(aidl_fds, loopback)
 {
 	bc_binder *svc = NULL;
-	int a = temp_file("12345"), b = temp_file("67"), got = -1;
+	int a = at_temp_file("12345"), b = at_temp_file("67"), got = -1;
 	int64_t total = 0;
 	char buf[8] = "";
 	org_binderc_test_Fds f, r;
@@ -155,12 +109,12 @@ Test(aidl_fds, loopback)
 	cr_assert_eq(total, 7);
 	cr_assert_eq(org_binderc_test_IFiles_sizes(svc, -1, b, -1, &total), -EINVAL);
 	cr_assert_eq(org_binderc_test_IFiles_dupOf(svc, a, &got), 0);
-	cr_assert(got != a && same_file(got, a));
+	cr_assert(got != a && at_same_file(got, a));
 	close(got);
 	org_binderc_test_Fds_init(&f);
 	f.fd = a, f.pfd = b;
 	cr_assert_eq(org_binderc_test_IFiles_swap(svc, &f, &r), 0);
-	cr_assert(same_file(r.fd, b) && same_file(r.pfd, a) && same_file(r.maybe, a));
+	cr_assert(at_same_file(r.fd, b) && at_same_file(r.pfd, a) && at_same_file(r.maybe, a));
 	cr_assert_eq(r.after, 10);
 	org_binderc_test_Fds_clear(&r);
 	org_binderc_test_Fds_clear(&f);

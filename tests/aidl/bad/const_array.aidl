@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:21: error: an array constant is not supported yet
+// expect: 4:11: error: Constant of type int[] is not supported.
 interface I {
     const int[] A = {1, 2};
 }

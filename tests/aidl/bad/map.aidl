@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:5: error: Map<> is not supported yet
+// expect: 4:5: error: Currently, only Java backend supports Map.
 parcelable P {
-    Map<String, String> m;
+    Map m;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:20: error: the u8 literal suffix is not supported yet
+// expect: 4:20: error: a u8 literal must be 0..255
 interface I {
-    const byte B = 1u8;
+    const byte B = 256u8;
 }

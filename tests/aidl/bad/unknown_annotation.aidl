@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 3:1: error: annotation @VintfStability is not supported yet
-@VintfStability
-interface I {
+// expect: 3:1: error: unknown annotation @Frobnicate (Android's aidl has none of that name)
+@Frobnicate
+interface unknown_annotation {
 }
