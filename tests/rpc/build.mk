@@ -6,7 +6,7 @@
 
 RPCT_SRC := $(TOP)/tests/rpc
 RPCT_BIN := $(B)/tests/rpc
-RPCT_NAMES := wire
+RPCT_NAMES := wire session
 RPCT_BINS := $(patsubst %,$(RPCT_BIN)/test_%,$(RPCT_NAMES))
 
 HOST_TESTS += $(RPCT_BINS)

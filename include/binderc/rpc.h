@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * binderc/rpc.h - binder over sockets (RPC binder), wire-compatible with
+ * Android's libbinder RpcSession/RpcServer (raw transport, protocol
+ * versions 0, 1 and 2).
+ *
+ * A session joins one client and one server over a connected stream
+ * socket (unix, vsock, TCP, or one end of a socketpair).  The server
+ * serves a root object, an ordinary local object (bc_binder_new()); the
+ * client gets it as an ordinary bc_binder (bc_rpc_session_get_root())
+ * on which bc_binder_transact(), bc_binder_ping() and
+ * bc_binder_get_interface() work as on a kernel proxy.  Dropping the
+ * client's last reference gives the server its reference back
+ * (DEC_STRONG); a server whose session holds no more objects ends it.
+ *
+ * What this version does not do yet: binder objects and file
+ * descriptors inside parcels (a parcel holding any is refused with
+ * -EXDEV), more than one connection per session (so no calls from the
+ * server to the client outside a call, no death notifications:
+ * bc_binder_link_to_death() says -ENOSYS), TLS.  Parcels are written in
+ * the kernel dialect: an interface token carries the kernel header words,
+ * which Android's RPC parcels do not have.
+ *
+ * Errors of a session are final: a malformed or truncated stream, an
+ * unknown command or a failed read or write ends the session (its
+ * socket is shut down) and every later call on it says -EPIPE;
+ * bc_rpc_session_get_error() tells what ended it.
+ */
+#ifndef BINDERC_RPC_H
+#define BINDERC_RPC_H
+
+#include <binderc/binder.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Protocol versions.  0 is Android 13's, 1 Android 14's and 15's, 2
+ * Android 16's (framed as 1). */
+#define BINDERC_RPC_VERSION_0 0u
+#define BINDERC_RPC_VERSION_1 1u
+#define BINDERC_RPC_VERSION_2 2u
+/** What a client proposes and a server caps at unless told otherwise
+ * (Android 14's default). */
+#define BINDERC_RPC_VERSION_DEFAULT BINDERC_RPC_VERSION_1
+
+typedef struct bc_rpc_session bc_rpc_session;
+typedef struct bc_rpc_server bc_rpc_server;
+
+/* ---- client ------------------------------------------------------------- */
+
+/**
+ * Set up a new session on the connected stream socket @fd (taken: closed
+ * with the session): send the connection header proposing @max_version
+ * (BINDERC_RPC_VERSION_*), read the version the server chose (at most
+ * @max_version), and ask for the server's thread count and session id,
+ * as Android's client does.  Blocks.  0, or -EPROTONOSUPPORT (a version
+ * not spoken here, or above @max_version), -EBADMSG (a malformed
+ * answer), -EPIPE (the server closed), -errno of the socket.  On an
+ * error @fd is closed too.
+ */
+int bc_rpc_session_connect_fd(int fd, uint32_t max_version, bc_rpc_session **ret);
+/** Take a reference.  Returns @s. */
+bc_rpc_session *bc_rpc_session_ref(bc_rpc_session *s);
+/** Drop one; proxies of the session hold their own.  Returns NULL. */
+bc_rpc_session *bc_rpc_session_unref(bc_rpc_session *s);
+/** The server's root object in *@ret (a strong reference), or NULL if it
+ * serves none.  Each call asks the server (GET_ROOT). */
+int bc_rpc_session_get_root(bc_rpc_session *s, bc_binder **ret);
+/** The protocol version the session speaks. */
+uint32_t bc_rpc_session_get_version(const bc_rpc_session *s);
+/** 0 while the session runs; then what ended it (-EPIPE: the peer
+ * closed; -EBADMSG, -EMSGSIZE, -EPROTO: it broke the protocol;
+ * -ESHUTDOWN: bc_rpc_session_shutdown()). */
+int bc_rpc_session_get_error(const bc_rpc_session *s);
+/** End the session now: its socket is shut down, calls in flight and
+ * later ones fail with -EPIPE. */
+void bc_rpc_session_shutdown(bc_rpc_session *s);
+
+/* ---- server ------------------------------------------------------------- */
+
+/** A server of root object @root (a reference is taken; may be NULL). */
+int bc_rpc_server_new(bc_binder *root, bc_rpc_server **ret);
+bc_rpc_server *bc_rpc_server_ref(bc_rpc_server *srv);
+bc_rpc_server *bc_rpc_server_unref(bc_rpc_server *srv);
+/** The highest version the server agrees to (default
+ * BINDERC_RPC_VERSION_DEFAULT); -EINVAL above BINDERC_RPC_VERSION_2. */
+int bc_rpc_server_set_max_version(bc_rpc_server *srv, uint32_t version);
+/**
+ * Serve one client's new session on the connected stream socket @fd
+ * (taken: closed on return) on the calling thread, until the client
+ * closes or drops every object it held.  Handlers of the root object
+ * run on this thread.  0 for such an end; -EBADMSG, -EMSGSIZE or
+ * -EPROTO if the client broke the protocol (a malformed or truncated
+ * message), -ENOENT if it asked to join a session (only one connection
+ * per session is served), -errno of the socket.
+ */
+int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

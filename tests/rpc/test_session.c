@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * RPC binder sessions over a socketpair: a client gets the server's root
+ * object as an ordinary bc_binder and calls it; versions; references
+ * given back when the proxy goes (the server then ends the session).
+ */
+#include "rpct.h"
+
+Test(rpc_session, root_calls)
+{
+	struct rpct_adder a;
+	struct rpct_server t;
+	bc_rpc_session *s = NULL;
+	bc_binder *root = NULL;
+	bc_parcel *data = NULL, *reply = NULL;
+	bc_error err;
+	char *desc = NULL;
+	int32_t v = 0;
+	int fd;
+
+	rpct_adder_new(&a);
+	rpct_server_start(&t, a.self, BINDERC_RPC_VERSION_DEFAULT, &fd);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, BINDERC_RPC_VERSION_DEFAULT, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_version(s), 1);
+	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	cr_assert_not_null(root);
+	cr_assert(bc_binder_is_remote(root));
+	cr_assert(bc_binder_is_alive(root));
+	cr_assert_eq(bc_binder_get_stability(root), BINDERC_STABILITY_SYSTEM);
+	cr_assert_eq(bc_binder_ping(root), 0);
+	cr_assert_eq(bc_binder_get_interface(root, &desc), 0);
+	cr_assert_str_eq(desc, RPCT_DESCRIPTOR);
+	free(desc);
+	cr_assert_eq(rpct_add(root, 2, 40, &v), 0);
+	cr_assert_eq(v, 42);
+	/* the handler's status comes back as the remote's */
+	cr_assert_eq(bc_binder_transact(root, RPCT_FAIL, NULL, &reply, 0, &err), -EPERM);
+	cr_assert_eq(err.origin, BINDERC_ERROR_REMOTE);
+	cr_assert_null(reply);
+	cr_assert_eq(bc_binder_transact(root, 0x777, NULL, &reply, 0, NULL), -EBADMSG);
+	/* oneway, then a sync call that sees it (one connection: in order) */
+	cr_assert_eq(bc_parcel_new(&data), 0);
+	cr_assert_eq(bc_parcel_write_int32(data, 1234), 0);
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(bc_binder_transact(root, RPCT_RECORD, data, NULL, BINDERC_FLAG_ONEWAY, NULL), 0);
+	bc_parcel_unref(data);
+	cr_assert_eq(bc_binder_transact(root, RPCT_GET_RECORD, NULL, &reply, 0, NULL), 0);
+	cr_assert_eq(bc_parcel_read_int32(reply, &v), 0);
+	cr_assert_eq(v, 1234);
+	bc_parcel_unref(reply);
+	/* binder objects in RPC parcels are not done yet: the server refuses
+	 * its reply with BAD_VALUE, and the session goes on */
+	cr_assert_eq(bc_binder_transact(root, RPCT_SEND_BINDER, NULL, &reply, 0, &err), -EINVAL);
+	cr_assert_eq(err.origin, BINDERC_ERROR_REMOTE);
+	cr_assert_eq(rpct_add(root, -1, 1, &v), 0);
+	cr_assert_eq(v, 0);
+	/* the proxy is no kernel object */
+	cr_assert_eq(bc_parcel_new(&data), 0);
+	cr_assert_lt(bc_parcel_write_binder(data, root), 0);
+	bc_parcel_unref(data);
+	/* The last proxy goes: DEC_STRONG, and the server, holding nothing
+	 * for the client any more, ends the session. */
+	bc_binder_unref(root);
+	cr_assert_eq(rpct_server_join(&t), 0);
+	cr_assert_eq(atomic_load(&a.destroyed), 0);
+	cr_assert_eq(rpct_add(root = NULL, 1, 1, &v), -EINVAL);
+	bc_rpc_session_unref(s);
+	bc_binder_unref(a.self);
+	cr_assert_eq(atomic_load(&a.destroyed), 1);
+}
+
+/* Every pair of a client's proposal and a server's cap meets at the
+ * lower one, and calls work at it. */
+Test(rpc_session, versions)
+{
+	for (uint32_t cv = 0; cv <= 2; cv++) {
+		for (uint32_t sv = 0; sv <= 2; sv++) {
+			struct rpct_adder a;
+			struct rpct_server t;
+			bc_rpc_session *s = NULL;
+			bc_binder *root = NULL;
+			int32_t v = 0;
+			int fd;
+
+			rpct_adder_new(&a);
+			rpct_server_start(&t, a.self, sv, &fd);
+			cr_assert_eq(bc_rpc_session_connect_fd(fd, cv, &s), 0);
+			cr_assert_eq(bc_rpc_session_get_version(s), cv < sv ? cv : sv);
+			cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+			cr_assert_eq(rpct_add(root, 20, 3, &v), 0, "client %u server %u", cv, sv);
+			cr_assert_eq(v, 23);
+			bc_binder_unref(root);
+			cr_assert_eq(rpct_server_join(&t), 0);
+			bc_rpc_session_unref(s);
+			bc_binder_unref(a.self);
+			cr_assert_eq(atomic_load(&a.destroyed), 1);
+		}
+	}
+}
+
+/* One proxy per address: a second GET_ROOT gives the same object, and
+ * both references go back together. */
+Test(rpc_session, one_proxy_per_address)
+{
+	struct rpct_adder a;
+	struct rpct_server t;
+	bc_rpc_session *s = NULL;
+	bc_binder *r1 = NULL, *r2 = NULL;
+	int32_t v;
+	int fd;
+
+	rpct_adder_new(&a);
+	rpct_server_start(&t, a.self, 1, &fd);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &r1), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &r2), 0);
+	cr_assert_eq(r1, r2);
+	bc_binder_unref(r2);
+	cr_assert_eq(rpct_add(r1, 1, 2, &v), 0);
+	bc_binder_unref(r1);
+	cr_assert_eq(rpct_server_join(&t), 0);
+	/* the server has gone: the session's next call says so */
+	cr_assert_eq(bc_rpc_session_get_root(s, &r1), -EPIPE);
+	cr_assert_eq(bc_rpc_session_get_error(s), -EPIPE);
+	bc_rpc_session_unref(s);
+	bc_binder_unref(a.self);
+}
+
+/* A server without a root answers GET_ROOT with a null binder; the
+ * client closing ends the session cleanly. */
+Test(rpc_session, no_root)
+{
+	struct rpct_server t;
+	bc_rpc_session *s = NULL;
+	bc_binder *root = (bc_binder *)1;
+	int fd;
+
+	rpct_server_start(&t, NULL, 2, &fd);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 2, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_version(s), 2);
+	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	cr_assert_null(root);
+	bc_rpc_session_unref(s);
+	cr_assert_eq(rpct_server_join(&t), 0);
+}
+
+/* A shut-down session fails its proxies' calls as a transport error. */
+Test(rpc_session, shutdown)
+{
+	struct rpct_adder a;
+	struct rpct_server t;
+	bc_rpc_session *s = NULL;
+	bc_binder *root = NULL;
+	bc_error err;
+	int32_t v;
+	int fd;
+
+	rpct_adder_new(&a);
+	rpct_server_start(&t, a.self, 1, &fd);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	bc_rpc_session_shutdown(s);
+	cr_assert(!bc_binder_is_alive(root));
+	cr_assert_eq(bc_binder_transact(root, RPCT_ADD, NULL, NULL, 0, &err), -EPIPE);
+	cr_assert_eq(err.origin, BINDERC_ERROR_TRANSPORT);
+	cr_assert_eq(rpct_add(root, 1, 1, &v), -EPIPE);
+	cr_assert_eq(bc_rpc_session_get_error(s), -ESHUTDOWN);
+	cr_assert_eq(rpct_server_join(&t), 0);
+	bc_binder_unref(root);
+	bc_rpc_session_unref(s);
+	bc_binder_unref(a.self);
+	cr_assert_eq(atomic_load(&a.destroyed), 1);
+}
