@@ -104,7 +104,8 @@ void bc__rpc_fail(bc_rpc_session *s, int err)
 	atomic_compare_exchange_strong(&s->error, &none, err);
 	if (!atomic_exchange(&s->dead, true)) {
 		if (err != -EPIPE && err != -ESHUTDOWN)
-			bc__log("rpc session ended: %s", strerror(-err));
+			/* a peer's status may be any int32: no strerror() */
+			bc__log("rpc session ended: %d", err);
 		/* wakes a thread blocked on the socket; the fd stays ours */
 		shutdown(s->fd, SHUT_RDWR);
 	}
