@@ -36,6 +36,8 @@ static int write_binder(bc_parcel *p, bc_binder *b, bool weak)
 		return -EINVAL;
 	if (p->flags & BINDERC_PARCEL_READONLY)
 		return -EROFS;
+	if (p->rpc)
+		return bc__rpc_parcel_write_binder(p, b, weak);
 	memset(&obj, 0, sizeof(obj));
 	start = p->size;
 	if (b) {
@@ -232,6 +234,8 @@ int bc_parcel_read_binder(bc_parcel *p, bc_binder **ret)
 
 	if (!p)
 		return -EINVAL;
+	if (p->rpc)
+		return bc__rpc_parcel_read_binder(p, ret);
 	start = p->pos;
 	r = read_binder_object(p, false, &obj, &stab, &is_null);
 	if (r < 0)

@@ -84,6 +84,12 @@ static void rpc_proxy_received_stability(bc_binder *b, int level)
 	b->stability = level;
 }
 
+/* Binders written into a request are addressed in the proxy's session. */
+static void rpc_proxy_prepare_parcel(bc_binder *b, bc_parcel *p)
+{
+	p->rpc = bc_rpc_session_ref(rproxy(b)->s);
+}
+
 /* No death or frozen notifications: they need an incoming connection. */
 const struct bc_binder_ops bc__rpc_proxy_ops = {
 	.strong_last = rpc_proxy_strong_last,
@@ -95,4 +101,5 @@ const struct bc_binder_ops bc__rpc_proxy_ops = {
 	.bind = rpc_proxy_bind,
 	.default_stability = rpc_proxy_default_stability,
 	.received_stability = rpc_proxy_received_stability,
+	.prepare_parcel = rpc_proxy_prepare_parcel,
 };

@@ -156,18 +156,34 @@ int bc__rpc_recv(bc_rpc_session *s, void *buf, size_t len, bool boundary)
 	return 0;
 }
 
-/* One command: header, fixed part, parcel data. */
-static int send_cmd(bc_rpc_session *s, uint32_t cmd, const void *fixed, size_t flen, const void *data, size_t dlen)
+/* What follows a command's fixed part: parcel data, and at version 2 the
+ * object table listing its binders. */
+struct out_parcel {
+	const void *data;
+	size_t size;
+	const uint32_t *offs;
+	size_t n_offs;
+};
+
+/* One command: header, fixed part, parcel data, object table. */
+static int send_cmd(bc_rpc_session *s, uint32_t cmd, const void *fixed, size_t flen, const struct out_parcel *op)
 {
 	uint8_t hdr[BC_RPC_WIRE_HEADER_SIZE];
+	size_t dlen = op ? op->size : 0, n = op ? op->n_offs : 0;
 	int r;
 
-	bc__rpc_wire_header_encode(cmd, (uint32_t)(flen + dlen), hdr);
+	bc__rpc_wire_header_encode(cmd, (uint32_t)(flen + dlen + 4 * n), hdr);
 	r = bc__rpc_send(s, hdr, sizeof(hdr));
 	if (r == 0)
 		r = bc__rpc_send(s, fixed, flen);
 	if (r == 0 && dlen)
-		r = bc__rpc_send(s, data, dlen);
+		r = bc__rpc_send(s, op->data, dlen);
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		uint8_t w[4];
+
+		bc__put_le32(w, op->offs[i]);
+		r = bc__rpc_send(s, w, sizeof(w));
+	}
 	return r;
 }
 
@@ -368,6 +384,128 @@ void bc__rpc_forget_proxy(bc_rpc_session *s, struct bc_rpc_proxy *x)
 	pthread_mutex_unlock(&s->mu);
 }
 
+/* ---- binders inside parcels ------------------------------------------------ */
+
+/* A new parcel of session @s. */
+static int rpc_parcel_new(bc_rpc_session *s, bc_parcel **ret)
+{
+	int r = bc_parcel_new(ret);
+
+	if (r == 0)
+		(*ret)->rpc = bc_rpc_session_ref(s);
+	return r;
+}
+
+/* A received parcel of session @s (a copy of the body's bytes). */
+static int rpc_parcel_received(bc_rpc_session *s, const struct bc_rpc_payload *pl, bc_parcel **ret)
+{
+	int r = bc_parcel_new_from_data(pl->data, pl->data_size, NULL, 0, ret);
+
+	if (r == 0)
+		(*ret)->rpc = bc_rpc_session_ref(s);
+	return r;
+}
+
+void bc__rpc_parcel_release(bc_parcel *p)
+{
+	free(p->rpc_offs);
+	p->rpc_offs = NULL;
+	p->rpc = bc_rpc_session_unref(p->rpc);
+}
+
+/* int32 1, u64 address, int32 stability; a null binder is int32 0 and a
+ * stability of 0 (Parcel::flattenBinder, finishFlattenBinder). */
+int bc__rpc_parcel_write_binder(bc_parcel *p, bc_binder *b, bool weak)
+{
+	bc_rpc_session *s = p->rpc;
+	struct bc_rpc_proxy *x = NULL;
+	size_t start = p->size;
+	uint64_t addr = 0;
+	int r;
+
+	if (weak)
+		return -EOPNOTSUPP; /* RPC binder has no weak references */
+	if (!b) {
+		r = bc_parcel_write_int32(p, 0);
+		if (r == 0)
+			r = bc_parcel_write_int32(p, 0);
+		goto out;
+	}
+	if (b->ops == &bc__rpc_proxy_ops) {
+		/* only the session's own proxies: no forwarding (as Android) */
+		x = BINDERC_CONTAINER_OF(b, struct bc_rpc_proxy, base);
+		if (x->s != s)
+			return -EXDEV;
+		addr = x->addr;
+	} else if (!bc__as_local(b)) {
+		return -EXDEV; /* a kernel handle */
+	}
+	if (start > UINT32_MAX - BC_RPC_BINDER_OBJ_SIZE)
+		return -EMSGSIZE;
+	if (p->n_binders == p->cap_binders) {
+		/* @binders and @rpc_offs grow together */
+		size_t cap = p->cap_binders ? p->cap_binders * 2 : 4;
+		bc_binder **nb = realloc(p->binders, cap * sizeof(*nb));
+		uint32_t *no;
+
+		if (!nb)
+			return -ENOMEM;
+		p->binders = nb;
+		no = realloc(p->rpc_offs, cap * sizeof(*no));
+		if (!no)
+			return -ENOMEM;
+		p->rpc_offs = no;
+		p->cap_binders = cap;
+	}
+	r = bc_parcel_write_int32(p, 1);
+	if (r == 0)
+		r = bc_parcel_write_uint64(p, addr);
+	if (r == 0)
+		r = bc_parcel_write_int32(p, bc__binder_wire_stability(b, p->partition));
+	/* our object's address is allocated (and counted as sent) last, once
+	 * nothing can fail */
+	if (r == 0 && !x) {
+		r = binder_leaving(s, b, &addr);
+		if (r == 0)
+			bc__put_le64(p->data + start + 4, addr);
+	}
+	if (r == 0) {
+		p->rpc_offs[p->n_binders] = (uint32_t)start;
+		p->binders[p->n_binders++] = bc_binder_ref(b);
+	}
+out:
+	if (r < 0)
+		p->size = start;
+	return r;
+}
+
+int bc__rpc_parcel_read_binder(bc_parcel *p, bc_binder **ret)
+{
+	size_t start = p->pos;
+	int32_t present = 0, stability = 0;
+	uint64_t addr = 0;
+	bc_binder *b = NULL;
+	int r = bc_parcel_read_int32(p, &present);
+
+	if (r == 0 && present == 1)
+		r = bc_parcel_read_uint64(p, &addr);
+	if (r == 0)
+		r = bc_parcel_read_int32(p, &stability);
+	if (r == 0 && present != 0 && present != 1)
+		r = -EBADMSG;
+	if (r == 0 && present)
+		r = binder_entering(p->rpc, addr, stability, &b);
+	if (r < 0) {
+		p->pos = start;
+		return r;
+	}
+	if (ret)
+		*ret = b;
+	else
+		bc_binder_unref(b);
+	return 0;
+}
+
 /* ---- DEC_STRONG ------------------------------------------------------------ */
 
 /* Send the DEC_STRONGs waiting (the caller owns the connection). */
@@ -386,7 +524,7 @@ static int flush_decs(bc_rpc_session *s)
 		d = s->pending[--s->n_pending];
 		pthread_mutex_unlock(&s->mu);
 		bc__rpc_dec_strong_encode(d.addr, d.amount, body);
-		r = send_cmd(s, BC_RPC_CMD_DEC_STRONG, body, sizeof(body), NULL, 0);
+		r = send_cmd(s, BC_RPC_CMD_DEC_STRONG, body, sizeof(body), NULL);
 		if (r < 0)
 			return r;
 	}
@@ -480,21 +618,26 @@ static int process_dec_strong(bc_rpc_session *s, const uint8_t *body, size_t len
 
 /* ---- TRANSACT ---------------------------------------------------------------- */
 
-/* A parcel's bytes for the wire: no kernel objects or fds yet. */
-static int parcel_bytes(bc_parcel *p, const void **data, size_t *size)
+/* A parcel for the wire: binders only as addresses of this session, no
+ * kernel objects, no fds. */
+static int parcel_out(bc_rpc_session *s, bc_parcel *p, struct out_parcel *op)
 {
 	size_t n_offs = 0;
 
-	*data = NULL;
-	*size = 0;
+	memset(op, 0, sizeof(*op));
 	if (!p)
 		return 0;
 	bc_parcel_offsets(p, &n_offs);
-	if (n_offs)
+	if (n_offs || (p->rpc && p->rpc != s))
 		return -EXDEV;
-	*data = bc_parcel_data(p);
-	*size = bc_parcel_size(p);
-	if (*size > BC_RPC_MAX_BODY - BC_RPC_TRANSACTION_SIZE)
+	op->data = bc_parcel_data(p);
+	op->size = bc_parcel_size(p);
+	/* From version 2 on, the table lists where the binders are. */
+	if (p->rpc && s->version >= BC_RPC_V2) {
+		op->offs = p->rpc_offs;
+		op->n_offs = p->n_binders;
+	}
+	if (op->size + 4 * op->n_offs > BC_RPC_MAX_BODY - BC_RPC_TRANSACTION_SIZE)
 		return -EMSGSIZE;
 	return 0;
 }
@@ -502,36 +645,15 @@ static int parcel_bytes(bc_parcel *p, const void **data, size_t *size)
 static int send_reply(bc_rpc_session *s, int32_t status, bc_parcel *reply)
 {
 	uint8_t fixed[BC_RPC_REPLY_SIZE];
-	const void *data = NULL;
-	size_t size = 0;
+	struct out_parcel op;
 
-	if (status == 0 && parcel_bytes(reply, &data, &size) < 0) {
-		/* as libbinder does when its reply fails validation */
+	/* as libbinder does when its reply fails validation */
+	if (status == 0 && parcel_out(s, reply, &op) < 0)
 		status = -EINVAL;
-		data = NULL;
-		size = 0;
-	}
 	if (status != 0)
-		size = 0;
-	bc__rpc_reply_encode(status, (uint32_t)size, s->version, fixed);
-	return send_cmd(s, BC_RPC_CMD_REPLY, fixed, bc__rpc_reply_size(s->version), data, size);
-}
-
-static int write_root(bc_rpc_session *s, bc_parcel *p)
-{
-	uint64_t addr;
-	int r;
-
-	if (!s->root)
-		return bc_parcel_write_int32(p, 0);
-	r = binder_leaving(s, s->root, &addr);
-	if (r == 0)
-		r = bc_parcel_write_int32(p, 1);
-	if (r == 0)
-		r = bc_parcel_write_uint64(p, addr);
-	if (r == 0)
-		r = bc_parcel_write_int32(p, bc__binder_wire_stability(s->root, BINDERC_PARTITION_SYSTEM));
-	return r;
+		memset(&op, 0, sizeof(op));
+	bc__rpc_reply_encode(status, (uint32_t)op.size, s->version, fixed);
+	return send_cmd(s, BC_RPC_CMD_REPLY, fixed, bc__rpc_reply_size(s->version), &op);
 }
 
 /* A special transaction (address 0); the reply's status. */
@@ -540,7 +662,7 @@ static int32_t special(bc_rpc_session *s, uint32_t code, bc_parcel *reply)
 	switch (code) {
 	case BC_RPC_SPECIAL_GET_ROOT:
 		/* a client session has no root: status 0, empty parcel */
-		return s->is_server ? write_root(s, reply) : 0;
+		return s->is_server ? bc_parcel_write_binder(reply, s->root) : 0;
 	case BC_RPC_SPECIAL_GET_MAX_THREADS:
 		/* one connection per session; a client offers no incoming one */
 		return bc_parcel_write_int32(reply, s->is_server ? 1 : 0);
@@ -586,10 +708,11 @@ static int32_t call_local(bc_rpc_session *s, const struct bc_rpc_transaction *t,
 	}
 	if (!b)
 		return -EPIPE; /* DEAD_OBJECT */
-	r = bc_parcel_new_from_data(pl->data, pl->data_size, NULL, 0, &in);
+	r = rpc_parcel_received(s, pl, &in);
 	if (r == 0)
 		r = bc__txn_new(NULL, t->code, t->flags & BC_RPC_FLAG_ONEWAY, 0, 0, NULL, &txn);
 	if (r == 0) {
+		txn->reply->rpc = bc_rpc_session_ref(s);
 		r = bc__local_dispatch(b, txn, t->code, in, txn->reply);
 		if (r == BINDERC_TXN_DEFERRED)
 			r = bc__txn_wait(txn);
@@ -617,7 +740,7 @@ static int process_transact(bc_rpc_session *s, const uint8_t *body, size_t len)
 	if (r < 0)
 		return r;
 	if (t.address == 0) {
-		r = bc_parcel_new(&reply);
+		r = rpc_parcel_new(s, &reply);
 		if (r < 0)
 			return r;
 		status = special(s, t.code, reply);
@@ -684,10 +807,10 @@ int bc__rpc_serve(bc_rpc_session *s)
 }
 
 /* Send one call and wait for its reply (the caller owns the connection). */
-static int call(bc_rpc_session *s, uint64_t addr, uint32_t code, const void *data, size_t size, uint32_t flags,
+static int call(bc_rpc_session *s, uint64_t addr, uint32_t code, const struct out_parcel *op, uint32_t flags,
 		bc_parcel **ret_reply, int *ret_origin)
 {
-	struct bc_rpc_transaction t = { .address = addr, .code = code, .flags = flags, .data_size = (uint32_t)size };
+	struct bc_rpc_transaction t = { .address = addr, .code = code, .flags = flags, .data_size = (uint32_t)op->size };
 	uint8_t fixed[BC_RPC_TRANSACTION_SIZE];
 	struct bc_rpc_payload pl;
 	uint8_t *body = NULL;
@@ -707,7 +830,7 @@ static int call(bc_rpc_session *s, uint64_t addr, uint32_t code, const void *dat
 	bc__rpc_transaction_encode(&t, fixed);
 	r = flush_decs(s);
 	if (r == 0)
-		r = send_cmd(s, BC_RPC_CMD_TRANSACT, fixed, sizeof(fixed), data, size);
+		r = send_cmd(s, BC_RPC_CMD_TRANSACT, fixed, sizeof(fixed), op);
 	if (r == 0 && !(flags & BC_RPC_FLAG_ONEWAY))
 		r = run(s, &body, &len);
 	if (r == 0 && body)
@@ -722,7 +845,7 @@ static int call(bc_rpc_session *s, uint64_t addr, uint32_t code, const void *dat
 		*ret_origin = BINDERC_ERROR_REMOTE;
 		r = status < 0 ? status : -EBADMSG;
 	} else if (body && ret_reply) {
-		r = bc_parcel_new_from_data(pl.data, pl.data_size, NULL, 0, ret_reply);
+		r = rpc_parcel_received(s, &pl, ret_reply);
 	}
 	free(body);
 	return r;
@@ -732,9 +855,8 @@ int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel 
 		     uint32_t flags, int *ret_origin)
 {
 	bool nested = tl_owned == s;
-	const void *bytes;
-	size_t size;
-	int r = parcel_bytes(data, &bytes, &size);
+	struct out_parcel op;
+	int r = parcel_out(s, data, &op);
 
 	if (r < 0)
 		return r;
@@ -754,8 +876,7 @@ int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel 
 		*ret_origin = BINDERC_ERROR_TRANSPORT;
 		r = -EPIPE;
 	} else {
-		r = call(s, addr, code, bytes, size, flags & BINDERC_FLAG_ONEWAY ? BC_RPC_FLAG_ONEWAY : 0, ret_reply,
-			 ret_origin);
+		r = call(s, addr, code, &op, flags & BINDERC_FLAG_ONEWAY ? BC_RPC_FLAG_ONEWAY : 0, ret_reply, ret_origin);
 	}
 	if (!nested) {
 		int f = atomic_load(&s->dead) ? 0 : flush_decs(s);
@@ -775,27 +896,18 @@ int bc_rpc_session_get_root(bc_rpc_session *s, bc_binder **ret)
 {
 	bc_parcel *reply = NULL;
 	int origin = BINDERC_ERROR_LOCAL;
-	int32_t present = 0, stability = 0;
-	uint64_t addr = 0;
 	int r;
 
 	if (!s || !ret)
 		return -EINVAL;
 	*ret = NULL;
 	r = bc__rpc_transact(s, 0, BC_RPC_SPECIAL_GET_ROOT, NULL, &reply, 0, &origin);
-	if (r == 0)
-		r = bc_parcel_read_int32(reply, &present);
-	if (r == 0 && present) {
-		r = bc_parcel_read_uint64(reply, &addr);
-		if (r == 0)
-			r = bc_parcel_read_int32(reply, &stability);
-		if (r == 0 && present != 1)
-			r = -EBADMSG;
-		if (r == 0)
-			r = binder_entering(s, addr, stability, ret);
-		if (r == -EBADMSG)
-			bc__rpc_fail(s, r);
-	}
+	/* a client session answers GET_ROOT with an empty parcel */
+	if (r == 0 && bc_parcel_remaining(reply))
+		r = bc_parcel_read_binder(reply, ret);
+	/* a root the session cannot take: the server is not to be trusted */
+	if (r == -EBADMSG)
+		bc__rpc_fail(s, r);
 	bc_parcel_unref(reply);
 	return r;
 }

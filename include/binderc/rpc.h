@@ -13,13 +13,21 @@
  * client's last reference gives the server its reference back
  * (DEC_STRONG); a server whose session holds no more objects ends it.
  *
- * What this version does not do yet: binder objects and file
- * descriptors inside parcels (a parcel holding any is refused with
- * -EXDEV), more than one connection per session (so no calls from the
- * server to the client outside a call, no death notifications:
- * bc_binder_link_to_death() says -ENOSYS), TLS.  Parcels are written in
- * the kernel dialect: an interface token carries the kernel header words,
- * which Android's RPC parcels do not have.
+ * Parcels for calls on an RPC proxy come from bc_binder_new_parcel(),
+ * which makes them parcels of its session: binders written into them
+ * travel as session addresses (local objects, and proxies of the same
+ * session; weak binders say -EOPNOTSUPP, kernel proxies and other
+ * sessions' proxies -EXDEV), and an interface token is the descriptor
+ * alone, as in Android's RPC parcels.  The objects a peer sends come out
+ * of bc_parcel_read_binder() as RPC proxies (or as the local object, for
+ * one of ours that came back); a handler may call them back while the
+ * call that brought them waits (a nested call on the same connection).
+ *
+ * What this version does not do yet: file descriptors (a parcel holding
+ * kernel objects or fds is refused with -EXDEV; fd mode NONE only), more
+ * than one connection per session (so a server calls a client only from
+ * within a call of that client, and there are no death notifications:
+ * bc_binder_link_to_death() says -ENOSYS), TLS.
  *
  * Errors of a session are final: a malformed or truncated stream, an
  * unknown command or a failed read or write ends the session (its

@@ -23,6 +23,7 @@
 #define RPCT_RECORD 3	  /* oneway int32 v: remembered */
 #define RPCT_GET_RECORD 4 /* -> the last int32 recorded */
 #define RPCT_SEND_BINDER 5 /* -> a binder object in the reply */
+#define RPCT_CALL_BACK 6   /* binder cb, int32 x -> what cb's code 1 answers to x */
 
 struct rpct_adder {
 	atomic_int recorded;
@@ -55,6 +56,32 @@ static inline int rpct_on_transact(bc_binder *self, bc_txn *txn, uint32_t code, 
 		return bc_parcel_write_int32(reply, atomic_load(&a->recorded));
 	case RPCT_SEND_BINDER:
 		return bc_parcel_write_binder(reply, self);
+	case RPCT_CALL_BACK: {
+		/* a call back into the caller while its call waits: nested, on
+		 * the same connection */
+		bc_binder *cb = NULL;
+		bc_parcel *d = NULL, *rep = NULL;
+
+		r = bc_parcel_read_binder(in, &cb);
+		if (r == 0)
+			r = bc_parcel_read_int32(in, &x);
+		if (r == 0 && !cb)
+			r = -EINVAL;
+		if (r == 0)
+			r = bc_binder_new_parcel(cb, &d);
+		if (r == 0)
+			r = bc_parcel_write_int32(d, x);
+		if (r == 0)
+			r = bc_binder_transact(cb, 1, d, &rep, 0, NULL);
+		if (r == 0)
+			r = bc_parcel_read_int32(rep, &y);
+		if (r == 0)
+			r = bc_parcel_write_int32(reply, y);
+		bc_parcel_unref(d);
+		bc_parcel_unref(rep);
+		bc_binder_unref(cb);
+		return r;
+	}
 	default:
 		return -EBADMSG;
 	}

@@ -308,3 +308,40 @@ Test(rpc_raw, client_truncated_reply)
 	bc_rpc_session_unref(s);
 	close(peer);
 }
+
+/* GET_ROOT's reply at each version: v0 a 4-byte status, v1 the 20-byte
+ * reply, v2 the same and the object table listing the binder at 0. */
+Test(rpc_raw, server_root_reply_by_version)
+{
+	static const uint8_t root_obj[] = { 1, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0x0c, 0, 0, 0 };
+	static const uint8_t v0[] = {
+		0, 0, 0, 0, 0, 0, 0, 0, /* version 0 */
+		1, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* REPLY, 4 + 16 */
+		0, 0, 0, 0,
+	};
+	static const uint8_t v1[] = {
+		1, 0, 0, 0, 0, 0, 0, 0,
+		1, 0, 0, 0, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* REPLY, 20 + 16 */
+		0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	};
+	static const uint8_t v2[] = {
+		2, 0, 0, 0, 0, 0, 0, 0,
+		1, 0, 0, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* REPLY, 20 + 16 + 4 */
+		0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	};
+	const uint8_t *want[] = { v0, v1, v2 };
+	size_t want_n[] = { sizeof(v0), sizeof(v1), sizeof(v2) };
+
+	for (uint32_t v = 0; v <= 2; v++) {
+		struct raw in = { .n = 0 }, out, exp = { .n = 0 };
+
+		raw_client_setup(&in, v);
+		raw_transact(&in, 0, BC_RPC_SPECIAL_GET_ROOT, 0, 0, NULL, 0);
+		cr_assert_eq(raw_serve(&in, 2, &out), 0);
+		raw_put(&exp, want[v], want_n[v]);
+		raw_put(&exp, root_obj, sizeof(root_obj));
+		if (v == 2)
+			raw_u32(&exp, 0); /* the table: a binder at offset 0 */
+		th_assert_bytes(out.b, out.n, exp.b, exp.n);
+	}
+}

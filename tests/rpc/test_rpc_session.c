@@ -48,10 +48,16 @@ Test(rpc_session, root_calls)
 	cr_assert_eq(bc_parcel_read_int32(reply, &v), 0);
 	cr_assert_eq(v, 1234);
 	bc_parcel_unref(reply);
-	/* binder objects in RPC parcels are not done yet: the server refuses
-	 * its reply with BAD_VALUE, and the session goes on */
-	cr_assert_eq(bc_binder_transact(root, RPCT_SEND_BINDER, NULL, &reply, 0, &err), -EINVAL);
-	cr_assert_eq(err.origin, BINDERC_ERROR_REMOTE);
+	/* the root inside a reply: the same address, so the same proxy */
+	{
+		bc_binder *again = NULL;
+
+		cr_assert_eq(bc_binder_transact(root, RPCT_SEND_BINDER, NULL, &reply, 0, NULL), 0);
+		cr_assert_eq(bc_parcel_read_binder(reply, &again), 0);
+		cr_assert_eq(again, root);
+		bc_binder_unref(again);
+		bc_parcel_unref(reply);
+	}
 	cr_assert_eq(rpct_add(root, -1, 1, &v), 0);
 	cr_assert_eq(v, 0);
 	/* the proxy is no kernel object */
@@ -170,4 +176,100 @@ Test(rpc_session, shutdown)
 	bc_rpc_session_unref(s);
 	bc_binder_unref(a.self);
 	cr_assert_eq(atomic_load(&a.destroyed), 1);
+}
+
+/* The client's own object, sent in a call: the server calls it back
+ * while the call waits (nested, on the one connection), and gives its
+ * reference back, so the client's object goes when the client drops it. */
+static int cb_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *userdata)
+{
+	int32_t x = 0;
+	int r = bc_parcel_read_int32(in, &x);
+
+	(void)self;
+	(void)txn;
+	(void)userdata;
+	if (code != 1)
+		return -EBADMSG;
+	return r < 0 ? r : bc_parcel_write_int32(reply, 2 * x);
+}
+
+static void cb_destroy(void *userdata)
+{
+	atomic_fetch_add((atomic_int *)userdata, 1);
+}
+
+Test(rpc_session, nested_callback)
+{
+	for (uint32_t version = 0; version <= 2; version++) {
+		struct rpct_adder a;
+		struct rpct_server t;
+		bc_rpc_session *s = NULL;
+		bc_binder *root = NULL, *cb = NULL;
+		bc_parcel *data = NULL, *reply = NULL;
+		bc_class *c = NULL;
+		atomic_int cb_gone;
+		int32_t v = 0;
+		int fd;
+
+		atomic_init(&cb_gone, 0);
+		rpct_adder_new(&a);
+		rpct_server_start(&t, a.self, version, &fd);
+		cr_assert_eq(bc_rpc_session_connect_fd(fd, version, &s), 0);
+		cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+		cr_assert_eq(bc_class_new("org.binderc.test.ICallback", cb_transact, cb_destroy, 0, &c), 0);
+		cr_assert_eq(bc_binder_new(c, &cb_gone, &cb), 0);
+		bc_class_unref(c);
+		cr_assert_eq(bc_binder_new_parcel(root, &data), 0);
+		cr_assert_eq(bc_parcel_write_binder(data, cb), 0);
+		cr_assert_eq(bc_parcel_write_int32(data, 21), 0);
+		cr_assert_eq(bc_binder_transact(root, RPCT_CALL_BACK, data, &reply, 0, NULL), 0, "version %u", version);
+		cr_assert_eq(bc_parcel_read_int32(reply, &v), 0);
+		cr_assert_eq(v, 42);
+		bc_parcel_unref(reply);
+		bc_parcel_unref(data);
+		cr_assert_eq(atomic_load(&cb_gone), 0);
+		bc_binder_unref(cb);
+		cr_assert_eq(atomic_load(&cb_gone), 1, "the session still holds the callback");
+		bc_binder_unref(root);
+		cr_assert_eq(rpct_server_join(&t), 0);
+		bc_rpc_session_unref(s);
+		bc_binder_unref(a.self);
+		cr_assert_eq(atomic_load(&a.destroyed), 1);
+	}
+}
+
+/* An RPC parcel takes no kernel objects, and a kernel proxy's parcel no
+ * RPC proxy; an RPC parcel's interface token is the descriptor alone. */
+Test(rpc_session, parcels)
+{
+	static const uint8_t token[] = { 3, 0, 0, 0, 'a', 0, 'b', 0, 'c', 0, 0, 0 };
+	struct rpct_adder a;
+	struct rpct_server t;
+	bc_rpc_session *s = NULL;
+	bc_binder *root = NULL;
+	bc_parcel *p = NULL;
+	bc_weak *w = NULL;
+	int fd;
+
+	rpct_adder_new(&a);
+	rpct_server_start(&t, a.self, 1, &fd);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	cr_assert_eq(bc_binder_new_parcel(root, &p), 0);
+	cr_assert_eq(bc_parcel_write_interface_token(p, "abc"), 0);
+	th_assert_bytes(bc_parcel_data(p), bc_parcel_size(p), token, sizeof(token));
+	cr_assert_eq(bc_parcel_write_weak_binder(p, a.self), -EOPNOTSUPP);
+	cr_assert_eq(bc_parcel_write_binder(p, NULL), 0); /* int32 0, stability 0 */
+	cr_assert_eq(bc_parcel_size(p), sizeof(token) + 8);
+	cr_assert_eq(bc_parcel_write_fd(p, 0, false), 0);
+	/* an fd makes a kernel object: not for this session */
+	cr_assert_eq(bc_binder_transact(root, RPCT_ADD, p, NULL, 0, NULL), -EXDEV);
+	bc_parcel_unref(p);
+	cr_assert_eq(bc_weak_new(root, &w), 0);
+	bc_weak_unref(w);
+	bc_binder_unref(root);
+	cr_assert_eq(rpct_server_join(&t), 0);
+	bc_rpc_session_unref(s);
+	bc_binder_unref(a.self);
 }
