@@ -801,9 +801,14 @@ int bc__rpc_serve(bc_rpc_session *s)
 	tl_owned = s;
 	r = run(s, NULL, NULL);
 	tl_owned = NULL;
-	bc__rpc_fail(s, r < 0 ? r : -EPIPE);
-	/* A clean end is no error of the session's reader. */
-	return r;
+	if (r == 0) {
+		bc__rpc_fail(s, -EPIPE);
+		return 0;
+	}
+	/* What ended the session first: a nested call's broken reply, say,
+	 * rather than the failed write of the reply that followed. */
+	bc__rpc_fail(s, r);
+	return atomic_load(&s->error);
 }
 
 /* Send one call and wait for its reply (the caller owns the connection). */

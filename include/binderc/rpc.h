@@ -101,7 +101,9 @@ int bc_rpc_server_set_max_version(bc_rpc_server *srv, uint32_t version);
  * run on this thread.  0 for such an end; -EBADMSG, -EMSGSIZE or
  * -EPROTO if the client broke the protocol (a malformed or truncated
  * message), -ENOENT if it asked to join a session (only one connection
- * per session is served), -errno of the socket.
+ * per session is served), -EOPNOTSUPP if it asked for fd transport,
+ * -EPIPE if it went away while a handler's call back to it waited,
+ * -errno of the socket.  What ended the session first is returned.
  */
 int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd);
 

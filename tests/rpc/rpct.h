@@ -44,7 +44,8 @@ static inline int rpct_on_transact(bc_binder *self, bc_txn *txn, uint32_t code, 
 		r = bc_parcel_read_int32(in, &x);
 		if (r == 0)
 			r = bc_parcel_read_int32(in, &y);
-		return r < 0 ? r : bc_parcel_write_int32(reply, x + y);
+		/* wrapping, as a peer may send anything */
+		return r < 0 ? r : bc_parcel_write_int32(reply, (int32_t)((uint32_t)x + (uint32_t)y));
 	case RPCT_FAIL:
 		return -EPERM;
 	case RPCT_RECORD:

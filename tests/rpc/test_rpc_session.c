@@ -273,3 +273,63 @@ Test(rpc_session, parcels)
 	bc_rpc_session_unref(s);
 	bc_binder_unref(a.self);
 }
+
+/* Several client threads share one session: their calls take turns on
+ * the connection, and proxies dropped while another thread's call is in
+ * flight give their references back when the connection is free. */
+struct worker {
+	bc_rpc_session *s;
+	bc_binder *root;
+	int failures;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	for (int i = 0; i < 200; i++) {
+		bc_binder *again = NULL;
+		int32_t v = 0;
+
+		if (rpct_add(w->root, i, 1, &v) != 0 || v != i + 1)
+			w->failures++;
+		/* a second reference through GET_ROOT, dropped at once */
+		if (i % 10 == 0) {
+			if (bc_rpc_session_get_root(w->s, &again) != 0 || again != w->root)
+				w->failures++;
+			bc_binder_unref(again);
+		}
+	}
+	return NULL;
+}
+
+Test(rpc_session, threads)
+{
+	struct rpct_adder a;
+	struct rpct_server t;
+	struct worker w[4];
+	pthread_t th[4];
+	bc_rpc_session *s = NULL;
+	bc_binder *root = NULL;
+	int fd;
+
+	rpct_adder_new(&a);
+	rpct_server_start(&t, a.self, 1, &fd);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	for (int i = 0; i < 4; i++) {
+		w[i] = (struct worker){ .s = s, .root = root };
+		cr_assert_eq(pthread_create(&th[i], NULL, worker_main, &w[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		cr_assert_eq(pthread_join(th[i], NULL), 0);
+		cr_assert_eq(w[i].failures, 0);
+	}
+	bc_binder_unref(root);
+	/* the server ends the session only once every reference came back */
+	cr_assert_eq(rpct_server_join(&t), 0);
+	cr_assert_eq(bc_rpc_session_get_error(s), 0);
+	bc_rpc_session_unref(s);
+	bc_binder_unref(a.self);
+	cr_assert_eq(atomic_load(&a.destroyed), 1);
+}
