@@ -50,7 +50,9 @@ bc_rpc_session *bc_rpc_session_ref(bc_rpc_session *s)
 	return s;
 }
 
-/* Give every held object back (the session is over) and forget them. */
+/* Give every held object back (the session is over: the peer will not
+ * give them back) and forget them, so that an object holding a proxy of
+ * its own session does not keep that session for ever. */
 static void drop_nodes(bc_rpc_session *s)
 {
 	for (;;) {
@@ -113,8 +115,10 @@ void bc__rpc_fail(bc_rpc_session *s, int err)
 
 void bc_rpc_session_shutdown(bc_rpc_session *s)
 {
-	if (s)
-		bc__rpc_fail(s, -ESHUTDOWN);
+	if (!s)
+		return;
+	bc__rpc_fail(s, -ESHUTDOWN);
+	drop_nodes(s);
 }
 
 /* ---- the socket ------------------------------------------------------------ */
@@ -285,12 +289,19 @@ static int binder_leaving(bc_rpc_session *s, bc_binder *b, uint64_t *ret)
 {
 	struct rpc_node *n;
 	bool first = false;
-	int r = reserve_node(s);
+	int r;
 
+retry:
+	r = reserve_node(s);
 	if (r < 0)
 		return r;
 	pthread_mutex_lock(&s->mu);
 	n = node_of_local_locked(s, b);
+	if (!n && s->n_nodes == s->cap_nodes) {
+		/* another thread took the room made */
+		pthread_mutex_unlock(&s->mu);
+		goto retry;
+	}
 	if (!n) {
 		uint32_t opts = BC_RPC_ADDR_CREATED | (s->is_server ? BC_RPC_ADDR_FOR_SERVER : 0);
 		uint64_t a;
@@ -324,14 +335,22 @@ static int binder_entering(bc_rpc_session *s, uint64_t addr, int stability, bc_b
 	if (stability != BINDERC_STABILITY_VENDOR && stability != BINDERC_STABILITY_SYSTEM &&
 	    stability != BINDERC_STABILITY_VINTF)
 		return -EBADMSG;
-	r = reserve_node(s);
-	if (r < 0)
-		return r;
 	fresh = calloc(1, sizeof(*fresh));
 	if (!fresh)
 		return -ENOMEM;
+retry:
+	r = reserve_node(s);
+	if (r < 0) {
+		free(fresh);
+		return r;
+	}
 	pthread_mutex_lock(&s->mu);
 	n = node_of_addr_locked(s, addr);
+	if (!n && s->n_nodes == s->cap_nodes) {
+		/* another thread took the room made */
+		pthread_mutex_unlock(&s->mu);
+		goto retry;
+	}
 	if (n && n->local) {
 		b = n->local;
 	} else if (n && n->proxy && bc__inc_not_zero(&n->proxy->base.strong)) {
@@ -556,27 +575,33 @@ static void try_flush(bc_rpc_session *s)
 void bc__rpc_queue_dec(bc_rpc_session *s, uint64_t addr, uint32_t amount)
 {
 	struct rpc_dec *np = NULL;
+	size_t np_cap = 0, want = 0;
 	bool done = false;
 
 	if (atomic_load(&s->dead) || !amount)
 		return;
 	while (!done) {
 		pthread_mutex_lock(&s->mu);
-		if (s->n_pending < s->cap_pending) {
-			s->pending[s->n_pending++] = (struct rpc_dec){ addr, amount };
-			done = true;
-		} else if (np) {
+		if (s->n_pending == s->cap_pending && np && np_cap > s->cap_pending) {
+			/* the buffer made unlocked, if nobody grew it meanwhile */
 			if (s->n_pending)
 				memcpy(np, s->pending, s->n_pending * sizeof(*np));
 			free(s->pending);
 			s->pending = np;
-			s->cap_pending = s->cap_pending ? s->cap_pending * 2 : 4;
+			s->cap_pending = np_cap;
 			np = NULL;
+		}
+		if (s->n_pending < s->cap_pending) {
+			s->pending[s->n_pending++] = (struct rpc_dec){ addr, amount };
+			done = true;
+		} else {
+			want = s->cap_pending ? s->cap_pending * 2 : 4;
 		}
 		pthread_mutex_unlock(&s->mu);
 		if (!done) {
 			free(np);
-			np = malloc((s->cap_pending ? s->cap_pending * 2 : 4) * sizeof(*np));
+			np_cap = want;
+			np = malloc(np_cap * sizeof(*np));
 			if (!np)
 				return; /* the peer keeps a reference: a leak, not an error */
 		}
@@ -801,14 +826,11 @@ int bc__rpc_serve(bc_rpc_session *s)
 	tl_owned = s;
 	r = run(s, NULL, NULL);
 	tl_owned = NULL;
-	if (r == 0) {
-		bc__rpc_fail(s, -EPIPE);
-		return 0;
-	}
+	bc__rpc_fail(s, r < 0 ? r : -EPIPE);
+	drop_nodes(s);
 	/* What ended the session first: a nested call's broken reply, say,
 	 * rather than the failed write of the reply that followed. */
-	bc__rpc_fail(s, r);
-	return atomic_load(&s->error);
+	return r < 0 ? atomic_load(&s->error) : 0;
 }
 
 /* Send one call and wait for its reply (the caller owns the connection). */
@@ -890,7 +912,10 @@ int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel 
 			bc__rpc_fail(s, f);
 		tl_owned = NULL;
 		pthread_mutex_unlock(&s->conn_mu);
-		try_flush(s);
+		if (atomic_load(&s->dead))
+			drop_nodes(s);
+		else
+			try_flush(s);
 	}
 	return r;
 }

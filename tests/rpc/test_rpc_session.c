@@ -333,3 +333,41 @@ Test(rpc_session, threads)
 	bc_binder_unref(a.self);
 	cr_assert_eq(atomic_load(&a.destroyed), 1);
 }
+
+/* An object the client sent and the server never gave back (it did not
+ * read it) is held by the session until the session ends. */
+Test(rpc_session, held_until_end)
+{
+	struct rpct_adder a;
+	struct rpct_server t;
+	bc_rpc_session *s = NULL;
+	bc_binder *root = NULL, *cb = NULL;
+	bc_parcel *data = NULL, *reply = NULL;
+	bc_class *c = NULL;
+	atomic_int cb_gone;
+	int fd;
+
+	atomic_init(&cb_gone, 0);
+	rpct_adder_new(&a);
+	rpct_server_start(&t, a.self, 1, &fd);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	cr_assert_eq(bc_class_new("org.binderc.test.ICallback", cb_transact, cb_destroy, 0, &c), 0);
+	cr_assert_eq(bc_binder_new(c, &cb_gone, &cb), 0);
+	bc_class_unref(c);
+	cr_assert_eq(bc_binder_new_parcel(root, &data), 0);
+	cr_assert_eq(bc_parcel_write_int32(data, 1), 0);
+	cr_assert_eq(bc_parcel_write_int32(data, 2), 0);
+	cr_assert_eq(bc_parcel_write_binder(data, cb), 0);
+	cr_assert_eq(bc_binder_transact(root, RPCT_ADD, data, &reply, 0, NULL), 0);
+	bc_parcel_unref(reply);
+	bc_parcel_unref(data);
+	bc_binder_unref(cb);
+	cr_assert_eq(atomic_load(&cb_gone), 0, "the server may still give it back");
+	bc_rpc_session_shutdown(s);
+	cr_assert_eq(atomic_load(&cb_gone), 1);
+	bc_binder_unref(root);
+	cr_assert_eq(rpct_server_join(&t), 0);
+	bc_rpc_session_unref(s);
+	bc_binder_unref(a.self);
+}
