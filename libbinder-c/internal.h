@@ -99,6 +99,7 @@ struct bc_parcel {
 	 * (referenced; rpc_session.c), NULL for kernel ones */
 	struct bc_rpc_session *rpc;
 	uint32_t *rpc_offs; /* RPC parcels: where each of @binders was written */
+	struct bc_rpc_fds *rpc_fds; /* RPC parcels: their fds (rpc_internal.h) */
 	uintptr_t kbuf;	  /* kernel parcels: buffer for BC_FREE_BUFFER */
 };
 
@@ -117,6 +118,9 @@ bool bc__parcel_recycle(bc_parcel *p);
  * objects (Parcel::flattenBinder's RPC form). */
 int bc__rpc_parcel_write_binder(bc_parcel *p, bc_binder *b, bool weak);
 int bc__rpc_parcel_read_binder(bc_parcel *p, bc_binder **ret);
+/* Fds: int32 2 and an index into the fds that travel with the message. */
+int bc__rpc_parcel_write_fd(bc_parcel *p, int fd, bool take_ownership);
+int bc__rpc_parcel_read_fd(bc_parcel *p, int *ret);
 /* A freed parcel drops its session. */
 void bc__rpc_parcel_release(bc_parcel *p);
 

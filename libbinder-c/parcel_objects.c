@@ -82,6 +82,8 @@ int bc_parcel_write_fd(bc_parcel *p, int fd, bool take_ownership)
 		return -EINVAL;
 	if (p->flags & BINDERC_PARCEL_READONLY)
 		return -EROFS;
+	if (p->rpc)
+		return bc__rpc_parcel_write_fd(p, fd, take_ownership);
 	if (take_ownership) {
 		r = grow((void **)&p->fds, &p->cap_fds, p->n_fds + 1, sizeof(int));
 		if (r < 0)
@@ -317,6 +319,8 @@ static int read_fd_object(bc_parcel *p, int *ret)
 
 	if (!p)
 		return -EINVAL;
+	if (p->rpc)
+		return bc__rpc_parcel_read_fd(p, ret);
 	r = peek_object(p, (struct flat_binder_object *)(void *)&obj, &listed);
 	if (r < 0)
 		return r;

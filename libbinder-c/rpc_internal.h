@@ -23,6 +23,19 @@
 
 struct bc_rpc_proxy;
 
+/* The fds of an RPC parcel (fd mode UNIX): owned, in index order, with
+ * where each object was written; a received parcel keeps the message's
+ * object table to check reads against. */
+struct bc_rpc_fds {
+	int *fds;
+	uint32_t *offs;
+	size_t n, cap;
+	uint32_t *table; /* received: the object table */
+	size_t n_table;
+};
+/* At most this many fds go with one message (the kernel's SCM_MAX_FD). */
+#define BC_RPC_MAX_FDS 253
+
 /* One address known in the session (RpcState's BinderNode). */
 struct rpc_node {
 	uint64_t addr;
@@ -46,6 +59,7 @@ struct bc_rpc_session {
 	int fd;
 	bool is_server;
 	uint32_t version;
+	uint32_t fd_mode; /* BC_RPC_FD_MODE_NONE or _UNIX */
 	uint8_t id[BC_RPC_SESSION_ID_SIZE];
 	bc_binder *root; /* a server's */
 	pthread_mutex_t conn_mu;

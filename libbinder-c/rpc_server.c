@@ -16,6 +16,7 @@ struct bc_rpc_server {
 	atomic_int refs;
 	bc_binder *root;
 	atomic_uint max_version;
+	atomic_bool fds; /* fd mode UNIX accepted */
 };
 
 int bc_rpc_server_new(bc_binder *root, bc_rpc_server **ret)
@@ -29,6 +30,7 @@ int bc_rpc_server_new(bc_binder *root, bc_rpc_server **ret)
 		return -ENOMEM;
 	atomic_init(&srv->refs, 1);
 	atomic_init(&srv->max_version, BINDERC_RPC_VERSION_DEFAULT);
+	atomic_init(&srv->fds, false);
 	srv->root = bc_binder_ref(root);
 	*ret = srv;
 	return 0;
@@ -55,6 +57,14 @@ int bc_rpc_server_set_max_version(bc_rpc_server *srv, uint32_t version)
 	if (!srv || version > BC_RPC_V_MAX)
 		return -EINVAL;
 	atomic_store(&srv->max_version, version);
+	return 0;
+}
+
+int bc_rpc_server_set_fds(bc_rpc_server *srv, bool allow)
+{
+	if (!srv)
+		return -EINVAL;
+	atomic_store(&srv->fds, allow);
 	return 0;
 }
 
@@ -102,7 +112,9 @@ static int accept_session(bc_rpc_server *srv, bc_rpc_session *s)
 	if (r < 0)
 		return r;
 	/* Android too answers before it drops an fd mode it does not serve. */
-	if (h.fd_mode != BC_RPC_FD_MODE_NONE)
+	if (h.fd_mode == BC_RPC_FD_MODE_UNIX && atomic_load(&srv->fds))
+		s->fd_mode = BC_RPC_FD_MODE_UNIX;
+	else if (h.fd_mode != BC_RPC_FD_MODE_NONE)
 		return -EOPNOTSUPP;
 	r = bc__rpc_recv(s, init, sizeof(init), false);
 	if (r == 0)

@@ -11,6 +11,7 @@
  * session (Android does the same: the stream cannot be resynchronised).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -165,9 +166,39 @@ int bc__rpc_recv(bc_rpc_session *s, void *buf, size_t len, bool boundary)
 struct out_parcel {
 	const void *data;
 	size_t size;
-	const uint32_t *offs;
+	uint32_t *offs; /* the object table (allocated) */
 	size_t n_offs;
+	const int *fds;
+	size_t n_fds;
 };
+
+/* Bytes with fds (SCM_RIGHTS) on the first sendmsg(), the rest after. */
+static int send_fds(bc_rpc_session *s, const void *buf, size_t len, const int *fds, size_t n_fds)
+{
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int) * BC_RPC_MAX_FDS)];
+	} ctl;
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c;
+	ssize_t n;
+
+	memset(&ctl, 0, sizeof(ctl));
+	msg.msg_control = ctl.buf;
+	msg.msg_controllen = CMSG_SPACE(sizeof(int) * n_fds);
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
+	memcpy(CMSG_DATA(c), fds, sizeof(int) * n_fds);
+	do
+		n = sendmsg(s->fd, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == ECONNRESET ? -EPIPE : -errno;
+	return bc__rpc_send(s, (const uint8_t *)buf + n, len - (size_t)n);
+}
 
 /* One command: header, fixed part, parcel data, object table. */
 static int send_cmd(bc_rpc_session *s, uint32_t cmd, const void *fixed, size_t flen, const struct out_parcel *op)
@@ -177,7 +208,10 @@ static int send_cmd(bc_rpc_session *s, uint32_t cmd, const void *fixed, size_t f
 	int r;
 
 	bc__rpc_wire_header_encode(cmd, (uint32_t)(flen + dlen + 4 * n), hdr);
-	r = bc__rpc_send(s, hdr, sizeof(hdr));
+	if (op && op->n_fds)
+		r = send_fds(s, hdr, sizeof(hdr), op->fds, op->n_fds);
+	else
+		r = bc__rpc_send(s, hdr, sizeof(hdr));
 	if (r == 0)
 		r = bc__rpc_send(s, fixed, flen);
 	if (r == 0 && dlen)
@@ -191,27 +225,92 @@ static int send_cmd(bc_rpc_session *s, uint32_t cmd, const void *fixed, size_t f
 	return r;
 }
 
-/* The next command; *@body is the caller's to free.  @boundary: an end
- * of stream before it is a clean end. */
-static int read_cmd(bc_rpc_session *s, struct bc_rpc_wire_header *h, uint8_t **body)
+/* The fds that came with a message's header (fd mode UNIX). */
+struct rx_fds {
+	int fd[BC_RPC_MAX_FDS];
+	size_t n;
+};
+
+static void rx_close(struct rx_fds *rx)
+{
+	while (rx->n)
+		close(rx->fd[--rx->n]);
+}
+
+/* A command header, and the fds sent with its bytes (RpcState reads fds
+ * only there).  An end of stream before it is -EPIPE, inside it -EPROTO. */
+static int recv_header(bc_rpc_session *s, uint8_t *hdr, struct rx_fds *rx)
+{
+	size_t got = 0;
+
+	rx->n = 0;
+	while (got < BC_RPC_WIRE_HEADER_SIZE) {
+		union {
+			struct cmsghdr align;
+			char buf[CMSG_SPACE(sizeof(int) * BC_RPC_MAX_FDS)];
+		} ctl;
+		struct iovec iov = { .iov_base = hdr + got, .iov_len = BC_RPC_WIRE_HEADER_SIZE - got };
+		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+				      .msg_controllen = sizeof(ctl.buf) };
+		ssize_t n = recvmsg(s->fd, &msg, MSG_CMSG_CLOEXEC);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno == ECONNRESET ? -EPIPE : -errno;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+			size_t k;
+
+			if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+				continue;
+			k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+			for (size_t i = 0; i < k; i++) {
+				int fd;
+
+				memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+				if (rx->n < BC_RPC_MAX_FDS)
+					rx->fd[rx->n++] = fd;
+				else
+					close(fd);
+			}
+		}
+		if (msg.msg_flags & MSG_CTRUNC)
+			return -EBADMSG; /* fds were lost: the message cannot be used */
+		if (n == 0)
+			return got == 0 ? -EPIPE : -EPROTO;
+		got += (size_t)n;
+	}
+	/* fds without fd transport are a violation (Android's fd-less
+	 * sessions never read them) */
+	if (rx->n && s->fd_mode != BC_RPC_FD_MODE_UNIX)
+		return -EBADMSG;
+	return 0;
+}
+
+/* The next command; *@body is the caller's to free, the fds in @rx the
+ * caller's to take or close (closed here on an error). */
+static int read_cmd(bc_rpc_session *s, struct bc_rpc_wire_header *h, uint8_t **body, struct rx_fds *rx)
 {
 	uint8_t hdr[BC_RPC_WIRE_HEADER_SIZE];
-	int r = bc__rpc_recv(s, hdr, sizeof(hdr), true);
+	int r = recv_header(s, hdr, rx);
 
 	*body = NULL;
-	if (r < 0)
+	if (r == 0 && rx->n && bc__get_le32(hdr) == BC_RPC_CMD_DEC_STRONG)
+		r = -EBADMSG;
+	if (r < 0) {
+		rx_close(rx);
 		return r;
+	}
 	r = bc__rpc_wire_header_decode(hdr, h);
-	if (r < 0)
-		return r;
 	/* one byte more, so that an empty body has a buffer too */
-	*body = malloc(h->body_size + 1u);
-	if (!*body)
-		return -ENOMEM;
-	r = bc__rpc_recv(s, *body, h->body_size, false);
+	if (r == 0 && !(*body = malloc(h->body_size + 1u)))
+		r = -ENOMEM;
+	if (r == 0)
+		r = bc__rpc_recv(s, *body, h->body_size, false);
 	if (r < 0) {
 		free(*body);
 		*body = NULL;
+		rx_close(rx);
 	}
 	return r;
 }
@@ -416,12 +515,50 @@ static int rpc_parcel_new(bc_rpc_session *s, bc_parcel **ret)
 }
 
 /* A received parcel of session @s (a copy of the body's bytes). */
-static int rpc_parcel_received(bc_rpc_session *s, const struct bc_rpc_payload *pl, bc_parcel **ret)
+static void rpc_fds_free(struct bc_rpc_fds *x)
 {
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->n; i++)
+		close(x->fds[i]);
+	free(x->fds);
+	free(x->offs);
+	free(x->table);
+	free(x);
+}
+
+/* ... with the fds that came with the message, which it takes (on an
+ * error too), and its object table. */
+static int rpc_parcel_received(bc_rpc_session *s, const struct bc_rpc_payload *pl, struct rx_fds *rx, bc_parcel **ret)
+{
+	struct bc_rpc_fds *x = NULL;
 	int r = bc_parcel_new_from_data(pl->data, pl->data_size, NULL, 0, ret);
 
-	if (r == 0)
+	if (r == 0 && (rx->n || pl->n_table)) {
+		x = calloc(1, sizeof(*x));
+		if (x) {
+			x->fds = malloc((rx->n ? rx->n : 1) * sizeof(int));
+			x->table = malloc((pl->n_table ? pl->n_table : 1) * sizeof(uint32_t));
+		}
+		if (!x || !x->fds || !x->table) {
+			rpc_fds_free(x);
+			bc_parcel_unref(*ret);
+			*ret = NULL;
+			r = -ENOMEM;
+		} else {
+			memcpy(x->fds, rx->fd, rx->n * sizeof(int));
+			x->n = rx->n;
+			rx->n = 0;
+			for (size_t i = 0; i < pl->n_table; i++)
+				x->table[i] = bc__get_le32(pl->table + 4 * i);
+			x->n_table = pl->n_table;
+		}
+	}
+	rx_close(rx);
+	if (r == 0) {
 		(*ret)->rpc = bc_rpc_session_ref(s);
+		(*ret)->rpc_fds = x;
+	}
 	return r;
 }
 
@@ -429,7 +566,85 @@ void bc__rpc_parcel_release(bc_parcel *p)
 {
 	free(p->rpc_offs);
 	p->rpc_offs = NULL;
+	rpc_fds_free(p->rpc_fds);
+	p->rpc_fds = NULL;
 	p->rpc = bc_rpc_session_unref(p->rpc);
+}
+
+/* int32 2 (TYPE_NATIVE_FILE_DESCRIPTOR), int32 index; the fd goes with
+ * the message (fd mode UNIX, version 1 on).  Without ownership a
+ * duplicate is kept, so that the parcel always closes what it holds. */
+int bc__rpc_parcel_write_fd(bc_parcel *p, int fd, bool take_ownership)
+{
+	bc_rpc_session *s = p->rpc;
+	struct bc_rpc_fds *x = p->rpc_fds;
+	size_t start = p->size;
+	int nfd, r;
+
+	/* FDS_NOT_ALLOWED; and version 0 has no table to list them */
+	if (s->fd_mode != BC_RPC_FD_MODE_UNIX || s->version < BC_RPC_V1)
+		return -EOPNOTSUPP;
+	if (!x) {
+		x = calloc(1, sizeof(*x));
+		if (!x)
+			return -ENOMEM;
+		p->rpc_fds = x;
+	}
+	if (x->n == BC_RPC_MAX_FDS || start > UINT32_MAX - 8)
+		return -EMSGSIZE;
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 4;
+		int *nf = realloc(x->fds, cap * sizeof(*nf));
+		uint32_t *no;
+
+		if (!nf)
+			return -ENOMEM;
+		x->fds = nf;
+		no = realloc(x->offs, cap * sizeof(*no));
+		if (!no)
+			return -ENOMEM;
+		x->offs = no;
+		x->cap = cap;
+	}
+	r = bc_parcel_write_int32(p, 2);
+	if (r == 0)
+		r = bc_parcel_write_int32(p, (int32_t)x->n);
+	if (r < 0) {
+		p->size = start;
+		return r;
+	}
+	nfd = take_ownership ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (nfd < 0) {
+		p->size = start;
+		return -errno;
+	}
+	x->fds[x->n] = nfd;
+	x->offs[x->n++] = (uint32_t)start;
+	return 0;
+}
+
+/* The fd of a received parcel, owned by it; only at a position the
+ * message's object table lists (Parcel::readFileDescriptor). */
+int bc__rpc_parcel_read_fd(bc_parcel *p, int *ret)
+{
+	struct bc_rpc_fds *x = p->rpc_fds;
+	size_t start = p->pos;
+	int32_t type = 0, idx = -1;
+	bool listed = false;
+	int r = bc_parcel_read_int32(p, &type);
+
+	if (r == 0)
+		r = bc_parcel_read_int32(p, &idx);
+	for (size_t i = 0; r == 0 && x && i < x->n_table && !listed; i++)
+		listed = x->table[i] == start;
+	if (r == 0 && (type != 2 || !listed || idx < 0 || (size_t)idx >= x->n))
+		r = -EBADMSG;
+	if (r < 0) {
+		p->pos = start;
+		return r;
+	}
+	*ret = x->fds[idx];
+	return 0;
 }
 
 /* int32 1, u64 address, int32 stability; a null binder is int32 0 and a
@@ -657,13 +872,49 @@ static int parcel_out(bc_rpc_session *s, bc_parcel *p, struct out_parcel *op)
 		return -EXDEV;
 	op->data = bc_parcel_data(p);
 	op->size = bc_parcel_size(p);
-	/* From version 2 on, the table lists where the binders are. */
-	if (p->rpc && s->version >= BC_RPC_V2) {
-		op->offs = p->rpc_offs;
-		op->n_offs = p->n_binders;
+	if (p->rpc_fds && p->rpc_fds->n) {
+		/* no table at version 0 (RpcState::validateParcel) */
+		if (s->version < BC_RPC_V1 || s->fd_mode != BC_RPC_FD_MODE_UNIX)
+			return -EOPNOTSUPP;
+		op->fds = p->rpc_fds->fds;
+		op->n_fds = p->rpc_fds->n;
+	}
+	/* The table: the fds' positions, and from version 2 on the binders'
+	 * too, in the order they were written. */
+	{
+		size_t nb = p->rpc && s->version >= BC_RPC_V2 ? p->n_binders : 0, nf = op->n_fds, i = 0, j = 0;
+
+		if (nb + nf) {
+			op->offs = malloc((nb + nf) * sizeof(*op->offs));
+			if (!op->offs)
+				return -ENOMEM;
+		}
+		while (i < nb || j < nf) {
+			if (j == nf || (i < nb && p->rpc_offs[i] < p->rpc_fds->offs[j]))
+				op->offs[op->n_offs++] = p->rpc_offs[i++];
+			else
+				op->offs[op->n_offs++] = p->rpc_fds->offs[j++];
+		}
 	}
 	if (op->size + 4 * op->n_offs > BC_RPC_MAX_BODY - BC_RPC_TRANSACTION_SIZE)
 		return -EMSGSIZE;
+	return 0;
+}
+
+static void out_done(struct out_parcel *op)
+{
+	free(op->offs);
+	op->offs = NULL;
+}
+
+/* Whether the object table fits the fds that came: as many entries as
+ * fds at version 1 (fds only), at least as many at 2 (binders too). */
+static int check_table(bc_rpc_session *s, const struct bc_rpc_payload *pl, size_t n_fds)
+{
+	if (s->version == BC_RPC_V1 && pl->n_table != n_fds)
+		return -EBADMSG;
+	if (pl->n_table < n_fds || (s->version == BC_RPC_V0 && n_fds))
+		return -EBADMSG;
 	return 0;
 }
 
@@ -671,14 +922,20 @@ static int send_reply(bc_rpc_session *s, int32_t status, bc_parcel *reply)
 {
 	uint8_t fixed[BC_RPC_REPLY_SIZE];
 	struct out_parcel op;
+	int r;
 
+	memset(&op, 0, sizeof(op));
 	/* as libbinder does when its reply fails validation */
 	if (status == 0 && parcel_out(s, reply, &op) < 0)
 		status = -EINVAL;
-	if (status != 0)
+	if (status != 0) {
+		out_done(&op);
 		memset(&op, 0, sizeof(op));
+	}
 	bc__rpc_reply_encode(status, (uint32_t)op.size, s->version, fixed);
-	return send_cmd(s, BC_RPC_CMD_REPLY, fixed, bc__rpc_reply_size(s->version), &op);
+	r = send_cmd(s, BC_RPC_CMD_REPLY, fixed, bc__rpc_reply_size(s->version), &op);
+	out_done(&op);
+	return r;
 }
 
 /* A special transaction (address 0); the reply's status. */
@@ -701,7 +958,7 @@ static int32_t special(bc_rpc_session *s, uint32_t code, bc_parcel *reply)
 /* Run a call on our object at @t->address: its status (the handler's);
  * *@fatal for a violation that ends the session. */
 static int32_t call_local(bc_rpc_session *s, const struct bc_rpc_transaction *t, const struct bc_rpc_payload *pl,
-			  bc_parcel **ret_reply, int *fatal)
+			  struct rx_fds *rx, bc_parcel **ret_reply, int *fatal)
 {
 	bool oneway = t->flags & BC_RPC_FLAG_ONEWAY;
 	bc_binder *b = NULL;
@@ -727,13 +984,15 @@ static int32_t call_local(bc_rpc_session *s, const struct bc_rpc_transaction *t,
 			b = NULL;
 	}
 	pthread_mutex_unlock(&s->mu);
+	if (r < 0 || !b)
+		rx_close(rx);
 	if (r < 0) {
 		*fatal = r;
 		return -EINVAL; /* BAD_VALUE */
 	}
 	if (!b)
 		return -EPIPE; /* DEAD_OBJECT */
-	r = rpc_parcel_received(s, pl, &in);
+	r = rpc_parcel_received(s, pl, rx, &in);
 	if (r == 0)
 		r = bc__txn_new(NULL, t->code, t->flags & BC_RPC_FLAG_ONEWAY, 0, 0, NULL, &txn);
 	if (r == 0) {
@@ -753,7 +1012,7 @@ static int32_t call_local(bc_rpc_session *s, const struct bc_rpc_transaction *t,
 	return r;
 }
 
-static int process_transact(bc_rpc_session *s, const uint8_t *body, size_t len)
+static int process_transact(bc_rpc_session *s, const uint8_t *body, size_t len, struct rx_fds *rx)
 {
 	struct bc_rpc_transaction t;
 	struct bc_rpc_payload pl;
@@ -762,6 +1021,10 @@ static int process_transact(bc_rpc_session *s, const uint8_t *body, size_t len)
 	int fatal = 0, r;
 
 	r = bc__rpc_transaction_decode(body, len, s->version, &t, &pl);
+	if (r == 0)
+		r = check_table(s, &pl, rx->n);
+	if (r < 0 || t.address == 0)
+		rx_close(rx); /* special transactions carry no fds */
 	if (r < 0)
 		return r;
 	if (t.address == 0) {
@@ -770,7 +1033,7 @@ static int process_transact(bc_rpc_session *s, const uint8_t *body, size_t len)
 			return r;
 		status = special(s, t.code, reply);
 	} else {
-		status = call_local(s, &t, &pl, &reply, &fatal);
+		status = call_local(s, &t, &pl, rx, &reply, &fatal);
 	}
 	r = flush_decs(s);
 	if (r == 0 && !(t.flags & BC_RPC_FLAG_ONEWAY))
@@ -783,23 +1046,24 @@ static int process_transact(bc_rpc_session *s, const uint8_t *body, size_t len)
 
 /* Execute commands until a REPLY (@reply_body set; the caller frees it)
  * or, when @reply_body is NULL (a server), until the peer goes. */
-static int run(bc_rpc_session *s, uint8_t **reply_body, size_t *reply_len)
+static int run(bc_rpc_session *s, uint8_t **reply_body, size_t *reply_len, struct rx_fds *reply_rx)
 {
 	for (;;) {
 		struct bc_rpc_wire_header h;
+		struct rx_fds rx;
 		uint8_t *body;
 		int r;
 
 		if (atomic_load(&s->drained) && !reply_body)
 			return 0;
-		r = read_cmd(s, &h, &body);
+		r = read_cmd(s, &h, &body, &rx);
 		if (r == -EPIPE && !reply_body)
 			return 0; /* the client closed between messages */
 		if (r < 0)
 			return r;
 		switch (h.command) {
 		case BC_RPC_CMD_TRANSACT:
-			r = process_transact(s, body, h.body_size);
+			r = process_transact(s, body, h.body_size, &rx);
 			break;
 		case BC_RPC_CMD_DEC_STRONG:
 			r = process_dec_strong(s, body, h.body_size);
@@ -811,8 +1075,10 @@ static int run(bc_rpc_session *s, uint8_t **reply_body, size_t *reply_len)
 			}
 			*reply_body = body;
 			*reply_len = h.body_size;
+			*reply_rx = rx;
 			return 0;
 		}
+		rx_close(&rx);
 		free(body);
 		if (r < 0)
 			return r;
@@ -824,7 +1090,7 @@ int bc__rpc_serve(bc_rpc_session *s)
 	int r;
 
 	tl_owned = s;
-	r = run(s, NULL, NULL);
+	r = run(s, NULL, NULL, NULL);
 	tl_owned = NULL;
 	bc__rpc_fail(s, r < 0 ? r : -EPIPE);
 	drop_nodes(s);
@@ -840,6 +1106,7 @@ static int call(bc_rpc_session *s, uint64_t addr, uint32_t code, const struct ou
 	struct bc_rpc_transaction t = { .address = addr, .code = code, .flags = flags, .data_size = (uint32_t)op->size };
 	uint8_t fixed[BC_RPC_TRANSACTION_SIZE];
 	struct bc_rpc_payload pl;
+	struct rx_fds rx = { .n = 0 };
 	uint8_t *body = NULL;
 	size_t len = 0;
 	int32_t status;
@@ -859,10 +1126,13 @@ static int call(bc_rpc_session *s, uint64_t addr, uint32_t code, const struct ou
 	if (r == 0)
 		r = send_cmd(s, BC_RPC_CMD_TRANSACT, fixed, sizeof(fixed), op);
 	if (r == 0 && !(flags & BC_RPC_FLAG_ONEWAY))
-		r = run(s, &body, &len);
+		r = run(s, &body, &len, &rx);
 	if (r == 0 && body)
 		r = bc__rpc_reply_decode(body, len, s->version, &status, &pl);
+	if (r == 0 && body)
+		r = check_table(s, &pl, rx.n);
 	if (r < 0) {
+		rx_close(&rx);
 		free(body);
 		bc__rpc_fail(s, r);
 		*ret_origin = BINDERC_ERROR_TRANSPORT;
@@ -872,8 +1142,9 @@ static int call(bc_rpc_session *s, uint64_t addr, uint32_t code, const struct ou
 		*ret_origin = BINDERC_ERROR_REMOTE;
 		r = status < 0 ? status : -EBADMSG;
 	} else if (body && ret_reply) {
-		r = rpc_parcel_received(s, &pl, ret_reply);
+		r = rpc_parcel_received(s, &pl, &rx, ret_reply);
 	}
+	rx_close(&rx);
 	free(body);
 	return r;
 }
@@ -885,17 +1156,19 @@ int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel 
 	struct out_parcel op;
 	int r = parcel_out(s, data, &op);
 
-	if (r < 0)
-		return r;
-	if (atomic_load(&s->dead)) {
+	if (r == 0 && atomic_load(&s->dead)) {
 		*ret_origin = BINDERC_ERROR_TRANSPORT;
-		return -EPIPE;
+		r = -EPIPE;
+	}
+	/* A server's one connection is read by its serving thread: only
+	 * that thread's handlers may call the client. */
+	if (r == 0 && !nested && s->is_server)
+		r = -EWOULDBLOCK;
+	if (r < 0) {
+		out_done(&op);
+		return r;
 	}
 	if (!nested) {
-		/* A server's one connection is read by its serving thread:
-		 * only that thread's handlers may call the client. */
-		if (s->is_server)
-			return -EWOULDBLOCK;
 		pthread_mutex_lock(&s->conn_mu);
 		tl_owned = s;
 	}
@@ -905,6 +1178,7 @@ int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel 
 	} else {
 		r = call(s, addr, code, &op, flags & BINDERC_FLAG_ONEWAY ? BC_RPC_FLAG_ONEWAY : 0, ret_reply, ret_origin);
 	}
+	out_done(&op);
 	if (!nested) {
 		int f = atomic_load(&s->dead) ? 0 : flush_decs(s);
 
@@ -950,7 +1224,7 @@ static int setup_call(bc_rpc_session *s, uint32_t code, bc_parcel **ret)
 	return bc__rpc_transact(s, 0, code, NULL, ret, 0, &origin);
 }
 
-int bc_rpc_session_connect_fd(int fd, uint32_t max_version, bc_rpc_session **ret)
+int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_rpc_session **ret)
 {
 	struct bc_rpc_conn_header h = { .version = max_version, .fd_mode = BC_RPC_FD_MODE_NONE };
 	uint8_t out[BC_RPC_CONN_HEADER_SIZE + BC_RPC_CONN_INIT_SIZE], resp[BC_RPC_NEW_SESSION_RESPONSE_SIZE];
@@ -961,7 +1235,9 @@ int bc_rpc_session_connect_fd(int fd, uint32_t max_version, bc_rpc_session **ret
 	int32_t threads;
 	int r;
 
-	if (fd < 0 || !ret || max_version > BC_RPC_V_MAX) {
+	if (flags & BINDERC_RPC_FDS)
+		h.fd_mode = BC_RPC_FD_MODE_UNIX;
+	if (fd < 0 || !ret || max_version > BC_RPC_V_MAX || (flags & ~BINDERC_RPC_FDS)) {
 		if (fd >= 0)
 			close(fd);
 		return -EINVAL;
@@ -969,6 +1245,8 @@ int bc_rpc_session_connect_fd(int fd, uint32_t max_version, bc_rpc_session **ret
 	r = bc__rpc_session_new(fd, false, &s);
 	if (r < 0)
 		return r;
+	/* a server that does not take the mode closes the connection */
+	s->fd_mode = h.fd_mode;
 	/* header and "cci" first, the answer after (as Android's client) */
 	bc__rpc_conn_header_encode(&h, out);
 	bc__rpc_conn_init_encode(out + BC_RPC_CONN_HEADER_SIZE);

@@ -162,9 +162,9 @@ int bc__rpc_dec_strong_decode(const uint8_t *body, size_t len, uint64_t *address
 
 /* ---- the object table ---------------------------------------------------- */
 /* Each entry 4-aligned with its 4-byte type word inside the data, and
- * increasing.  At version 1 the table lists fds only, so with fd mode
- * NONE (all this library speaks) it must be empty; version 2 lists binder
- * positions too. */
+ * increasing.  How many there must be depends on the fds that came with
+ * the message (version 1 lists fds only, version 2 binders too): the
+ * session checks that. */
 int bc__rpc_table_check(const struct bc_rpc_payload *pl, uint32_t version);
 
 /* ---- binder objects inside a parcel ------------------------------------- */

@@ -23,9 +23,13 @@
  * one of ours that came back); a handler may call them back while the
  * call that brought them waits (a nested call on the same connection).
  *
- * What this version does not do yet: file descriptors (a parcel holding
- * kernel objects or fds is refused with -EXDEV; fd mode NONE only), more
- * than one connection per session (so a server calls a client only from
+ * File descriptors travel when the client asked for them
+ * (BINDERC_RPC_FDS) and the server allows them (bc_rpc_server_set_fds()),
+ * at version 1 or later: bc_parcel_write_fd() and bc_parcel_read_fd() on
+ * a session's parcels (a received parcel owns its fds; elsewhere
+ * bc_parcel_write_fd() says -EOPNOTSUPP).
+ *
+ * What this version does not do yet: more than one connection per session (so a server calls a client only from
  * within a call of that client, and there are no death notifications:
  * bc_binder_link_to_death() says -ENOSYS), TLS.
  *
@@ -57,17 +61,22 @@ typedef struct bc_rpc_server bc_rpc_server;
 
 /* ---- client ------------------------------------------------------------- */
 
+/** Flag of bc_rpc_session_connect_fd(): ask for file descriptors in
+ * parcels (fd mode UNIX: @fd must be a unix socket; needs version 1 or
+ * later).  A server that does not take them closes the connection. */
+#define BINDERC_RPC_FDS 0x1u
+
 /**
  * Set up a new session on the connected stream socket @fd (taken: closed
  * with the session): send the connection header proposing @max_version
- * (BINDERC_RPC_VERSION_*), read the version the server chose (at most
- * @max_version), and ask for the server's thread count and session id,
- * as Android's client does.  Blocks.  0, or -EPROTONOSUPPORT (a version
- * not spoken here, or above @max_version), -EBADMSG (a malformed
- * answer), -EPIPE (the server closed), -errno of the socket.  On an
- * error @fd is closed too.
+ * (BINDERC_RPC_VERSION_*) and the fd mode of @flags (BINDERC_RPC_FDS),
+ * read the version the server chose (at most @max_version), and ask for
+ * the server's thread count and session id, as Android's client does.
+ * Blocks.  0, or -EPROTONOSUPPORT (a version not spoken here, or above
+ * @max_version), -EBADMSG (a malformed answer), -EPIPE (the server
+ * closed), -errno of the socket.  On an error @fd is closed too.
  */
-int bc_rpc_session_connect_fd(int fd, uint32_t max_version, bc_rpc_session **ret);
+int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_rpc_session **ret);
 /** Take a reference.  Returns @s. */
 bc_rpc_session *bc_rpc_session_ref(bc_rpc_session *s);
 /** Drop one; proxies of the session hold their own.  Returns NULL. */
@@ -94,6 +103,10 @@ bc_rpc_server *bc_rpc_server_unref(bc_rpc_server *srv);
 /** The highest version the server agrees to (default
  * BINDERC_RPC_VERSION_DEFAULT); -EINVAL above BINDERC_RPC_VERSION_2. */
 int bc_rpc_server_set_max_version(bc_rpc_server *srv, uint32_t version);
+/** Whether clients may ask for file descriptors in parcels (fd mode
+ * UNIX; default no: such a client is answered, then dropped, as
+ * Android's server does). */
+int bc_rpc_server_set_fds(bc_rpc_server *srv, bool allow);
 /**
  * Serve one client's new session on the connected stream socket @fd
  * (taken: closed on return) on the calling thread, until the client

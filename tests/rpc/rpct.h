@@ -24,6 +24,7 @@
 #define RPCT_GET_RECORD 4 /* -> the last int32 recorded */
 #define RPCT_SEND_BINDER 5 /* -> a binder object in the reply */
 #define RPCT_CALL_BACK 6   /* binder cb, int32 x -> what cb's code 1 answers to x */
+#define RPCT_FD 7	   /* fd: 4 bytes read from it -> those bytes, and an fd to read "pong" from */
 
 struct rpct_adder {
 	atomic_int recorded;
@@ -57,6 +58,27 @@ static inline int rpct_on_transact(bc_binder *self, bc_txn *txn, uint32_t code, 
 		return bc_parcel_write_int32(reply, atomic_load(&a->recorded));
 	case RPCT_SEND_BINDER:
 		return bc_parcel_write_binder(reply, self);
+	case RPCT_FD: {
+		char buf[4];
+		int fd = -1, pfd[2];
+
+		r = bc_parcel_read_fd(in, &fd);
+		if (r < 0)
+			return r;
+		if (read(fd, buf, 4) != 4)
+			return -EIO;
+		r = bc_parcel_write_raw(reply, buf, 4);
+		if (r == 0 && pipe(pfd) == 0) {
+			if (write(pfd[1], "pong", 4) != 4)
+				r = -EIO;
+			close(pfd[1]);
+			if (r == 0)
+				r = bc_parcel_write_fd(reply, pfd[0], true);
+			else
+				close(pfd[0]);
+		}
+		return r;
+	}
 	case RPCT_CALL_BACK: {
 		/* a call back into the caller while its call waits: nested, on
 		 * the same connection */

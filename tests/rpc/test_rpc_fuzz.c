@@ -142,7 +142,7 @@ Test(rpc_fuzz, client_reader)
 		if (i)
 			mutate(&r);
 		raw_feed(&r, sv);
-		res = bc_rpc_session_connect_fd(sv[0], 1 + next() % 2, &s);
+		res = bc_rpc_session_connect_fd(sv[0], 1 + next() % 2, 0, &s);
 		if (res == 0)
 			res = bc_rpc_session_get_root(s, &b);
 		if (res == 0 && b)

@@ -46,7 +46,7 @@ Test(rpc_raw, client_sends_as_observed)
 
 	raw_server_setup(&srv, 1);
 	raw_feed(&srv, sv);
-	cr_assert_eq(bc_rpc_session_connect_fd(sv[0], 1, &s), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(sv[0], 1, 0, &s), 0);
 	n = read(sv[1], out.b, sizeof(out.b));
 	cr_assert_gt(n, 0);
 	th_assert_bytes(out.b, (size_t)n, want, sizeof(want));
@@ -196,7 +196,7 @@ static int connect_peer(const struct raw *r, uint32_t version, bc_rpc_session **
 	int sv[2], res;
 
 	raw_feed(r, sv);
-	res = bc_rpc_session_connect_fd(sv[0], version, ret);
+	res = bc_rpc_session_connect_fd(sv[0], version, 0, ret);
 	if (peer)
 		*peer = sv[1];
 	else
@@ -344,4 +344,87 @@ Test(rpc_raw, server_root_reply_by_version)
 			raw_u32(&exp, 0); /* the table: a binder at offset 0 */
 		th_assert_bytes(out.b, out.n, exp.b, exp.n);
 	}
+}
+
+/* Fds the session did not ask for, and object tables that do not match
+ * the fds that came, end the session. */
+static int serve_with_fd(const struct raw *r, bool allow_fds, size_t fd_at)
+{
+	struct rpct_adder a;
+	bc_rpc_server *srv = NULL;
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct iovec iov = { .iov_base = (void *)(r->b + fd_at), .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+			      .msg_controllen = sizeof(ctl.buf) };
+	struct cmsghdr *c;
+	int sv[2], pfd[2], res;
+
+	rpct_adder_new(&a);
+	cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	cr_assert_eq(pipe(pfd), 0);
+	cr_assert_eq(write(sv[1], r->b, fd_at), (ssize_t)fd_at);
+	memset(&ctl, 0, sizeof(ctl));
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &pfd[0], sizeof(int));
+	cr_assert_eq(sendmsg(sv[1], &msg, 0), 1);
+	cr_assert_eq(write(sv[1], r->b + fd_at + 1, r->n - fd_at - 1), (ssize_t)(r->n - fd_at - 1));
+	cr_assert_eq(shutdown(sv[1], SHUT_WR), 0);
+	close(pfd[0]);
+	close(pfd[1]);
+	cr_assert_eq(bc_rpc_server_new(a.self, &srv), 0);
+	cr_assert_eq(bc_rpc_server_set_fds(srv, allow_fds), 0);
+	res = bc_rpc_server_serve_fd(srv, sv[0]);
+	close(sv[1]);
+	bc_rpc_server_unref(srv);
+	bc_binder_unref(a.self);
+	cr_assert_eq(atomic_load(&a.destroyed), 1);
+	return res;
+}
+
+Test(rpc_raw, server_fds_refused)
+{
+	struct raw r = { .n = 0 };
+	struct bc_rpc_conn_header h = { .version = 1, .fd_mode = BC_RPC_FD_MODE_UNIX };
+	uint8_t hdr[BC_RPC_CONN_HEADER_SIZE + BC_RPC_CONN_INIT_SIZE];
+	uint8_t fdobj[8] = { 2, 0, 0, 0, 0, 0, 0, 0 };
+	size_t at;
+
+	/* an fd on a session without fd transport */
+	raw_client_setup(&r, 1);
+	at = r.n;
+	raw_transact(&r, 0, BC_RPC_SPECIAL_GET_ROOT, 0, 0, NULL, 0);
+	cr_assert_eq(serve_with_fd(&r, false, at), -EBADMSG);
+	/* fd mode UNIX: an fd whose message lists no table entry */
+	r.n = 0;
+	bc__rpc_conn_header_encode(&h, hdr);
+	bc__rpc_conn_init_encode(hdr + BC_RPC_CONN_HEADER_SIZE);
+	raw_put(&r, hdr, sizeof(hdr));
+	raw_transact(&r, 0, BC_RPC_SPECIAL_GET_ROOT, 0, 0, NULL, 0);
+	at = r.n;
+	raw_transact(&r, bc__rpc_addr(3, 0), RPCT_FD, 0, 0, fdobj, 8);
+	cr_assert_eq(serve_with_fd(&r, true, at), -EBADMSG);
+	/* the same with its table entry: the handler reads 4 bytes from an
+	 * empty pipe whose writer is closed, and fails; the session goes on
+	 * until the client leaves */
+	r.n = 0;
+	raw_put(&r, hdr, sizeof(hdr));
+	raw_transact(&r, 0, BC_RPC_SPECIAL_GET_ROOT, 0, 0, NULL, 0);
+	at = r.n;
+	raw_cmd(&r, BC_RPC_CMD_TRANSACT, 40 + 8 + 4);
+	{
+		struct bc_rpc_transaction t = { .address = bc__rpc_addr(3, 0), .code = RPCT_FD, .data_size = 8 };
+		uint8_t fixed[BC_RPC_TRANSACTION_SIZE];
+
+		bc__rpc_transaction_encode(&t, fixed);
+		raw_put(&r, fixed, sizeof(fixed));
+	}
+	raw_put(&r, fdobj, 8);
+	raw_u32(&r, 0);
+	cr_assert_eq(serve_with_fd(&r, true, at), 0);
 }

@@ -4,6 +4,8 @@
  * object as an ordinary bc_binder and calls it; versions; references
  * given back when the proxy goes (the server then ends the session).
  */
+#include <fcntl.h>
+
 #include "rpct.h"
 
 Test(rpc_session, root_calls)
@@ -20,7 +22,7 @@ Test(rpc_session, root_calls)
 
 	rpct_adder_new(&a);
 	rpct_server_start(&t, a.self, BINDERC_RPC_VERSION_DEFAULT, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, BINDERC_RPC_VERSION_DEFAULT, &s), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, BINDERC_RPC_VERSION_DEFAULT, 0, &s), 0);
 	cr_assert_eq(bc_rpc_session_get_version(s), 1);
 	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
 	cr_assert_not_null(root);
@@ -90,7 +92,7 @@ Test(rpc_session, versions)
 
 			rpct_adder_new(&a);
 			rpct_server_start(&t, a.self, sv, &fd);
-			cr_assert_eq(bc_rpc_session_connect_fd(fd, cv, &s), 0);
+			cr_assert_eq(bc_rpc_session_connect_fd(fd, cv, 0, &s), 0);
 			cr_assert_eq(bc_rpc_session_get_version(s), cv < sv ? cv : sv);
 			cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
 			cr_assert_eq(rpct_add(root, 20, 3, &v), 0, "client %u server %u", cv, sv);
@@ -117,7 +119,7 @@ Test(rpc_session, one_proxy_per_address)
 
 	rpct_adder_new(&a);
 	rpct_server_start(&t, a.self, 1, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, &s), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, 0, &s), 0);
 	cr_assert_eq(bc_rpc_session_get_root(s, &r1), 0);
 	cr_assert_eq(bc_rpc_session_get_root(s, &r2), 0);
 	cr_assert_eq(r1, r2);
@@ -142,7 +144,7 @@ Test(rpc_session, no_root)
 	int fd;
 
 	rpct_server_start(&t, NULL, 2, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, 2, &s), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 2, 0, &s), 0);
 	cr_assert_eq(bc_rpc_session_get_version(s), 2);
 	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
 	cr_assert_null(root);
@@ -163,7 +165,7 @@ Test(rpc_session, shutdown)
 
 	rpct_adder_new(&a);
 	rpct_server_start(&t, a.self, 1, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, &s), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, 0, &s), 0);
 	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
 	bc_rpc_session_shutdown(s);
 	cr_assert(!bc_binder_is_alive(root));
@@ -215,7 +217,7 @@ Test(rpc_session, nested_callback)
 		atomic_init(&cb_gone, 0);
 		rpct_adder_new(&a);
 		rpct_server_start(&t, a.self, version, &fd);
-		cr_assert_eq(bc_rpc_session_connect_fd(fd, version, &s), 0);
+		cr_assert_eq(bc_rpc_session_connect_fd(fd, version, 0, &s), 0);
 		cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
 		cr_assert_eq(bc_class_new("org.binderc.test.ICallback", cb_transact, cb_destroy, 0, &c), 0);
 		cr_assert_eq(bc_binder_new(c, &cb_gone, &cb), 0);
@@ -254,7 +256,7 @@ Test(rpc_session, parcels)
 
 	rpct_adder_new(&a);
 	rpct_server_start(&t, a.self, 1, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, &s), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, 0, &s), 0);
 	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
 	cr_assert_eq(bc_binder_new_parcel(root, &p), 0);
 	cr_assert_eq(bc_parcel_write_interface_token(p, "abc"), 0);
@@ -262,8 +264,12 @@ Test(rpc_session, parcels)
 	cr_assert_eq(bc_parcel_write_weak_binder(p, a.self), -EOPNOTSUPP);
 	cr_assert_eq(bc_parcel_write_binder(p, NULL), 0); /* int32 0, stability 0 */
 	cr_assert_eq(bc_parcel_size(p), sizeof(token) + 8);
+	/* no fds in a session that did not ask for them */
+	cr_assert_eq(bc_parcel_write_fd(p, 0, false), -EOPNOTSUPP);
+	bc_parcel_unref(p);
+	/* a kernel parcel's objects are not for this session */
+	cr_assert_eq(bc_parcel_new(&p), 0);
 	cr_assert_eq(bc_parcel_write_fd(p, 0, false), 0);
-	/* an fd makes a kernel object: not for this session */
 	cr_assert_eq(bc_binder_transact(root, RPCT_ADD, p, NULL, 0, NULL), -EXDEV);
 	bc_parcel_unref(p);
 	cr_assert_eq(bc_weak_new(root, &w), 0);
@@ -315,7 +321,7 @@ Test(rpc_session, threads)
 
 	rpct_adder_new(&a);
 	rpct_server_start(&t, a.self, 1, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, &s), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, 0, &s), 0);
 	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
 	for (int i = 0; i < 4; i++) {
 		w[i] = (struct worker){ .s = s, .root = root };
@@ -350,7 +356,7 @@ Test(rpc_session, held_until_end)
 	atomic_init(&cb_gone, 0);
 	rpct_adder_new(&a);
 	rpct_server_start(&t, a.self, 1, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, &s), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, 0, &s), 0);
 	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
 	cr_assert_eq(bc_class_new("org.binderc.test.ICallback", cb_transact, cb_destroy, 0, &c), 0);
 	cr_assert_eq(bc_binder_new(c, &cb_gone, &cb), 0);
@@ -366,6 +372,95 @@ Test(rpc_session, held_until_end)
 	cr_assert_eq(atomic_load(&cb_gone), 0, "the server may still give it back");
 	bc_rpc_session_shutdown(s);
 	cr_assert_eq(atomic_load(&cb_gone), 1);
+	bc_binder_unref(root);
+	cr_assert_eq(rpct_server_join(&t), 0);
+	bc_rpc_session_unref(s);
+	bc_binder_unref(a.self);
+}
+
+/* How many fds this process has open. */
+static int open_fds(void)
+{
+	int n = 0;
+
+	for (int fd = 0; fd < 1024; fd++)
+		if (fcntl(fd, F_GETFD) >= 0)
+			n++;
+	return n;
+}
+
+/* Fds in parcels (fd mode UNIX): one each way, at versions 1 and 2; and
+ * a server that does not take them. */
+static void fd_roundtrip(uint32_t version)
+{
+	int before = open_fds();
+	struct rpct_adder a;
+	struct rpct_server t;
+	bc_rpc_session *s = NULL;
+	bc_binder *root = NULL;
+	bc_parcel *data = NULL, *reply = NULL;
+	const void *got = NULL;
+	char buf[4];
+	int fd, pfd[2], rfd = -1;
+
+	rpct_adder_new(&a);
+	rpct_server_start(&t, a.self, version, &fd);
+	cr_assert_eq(bc_rpc_server_set_fds(t.srv, true), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, version, BINDERC_RPC_FDS, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	cr_assert_eq(pipe(pfd), 0);
+	cr_assert_eq(write(pfd[1], "ping", 4), 4);
+	close(pfd[1]);
+	cr_assert_eq(bc_binder_new_parcel(root, &data), 0);
+	cr_assert_eq(bc_parcel_write_fd(data, pfd[0], false), 0); /* a duplicate is sent */
+	close(pfd[0]);
+	cr_assert_eq(bc_binder_transact(root, RPCT_FD, data, &reply, 0, NULL), 0, "version %u", version);
+	cr_assert_eq(bc_parcel_read_raw(reply, 4, &got), 0);
+	cr_assert(memcmp(got, "ping", 4) == 0);
+	cr_assert_eq(bc_parcel_read_fd(reply, &rfd), 0);
+	cr_assert_eq(read(rfd, buf, 4), 4);
+	cr_assert(memcmp(buf, "pong", 4) == 0);
+	/* read again: not at a listed position */
+	cr_assert_eq(bc_parcel_set_position(reply, 0), 0);
+	cr_assert_eq(bc_parcel_read_fd(reply, &rfd), -EBADMSG);
+	bc_parcel_unref(reply); /* closes the fd */
+	bc_parcel_unref(data);
+	bc_binder_unref(root);
+	cr_assert_eq(rpct_server_join(&t), 0);
+	bc_rpc_session_unref(s);
+	bc_binder_unref(a.self);
+	cr_assert_eq(open_fds(), before, "fds leaked at version %u", version);
+}
+
+Test(rpc_session, fds)
+{
+	fd_roundtrip(1);
+	fd_roundtrip(2);
+}
+
+Test(rpc_session, fds_refused)
+{
+	struct rpct_adder a;
+	struct rpct_server t;
+	bc_rpc_session *s = NULL;
+	bc_binder *root = NULL;
+	bc_parcel *p = NULL;
+	int fd;
+
+	/* the server does not take them: it answers, then drops us */
+	rpct_server_start(&t, NULL, 1, &fd);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, BINDERC_RPC_FDS, &s), -EPIPE);
+	cr_assert_eq(rpct_server_join(&t), -EOPNOTSUPP);
+	/* at version 0 there is no table to list them */
+	rpct_adder_new(&a);
+	rpct_server_start(&t, a.self, 0, &fd);
+	cr_assert_eq(bc_rpc_server_set_fds(t.srv, true), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, BINDERC_RPC_FDS, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_version(s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	cr_assert_eq(bc_binder_new_parcel(root, &p), 0);
+	cr_assert_eq(bc_parcel_write_fd(p, 0, false), -EOPNOTSUPP);
+	bc_parcel_unref(p);
 	bc_binder_unref(root);
 	cr_assert_eq(rpct_server_join(&t), 0);
 	bc_rpc_session_unref(s);

@@ -194,8 +194,9 @@ Test(rpc_wire, transaction_fields)
 	EXPECT(body, 3, 0, 0, 0, 4, 3, 2, 1, 0x47, 0x4e, 0x50, 0x5f, 1, 0, 0, 0, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22,
 	       0x11, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 	memcpy(body + 40, "abcdefgh", 8);
-	/* v1: 8 bytes of data, then 4 bytes = one table entry: refused without fds */
-	cr_assert_eq(bc__rpc_transaction_decode(body, 52, BC_RPC_V1, &t, &pl), -EBADMSG);
+	/* v1: 8 bytes of data, then 4 bytes = one table entry (at 0) */
+	cr_assert_eq(bc__rpc_transaction_decode(body, 52, BC_RPC_V1, &t, &pl), 0);
+	cr_assert_eq(pl.n_table, 1);
 	/* v2: a table entry at offset 4 (the type word fits in the data) */
 	bc__put_le32(body + 48, 4);
 	cr_assert_eq(bc__rpc_transaction_decode(body, 52, BC_RPC_V2, &t, &pl), 0);
@@ -286,7 +287,10 @@ Test(rpc_wire, reply_refused)
 	cr_assert_eq(bc__rpc_reply_decode(body, 28, BC_RPC_V1, &st, &pl), -EBADMSG);
 	bc__put_le32(body + 4, 6); /* 2 bytes left: not a table */
 	cr_assert_eq(bc__rpc_reply_decode(body, 28, BC_RPC_V1, &st, &pl), -EBADMSG);
-	bc__put_le32(body + 4, 4); /* one entry: no fds at v1 */
+	bc__put_le32(body + 4, 4); /* one entry (at 0), one word of data */
+	cr_assert_eq(bc__rpc_reply_decode(body, 28, BC_RPC_V1, &st, &pl), 0);
+	cr_assert_eq(pl.n_table, 1);
+	bc__put_le32(body + 24, 4); /* an entry whose type word is past the data */
 	cr_assert_eq(bc__rpc_reply_decode(body, 28, BC_RPC_V1, &st, &pl), -EBADMSG);
 	bc__put_le32(body + 4, 8);
 	cr_assert_eq(bc__rpc_reply_decode(body, 28, BC_RPC_V1, &st, &pl), 0);
