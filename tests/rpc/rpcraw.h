@@ -115,8 +115,9 @@ static inline void raw_feed(const struct raw *r, int sv[2])
 	cr_assert_eq(shutdown(sv[1], SHUT_WR), 0);
 }
 
-/* Serve the client stream @r with a fresh adder as root; the result. */
-static inline int raw_serve(const struct raw *r, uint32_t cap, struct raw *answer)
+/* Serve the client stream @r with a fresh adder as root, fds allowed or
+ * not; the result. */
+static inline int raw_serve_fds(const struct raw *r, uint32_t cap, bool fds, struct raw *answer)
 {
 	struct rpct_adder a;
 	bc_rpc_server *srv = NULL;
@@ -126,6 +127,7 @@ static inline int raw_serve(const struct raw *r, uint32_t cap, struct raw *answe
 	raw_feed(r, sv);
 	cr_assert_eq(bc_rpc_server_new(a.self, &srv), 0);
 	cr_assert_eq(bc_rpc_server_set_max_version(srv, cap), 0);
+	cr_assert_eq(bc_rpc_server_set_fds(srv, fds), 0);
 	res = bc_rpc_server_serve_fd(srv, sv[0]);
 	if (answer) {
 		ssize_t n = read(sv[1], answer->b, sizeof(answer->b));
@@ -138,6 +140,11 @@ static inline int raw_serve(const struct raw *r, uint32_t cap, struct raw *answe
 	/* whatever happened, the object was given back */
 	cr_assert_eq(atomic_load(&a.destroyed), 1);
 	return res;
+}
+
+static inline int raw_serve(const struct raw *r, uint32_t cap, struct raw *answer)
+{
+	return raw_serve_fds(r, cap, false, answer);
 }
 
 #endif
