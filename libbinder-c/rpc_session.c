@@ -994,7 +994,9 @@ static int32_t call_local(bc_rpc_session *s, const struct bc_rpc_transaction *t,
 		return -EPIPE; /* DEAD_OBJECT */
 	r = rpc_parcel_received(s, pl, rx, &in);
 	if (r == 0)
-		r = bc__txn_new(NULL, t->code, t->flags & BC_RPC_FLAG_ONEWAY, 0, 0, NULL, &txn);
+		/* no identity on the wire: pid 0, and an euid that is nobody's
+		 * (0 would read as root to a handler checking permissions) */
+		r = bc__txn_new(NULL, t->code, t->flags & BC_RPC_FLAG_ONEWAY, 0, (uid_t)-1, NULL, &txn);
 	if (r == 0) {
 		txn->reply->rpc = bc_rpc_session_ref(s);
 		r = bc__local_dispatch(b, txn, t->code, in, txn->reply);

@@ -33,6 +33,11 @@
  * within a call of that client, and there are no death notifications:
  * bc_binder_link_to_death() says -ENOSYS), TLS.
  *
+ * Handlers of calls that come over a session run on the thread reading
+ * its connection; bc_txn_get_calling_pid() says 0 there and
+ * bc_txn_get_calling_euid() (uid_t)-1: the protocol carries no caller
+ * identity.
+ *
  * Errors of a session are final: a malformed or truncated stream, an
  * unknown command or a failed read or write ends the session (its
  * socket is shut down) and every later call on it says -EPIPE;

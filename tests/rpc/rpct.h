@@ -25,6 +25,7 @@
 #define RPCT_SEND_BINDER 5 /* -> a binder object in the reply */
 #define RPCT_CALL_BACK 6   /* binder cb, int32 x -> what cb's code 1 answers to x */
 #define RPCT_FD 7	   /* fd: 4 bytes read from it -> those bytes, and an fd to read "pong" from */
+#define RPCT_WHO 8	   /* -> int32 calling pid, int32 calling euid */
 
 struct rpct_adder {
 	atomic_int recorded;
@@ -39,7 +40,6 @@ static inline int rpct_on_transact(bc_binder *self, bc_txn *txn, uint32_t code, 
 	int32_t x = 0, y = 0;
 	int r;
 
-	(void)txn;
 	switch (code) {
 	case RPCT_ADD:
 		r = bc_parcel_read_int32(in, &x);
@@ -54,6 +54,9 @@ static inline int rpct_on_transact(bc_binder *self, bc_txn *txn, uint32_t code, 
 		if (r == 0)
 			atomic_store(&a->recorded, x);
 		return r;
+	case RPCT_WHO:
+		r = bc_parcel_write_int32(reply, (int32_t)bc_txn_get_calling_pid(txn));
+		return r < 0 ? r : bc_parcel_write_int32(reply, (int32_t)bc_txn_get_calling_euid(txn));
 	case RPCT_GET_RECORD:
 		return bc_parcel_write_int32(reply, atomic_load(&a->recorded));
 	case RPCT_SEND_BINDER:
