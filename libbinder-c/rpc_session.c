@@ -19,10 +19,34 @@
 
 #include "rpc_internal.h"
 
-/* The session whose connection this thread owns, for calls made by a
- * handler running inside the command loop (they go on the same
- * connection, nested, as in Android). */
-static _Thread_local bc_rpc_session *tl_owned;
+/* The sessions whose connections this thread owns (innermost last), for
+ * calls made by a handler running inside a command loop: they go on the
+ * same connection, nested, as in Android.  A handler of one session may
+ * call into another, so it is a stack; its depth bounds such chains. */
+#define OWNED_MAX 8
+static _Thread_local bc_rpc_session *tl_owned[OWNED_MAX];
+static _Thread_local unsigned tl_n_owned;
+
+static bool owns(const bc_rpc_session *s)
+{
+	for (unsigned i = 0; i < tl_n_owned; i++)
+		if (tl_owned[i] == s)
+			return true;
+	return false;
+}
+
+static bool own_push(bc_rpc_session *s)
+{
+	if (tl_n_owned == OWNED_MAX)
+		return false;
+	tl_owned[tl_n_owned++] = s;
+	return true;
+}
+
+static void own_pop(void)
+{
+	tl_n_owned--;
+}
 
 int bc__rpc_session_new(int fd, bool is_server, bc_rpc_session **ret)
 {
@@ -768,14 +792,15 @@ static int flush_decs(bc_rpc_session *s)
  * the owner flushes before it lets go otherwise. */
 static void try_flush(bc_rpc_session *s)
 {
-	if (tl_owned == s || atomic_load(&s->dead))
+	if (owns(s) || atomic_load(&s->dead))
 		return;
 	while (pthread_mutex_trylock(&s->conn_mu) == 0) {
-		int r;
+		int r = 0;
 
-		tl_owned = s;
-		r = flush_decs(s);
-		tl_owned = NULL;
+		if (own_push(s)) {
+			r = flush_decs(s);
+			own_pop();
+		}
 		pthread_mutex_unlock(&s->conn_mu);
 		if (r < 0)
 			bc__rpc_fail(s, r);
@@ -1091,9 +1116,17 @@ int bc__rpc_serve(bc_rpc_session *s)
 {
 	int r;
 
-	tl_owned = s;
-	r = run(s, NULL, NULL, NULL);
-	tl_owned = NULL;
+	/* Held while serving: another thread dropping a proxy of this
+	 * session must not write between our messages (its DEC_STRONG waits
+	 * for our next flush). */
+	pthread_mutex_lock(&s->conn_mu);
+	if (own_push(s)) {
+		r = run(s, NULL, NULL, NULL);
+		own_pop();
+	} else {
+		r = -ELOOP; /* served from inside too many other sessions' calls */
+	}
+	pthread_mutex_unlock(&s->conn_mu);
 	bc__rpc_fail(s, r < 0 ? r : -EPIPE);
 	drop_nodes(s);
 	/* What ended the session first: a nested call's broken reply, say,
@@ -1154,7 +1187,7 @@ static int call(bc_rpc_session *s, uint64_t addr, uint32_t code, const struct ou
 int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel *data, bc_parcel **ret_reply,
 		     uint32_t flags, int *ret_origin)
 {
-	bool nested = tl_owned == s;
+	bool nested = owns(s);
 	struct out_parcel op;
 	int r = parcel_out(s, data, &op);
 
@@ -1172,7 +1205,11 @@ int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel 
 	}
 	if (!nested) {
 		pthread_mutex_lock(&s->conn_mu);
-		tl_owned = s;
+		if (!own_push(s)) {
+			pthread_mutex_unlock(&s->conn_mu);
+			out_done(&op);
+			return -ELOOP;
+		}
 	}
 	if (atomic_load(&s->dead)) {
 		*ret_origin = BINDERC_ERROR_TRANSPORT;
@@ -1186,7 +1223,7 @@ int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel 
 
 		if (f < 0)
 			bc__rpc_fail(s, f);
-		tl_owned = NULL;
+		own_pop();
 		pthread_mutex_unlock(&s->conn_mu);
 		if (atomic_load(&s->dead))
 			drop_nodes(s);

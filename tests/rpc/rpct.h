@@ -26,12 +26,18 @@
 #define RPCT_CALL_BACK 6   /* binder cb, int32 x -> what cb's code 1 answers to x */
 #define RPCT_FD 7	   /* fd: 4 bytes read from it -> those bytes, and an fd to read "pong" from */
 #define RPCT_WHO 8	   /* -> int32 calling pid, int32 calling euid */
+#define RPCT_KEEP 9	   /* binder: kept in the adder's @kept */
+#define RPCT_RELAY 10	   /* int32 a, int32 b -> RPCT_ADD on the adder's @other */
 
 struct rpct_adder {
 	atomic_int recorded;
 	atomic_int destroyed;
 	bc_binder *self;
+	bc_binder *kept;  /* RPCT_KEEP's (the test drops it) */
+	bc_binder *other; /* RPCT_RELAY's target (the test's) */
 };
+
+static inline int rpct_add(bc_binder *b, int32_t x, int32_t y, int32_t *sum);
 
 static inline int rpct_on_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply,
 				   void *userdata)
@@ -57,6 +63,17 @@ static inline int rpct_on_transact(bc_binder *self, bc_txn *txn, uint32_t code, 
 	case RPCT_WHO:
 		r = bc_parcel_write_int32(reply, (int32_t)bc_txn_get_calling_pid(txn));
 		return r < 0 ? r : bc_parcel_write_int32(reply, (int32_t)bc_txn_get_calling_euid(txn));
+	case RPCT_KEEP:
+		if (a->kept)
+			return -EBUSY;
+		return bc_parcel_read_binder(in, &a->kept);
+	case RPCT_RELAY:
+		r = bc_parcel_read_int32(in, &x);
+		if (r == 0)
+			r = bc_parcel_read_int32(in, &y);
+		if (r == 0)
+			r = a->other ? rpct_add(a->other, x, y, &x) : -EINVAL;
+		return r < 0 ? r : bc_parcel_write_int32(reply, x);
 	case RPCT_GET_RECORD:
 		return bc_parcel_write_int32(reply, atomic_load(&a->recorded));
 	case RPCT_SEND_BINDER:

@@ -473,3 +473,86 @@ Test(rpc_session, fds_refused)
 	bc_rpc_session_unref(s);
 	bc_binder_unref(a.self);
 }
+
+/* A proxy the server keeps, dropped by another thread while the server's
+ * thread waits for the client: its DEC_STRONG waits for the connection
+ * (never written in the middle of the server's messages) and goes before
+ * the next reply. */
+Test(rpc_session, server_proxy_dropped_elsewhere)
+{
+	struct rpct_adder a;
+	struct rpct_server t;
+	bc_rpc_session *s = NULL;
+	bc_binder *root = NULL, *cb = NULL;
+	bc_parcel *data = NULL;
+	bc_class *c = NULL;
+	atomic_int cb_gone;
+	int32_t v;
+	int fd;
+
+	atomic_init(&cb_gone, 0);
+	rpct_adder_new(&a);
+	rpct_server_start(&t, a.self, 1, &fd);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, 0, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	cr_assert_eq(bc_class_new("org.binderc.test.ICallback", cb_transact, cb_destroy, 0, &c), 0);
+	cr_assert_eq(bc_binder_new(c, &cb_gone, &cb), 0);
+	bc_class_unref(c);
+	cr_assert_eq(bc_binder_new_parcel(root, &data), 0);
+	cr_assert_eq(bc_parcel_write_binder(data, cb), 0);
+	cr_assert_eq(bc_binder_transact(root, RPCT_KEEP, data, NULL, 0, NULL), 0);
+	bc_parcel_unref(data);
+	cr_assert_not_null(a.kept);
+	cr_assert(bc_binder_is_remote(a.kept));
+	/* this thread is not the server's: the drop is queued */
+	a.kept = bc_binder_unref(a.kept);
+	bc_binder_unref(cb);
+	cr_assert_eq(atomic_load(&cb_gone), 0);
+	cr_assert_eq(rpct_add(root, 1, 2, &v), 0);
+	cr_assert_eq(v, 3);
+	cr_assert_eq(atomic_load(&cb_gone), 1);
+	bc_binder_unref(root);
+	cr_assert_eq(rpct_server_join(&t), 0);
+	bc_rpc_session_unref(s);
+	bc_binder_unref(a.self);
+}
+
+/* A handler of one session calls into another session (the server is
+ * itself a client of a second server), on its serving thread. */
+Test(rpc_session, relay_across_sessions)
+{
+	struct rpct_adder a1, a2;
+	struct rpct_server t1, t2;
+	bc_rpc_session *s1 = NULL, *s2 = NULL;
+	bc_binder *root1 = NULL;
+	bc_parcel *data = NULL, *reply = NULL;
+	int32_t v = 0;
+	int fd1, fd2;
+
+	rpct_adder_new(&a1);
+	rpct_adder_new(&a2);
+	rpct_server_start(&t2, a2.self, 1, &fd2);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd2, 1, 0, &s2), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s2, &a1.other), 0);
+	rpct_server_start(&t1, a1.self, 1, &fd1);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd1, 1, 0, &s1), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s1, &root1), 0);
+	cr_assert_eq(bc_binder_new_parcel(root1, &data), 0);
+	cr_assert_eq(bc_parcel_write_int32(data, 30), 0);
+	cr_assert_eq(bc_parcel_write_int32(data, 12), 0);
+	cr_assert_eq(bc_binder_transact(root1, RPCT_RELAY, data, &reply, 0, NULL), 0);
+	cr_assert_eq(bc_parcel_read_int32(reply, &v), 0);
+	cr_assert_eq(v, 42);
+	bc_parcel_unref(reply);
+	bc_parcel_unref(data);
+	bc_binder_unref(root1);
+	cr_assert_eq(rpct_server_join(&t1), 0);
+	bc_rpc_session_unref(s1);
+	a1.other = bc_binder_unref(a1.other);
+	cr_assert_eq(rpct_server_join(&t2), 0);
+	bc_rpc_session_unref(s2);
+	bc_binder_unref(a1.self);
+	bc_binder_unref(a2.self);
+	cr_assert_eq(atomic_load(&a1.destroyed), 1);
+	cr_assert_eq(atomic_load(&a2.destroyed), 1);
+}
