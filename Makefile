@@ -77,7 +77,7 @@ CHECK_TARGETS :=
 # shared harness first) and the benchmark.
 FRAGMENTS := libbinder-c/build.mk libbinder-c/iface.mk servicemanager/build.mk tools/build.mk \
 	examples/build.mk aidl/build.mk man/build.mk \
-	tests/common/build.mk tests/unit/build.mk tests/aidl/build.mk tests/iface/build.mk tests/lib/build.mk \
+	tests/common/build.mk tests/unit/build.mk tests/rpc/build.mk tests/aidl/build.mk tests/iface/build.mk tests/lib/build.mk \
 	tests/sm/build.mk tests/driver/build.mk tests/guest/build.mk tests/stress/build.mk tests/fuzz/build.mk tests/m32/build.mk \
 	bench/build.mk cross/build.mk
 # A new fragment must be placed in the list, not silently left out.

@@ -143,6 +143,8 @@ int bc_binder_new_parcel(bc_binder *b, bc_parcel **ret)
 
 	if (r == 0 && b && b->proc)
 		bc_parcel_set_wire(*ret, b->proc->wire, b->proc->partition);
+	if (r == 0 && b && b->ops->prepare_parcel)
+		b->ops->prepare_parcel(b, *ret);
 	return r;
 }
 

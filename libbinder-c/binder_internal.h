@@ -47,6 +47,9 @@ struct bc_binder_ops {
 	int (*default_stability)(const bc_binder *b, int partition);
 	/* A stability level came with @b in a received parcel. */
 	void (*received_stability)(bc_binder *b, int level);
+	/* Make @p, new and empty, a parcel for calls to @b (NULL: the
+	 * default dialect); for an RPC proxy, one of its session. */
+	void (*prepare_parcel)(bc_binder *b, bc_parcel *p);
 	/* The public calls, their arguments checked. */
 	int (*link_to_death)(bc_binder *b, bc_death_fn fn, void *userdata, bc_slot **ret);
 	int (*watch_frozen)(bc_binder *b, bc_frozen_fn fn, void *userdata, bc_slot **ret);

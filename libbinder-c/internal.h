@@ -95,6 +95,11 @@ struct bc_parcel {
 	int *fds; /* fds to close when freed */
 	size_t n_fds, cap_fds;
 	bc_process *proc; /* kernel parcels: owner (referenced) */
+	/* RPC parcels: the session their binders are addressed in
+	 * (referenced; rpc_session.c), NULL for kernel ones */
+	struct bc_rpc_session *rpc;
+	uint32_t *rpc_offs; /* RPC parcels: where each of @binders was written */
+	struct bc_rpc_fds *rpc_fds; /* RPC parcels: their fds (rpc_internal.h) */
 	uintptr_t kbuf;	  /* kernel parcels: buffer for BC_FREE_BUFFER */
 };
 
@@ -107,6 +112,17 @@ void bc__parcel_unref_queued(bc_parcel *p, struct bc_thread *t);
 /* Empty a written parcel that nobody else holds, for reuse (its buffers are
  * kept).  false, and nothing changed, if it is shared or not plain. */
 bool bc__parcel_recycle(bc_parcel *p);
+
+/* ---- rpc_session.c: what parcels of an RPC session do differently ---- */
+/* Binders in an RPC parcel are written as session addresses, not kernel
+ * objects (Parcel::flattenBinder's RPC form). */
+int bc__rpc_parcel_write_binder(bc_parcel *p, bc_binder *b, bool weak);
+int bc__rpc_parcel_read_binder(bc_parcel *p, bc_binder **ret);
+/* Fds: int32 2 and an index into the fds that travel with the message. */
+int bc__rpc_parcel_write_fd(bc_parcel *p, int fd, bool take_ownership);
+int bc__rpc_parcel_read_fd(bc_parcel *p, int *ret);
+/* A freed parcel drops its session. */
+void bc__rpc_parcel_release(bc_parcel *p);
 
 /* ---- local objects, proxies (binder_internal.h) ------------------- */
 #include "slot_internal.h"

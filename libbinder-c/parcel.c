@@ -251,6 +251,8 @@ static void parcel_free(bc_parcel *p, struct bc_thread *t)
 	for (size_t i = 0; i < p->n_binders; i++)
 		bc_binder_unref(p->binders[i]);
 	free(p->binders);
+	if (p->rpc)
+		bc__rpc_parcel_release(p);
 	if (p->flags & BINDERC_PARCEL_KERNEL) {
 		if (t)
 			bc__thread_queue_free(t, p->kbuf);

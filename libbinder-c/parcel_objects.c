@@ -36,6 +36,8 @@ static int write_binder(bc_parcel *p, bc_binder *b, bool weak)
 		return -EINVAL;
 	if (p->flags & BINDERC_PARCEL_READONLY)
 		return -EROFS;
+	if (p->rpc)
+		return bc__rpc_parcel_write_binder(p, b, weak);
 	memset(&obj, 0, sizeof(obj));
 	start = p->size;
 	if (b) {
@@ -80,6 +82,8 @@ int bc_parcel_write_fd(bc_parcel *p, int fd, bool take_ownership)
 		return -EINVAL;
 	if (p->flags & BINDERC_PARCEL_READONLY)
 		return -EROFS;
+	if (p->rpc)
+		return bc__rpc_parcel_write_fd(p, fd, take_ownership);
 	if (take_ownership) {
 		r = grow((void **)&p->fds, &p->cap_fds, p->n_fds + 1, sizeof(int));
 		if (r < 0)
@@ -232,6 +236,8 @@ int bc_parcel_read_binder(bc_parcel *p, bc_binder **ret)
 
 	if (!p)
 		return -EINVAL;
+	if (p->rpc)
+		return bc__rpc_parcel_read_binder(p, ret);
 	start = p->pos;
 	r = read_binder_object(p, false, &obj, &stab, &is_null);
 	if (r < 0)
@@ -313,6 +319,8 @@ static int read_fd_object(bc_parcel *p, int *ret)
 
 	if (!p)
 		return -EINVAL;
+	if (p->rpc)
+		return bc__rpc_parcel_read_fd(p, ret);
 	r = peek_object(p, (struct flat_binder_object *)(void *)&obj, &listed);
 	if (r < 0)
 		return r;

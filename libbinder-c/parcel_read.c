@@ -408,6 +408,8 @@ static int read_token_header(bc_parcel *p)
 	uint32_t w;
 	int r;
 
+	if (p->rpc)
+		return 0; /* RPC parcels: no header words before the descriptor */
 	r = bc_parcel_read_uint32(p, NULL);
 	if (r == 0 && p->proto->work_source)
 		r = bc_parcel_read_int32(p, NULL);

@@ -311,6 +311,9 @@ int bc_parcel_write_interface_token(bc_parcel *p, const char *descriptor)
 
 	if (!p || !descriptor)
 		return -EINVAL;
+	/* RPC parcels: the descriptor alone (Parcel::writeInterfaceToken) */
+	if (p->rpc)
+		return bc_parcel_write_string16(p, descriptor);
 	start = p->size;
 	r = bc_parcel_write_uint32(p, p->proto->policy);
 	if (r == 0 && p->proto->work_source)

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * binderc/rpc.h - binder over sockets (RPC binder), wire-compatible with
+ * Android's libbinder RpcSession/RpcServer (raw transport, protocol
+ * versions 0, 1 and 2).
+ *
+ * A session joins one client and one server over a connected stream
+ * socket (unix, vsock, TCP, or one end of a socketpair).  The server
+ * serves a root object, an ordinary local object (bc_binder_new()); the
+ * client gets it as an ordinary bc_binder (bc_rpc_session_get_root())
+ * on which bc_binder_transact(), bc_binder_ping() and
+ * bc_binder_get_interface() work as on a kernel proxy.  Dropping the
+ * client's last reference gives the server its reference back
+ * (DEC_STRONG); a server whose session holds no more objects ends it.
+ *
+ * Parcels for calls on an RPC proxy come from bc_binder_new_parcel(),
+ * which makes them parcels of its session: binders written into them
+ * travel as session addresses (local objects, and proxies of the same
+ * session; weak binders say -EOPNOTSUPP, kernel proxies and other
+ * sessions' proxies -EXDEV), and an interface token is the descriptor
+ * alone, as in Android's RPC parcels.  The objects a peer sends come out
+ * of bc_parcel_read_binder() as RPC proxies (or as the local object, for
+ * one of ours that came back); a handler may call them back while the
+ * call that brought them waits (a nested call on the same connection).
+ *
+ * File descriptors travel when the client asked for them
+ * (BINDERC_RPC_FDS) and the server allows them (bc_rpc_server_set_fds()),
+ * at version 1 or later: bc_parcel_write_fd() and bc_parcel_read_fd() on
+ * a session's parcels (a received parcel owns its fds; elsewhere
+ * bc_parcel_write_fd() says -EOPNOTSUPP).
+ *
+ * What this version does not do yet: more than one connection per session (so a server calls a client only from
+ * within a call of that client, and there are no death notifications:
+ * bc_binder_link_to_death() says -ENOSYS), TLS.
+ *
+ * Handlers of calls that come over a session run on the thread reading
+ * its connection; bc_txn_get_calling_pid() says 0 there and
+ * bc_txn_get_calling_euid() (uid_t)-1: the protocol carries no caller
+ * identity.
+ *
+ * Errors of a session are final: a malformed or truncated stream, an
+ * unknown command or a failed read or write ends the session (its
+ * socket is shut down) and every later call on it says -EPIPE;
+ * bc_rpc_session_get_error() tells what ended it.
+ */
+#ifndef BINDERC_RPC_H
+#define BINDERC_RPC_H
+
+#include <binderc/binder.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Protocol versions.  0 is Android 13's, 1 Android 14's and 15's, 2
+ * Android 16's (framed as 1). */
+#define BINDERC_RPC_VERSION_0 0u
+#define BINDERC_RPC_VERSION_1 1u
+#define BINDERC_RPC_VERSION_2 2u
+/** What a client proposes and a server caps at unless told otherwise
+ * (Android 14's default). */
+#define BINDERC_RPC_VERSION_DEFAULT BINDERC_RPC_VERSION_1
+
+typedef struct bc_rpc_session bc_rpc_session;
+typedef struct bc_rpc_server bc_rpc_server;
+
+/* ---- client ------------------------------------------------------------- */
+
+/** Flag of bc_rpc_session_connect_fd(): ask for file descriptors in
+ * parcels (fd mode UNIX: @fd must be a unix socket; needs version 1 or
+ * later).  A server that does not take them closes the connection. */
+#define BINDERC_RPC_FDS 0x1u
+
+/**
+ * Set up a new session on the connected stream socket @fd (taken: closed
+ * with the session): send the connection header proposing @max_version
+ * (BINDERC_RPC_VERSION_*) and the fd mode of @flags (BINDERC_RPC_FDS),
+ * read the version the server chose (at most @max_version), and ask for
+ * the server's thread count and session id, as Android's client does.
+ * Blocks.  0, or -EPROTONOSUPPORT (a version not spoken here, or above
+ * @max_version), -EBADMSG (a malformed answer), -EPIPE (the server
+ * closed), -errno of the socket.  On an error @fd is closed too.
+ */
+int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_rpc_session **ret);
+/** Take a reference.  Returns @s. */
+bc_rpc_session *bc_rpc_session_ref(bc_rpc_session *s);
+/** Drop one; proxies of the session hold their own.  Returns NULL. */
+bc_rpc_session *bc_rpc_session_unref(bc_rpc_session *s);
+/** The server's root object in *@ret (a strong reference), or NULL if it
+ * serves none.  Each call asks the server (GET_ROOT). */
+int bc_rpc_session_get_root(bc_rpc_session *s, bc_binder **ret);
+/** The protocol version the session speaks. */
+uint32_t bc_rpc_session_get_version(const bc_rpc_session *s);
+/** 0 while the session runs; then what ended it (-EPIPE: the peer
+ * closed; -EBADMSG, -EMSGSIZE, -EPROTO: it broke the protocol;
+ * -ESHUTDOWN: bc_rpc_session_shutdown()). */
+int bc_rpc_session_get_error(const bc_rpc_session *s);
+/** End the session now: its socket is shut down, calls in flight and
+ * later ones fail with -EPIPE. */
+void bc_rpc_session_shutdown(bc_rpc_session *s);
+
+/* ---- server ------------------------------------------------------------- */
+
+/** A server of root object @root (a reference is taken; may be NULL). */
+int bc_rpc_server_new(bc_binder *root, bc_rpc_server **ret);
+bc_rpc_server *bc_rpc_server_ref(bc_rpc_server *srv);
+bc_rpc_server *bc_rpc_server_unref(bc_rpc_server *srv);
+/** The highest version the server agrees to (default
+ * BINDERC_RPC_VERSION_DEFAULT); -EINVAL above BINDERC_RPC_VERSION_2. */
+int bc_rpc_server_set_max_version(bc_rpc_server *srv, uint32_t version);
+/** Whether clients may ask for file descriptors in parcels (fd mode
+ * UNIX; default no: such a client is answered, then dropped, as
+ * Android's server does). */
+int bc_rpc_server_set_fds(bc_rpc_server *srv, bool allow);
+/**
+ * Serve one client's new session on the connected stream socket @fd
+ * (taken: closed on return) on the calling thread, until the client
+ * closes or drops every object it held.  Handlers of the root object
+ * run on this thread.  0 for such an end; -EBADMSG, -EMSGSIZE or
+ * -EPROTO if the client broke the protocol (a malformed or truncated
+ * message), -ENOENT if it asked to join a session (only one connection
+ * per session is served), -EOPNOTSUPP if it asked for fd transport,
+ * -EPIPE if it went away while a handler's call back to it waited,
+ * -errno of the socket.  What ended the session first is returned.
+ */
+int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
