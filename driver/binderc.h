@@ -399,16 +399,6 @@ struct binderc_buffer {
 	int pid;
 };
 
-/*
- * One page of a receive area.  unused: the page exists and no allocated
- * buffer covers it, so the shrinker may free it.  Both change only under
- * alloc->mutex.
- */
-struct binderc_page {
-	struct page *page;
-	bool unused;
-};
-
 /**
  * struct binderc_alloc - the receive area of one proc (alloc.c)
  * @mutex:		protects the rest unless said otherwise; level 4 of
@@ -423,6 +413,9 @@ struct binderc_page {
  *			is set at mmap, its pages come and go under @mutex;
  *			copies into and out of a buffer their caller owns
  *			read them without it (see alloc.c)
+ * @present:		bitmap, one bit per page: @pages has it; @mutex
+ * @unused:		bitmap: the page is present and no allocated buffer
+ *			covers it, so the shrinker may free it; @mutex
  * @mm:			the mapping's, grabbed at mmap; immutable until the
  *			proc's release
  * @pages_held:		pages allocated; @mutex
@@ -445,7 +438,9 @@ struct binderc_alloc {
 	size_t free_async_space;
 	bool mapped;
 	bool oneway_spam_detected;
-	struct binderc_page *pages;
+	struct page **pages;
+	unsigned long *present;
+	unsigned long *unused;
 	struct mm_struct *mm;
 	size_t pages_held;
 	size_t pages_lru;
