@@ -13,8 +13,9 @@
  *   AIDL    an int32 exception first (binder::Status), then the values.
  *           Absent or hidden services are OK + null (as Android, "for
  *           legacy reasons"); a denied add or watch is EX_SECURITY; a bad
- *           name EX_ILLEGAL_ARGUMENT; a limit EX_SERVICE_SPECIFIC with
- *           ENOSPC.  Malformed requests and unknown codes get a transaction
+ *           name, or a VINTF-stable binder under an undeclared name,
+ *           EX_ILLEGAL_ARGUMENT; a limit EX_SERVICE_SPECIFIC with ENOSPC.
+ *           Malformed requests and unknown codes get a transaction
  *           status, as an AIDL stub's onTransact does.
  */
 #include <errno.h>
@@ -86,6 +87,13 @@ static const char *dialect_name(const struct req *q)
 	if (q->release == SM_ANDROID_15 && sm_union_shape(q->sm) == SM_UNION_15_R20)
 		return "android-15-r20";
 	return d ? d->name : "aidl";
+}
+
+/* "uid U pid P (dialect)", for logs. */
+static const char *who(const struct req *q, char *buf, size_t len)
+{
+	snprintf(buf, len, "uid %u pid %d (%s)", (unsigned)q->c->uid, (int)q->c->pid, dialect_name(q));
+	return buf;
 }
 
 static void deny_log(const struct req *q, const char *what, const char *name)
@@ -260,7 +268,7 @@ static void skip_repeated_stability(struct req *q)
 static int do_add(struct req *q)
 {
 	bool aidl = q->h->d->status_reply; /* and a dump priority, always */
-	char *name = NULL;
+	char *name = NULL, whobuf[64];
 	bc_binder *b = NULL;
 	int32_t isolated = 0, dump = BINDERC_SM_DUMP_DEFAULT;
 	int r;
@@ -294,6 +302,12 @@ static int do_add(struct req *q)
 	if (!sm_policy_allows(q->sm->policy, SM_ACT_ADD, name, q->c)) {
 		deny_log(q, "add", name);
 		r = aidl ? write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied") : -EPERM;
+		goto out;
+	}
+	/* Android's servicemanager (not vndservicemanager): a VINTF-stable
+	 * binder only under a declared name; the reason is in the log. */
+	if (!sm_vintf_may_add(q->sm->policy, name, bc_binder_get_stability(b), who(q, whobuf, sizeof(whobuf)))) {
+		r = aidl ? write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "VINTF declaration error.") : -EINVAL;
 		goto out;
 	}
 	r = sm_add(q->sm, name, b, q->c, isolated != 0, dump);
@@ -463,8 +477,14 @@ static int do_is_declared(struct req *q)
 
 	if (r < 0)
 		return r;
-	yes = name && sm_name_is_valid(name) && sm_policy_is_declared(q->sm->policy, name) &&
-	      sm_policy_allows(q->sm->policy, SM_ACT_FIND, name, q->c);
+	/* As Android: a name the caller may not find is EX_SECURITY, not
+	 * "undeclared" (which would tell it apart from a declared one). */
+	if (name && !sm_policy_allows(q->sm->policy, SM_ACT_FIND, name, q->c)) {
+		deny_log(q, "isDeclared", name);
+		free(name);
+		return write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
+	}
+	yes = name && sm_name_is_valid(name) && sm_policy_is_declared(q->sm->policy, name);
 	free(name);
 	r = bc_parcel_write_status(q->reply, NULL);
 	if (r == 0)
@@ -498,35 +518,91 @@ static int do_declared_instances(struct req *q)
 			free(inst[i]);
 	}
 	free(iface);
-	r = bc_parcel_write_status(q->reply, NULL);
-	if (r == 0)
+	/* As Android: some declared, none findable by this caller */
+	if (k == 0 && n > 0)
+		r = write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
+	else
+		r = bc_parcel_write_status(q->reply, NULL);
+	if (r == 0 && !(k == 0 && n > 0))
 		r = bc_parcel_write_string16_array(q->reply, (const char *const *)inst, k);
 	bc_strv_free(inst, k);
 	return r;
 }
 
-static int do_string_query(struct req *q)
+/* getUpdatableNames(apexName): the declared names updatable via that
+ * APEX that the caller may find. */
+static int do_updatable_names(struct req *q)
 {
-	char *s = NULL;
-	int r = read_one_string(q, &s);
+	char *apex = NULL, **names = NULL;
+	size_t n = 0, k = 0;
+	int r = read_one_string(q, &apex);
 
 	if (r < 0)
 		return r;
-	free(s);
+	if (apex) {
+		r = sm_policy_updatable_names(q->sm->policy, apex, &names, &n);
+		free(apex);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (sm_policy_allows(q->sm->policy, SM_ACT_FIND, names[i], q->c))
+			names[k++] = names[i];
+		else
+			free(names[i]);
+	}
+	if (k == 0 && n > 0) {
+		r = write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
+	} else {
+		static const char *const none[1] = { NULL };
+
+		r = bc_parcel_write_status(q->reply, NULL);
+		if (r == 0)
+			r = bc_parcel_write_string16_array(q->reply, k ? (const char *const *)names : none, k);
+	}
+	bc_strv_free(names, k);
+	return r;
+}
+
+/*
+ * updatableViaApex(name) -> @nullable String, getConnectionInfo(name) ->
+ * @nullable ConnectionInfo { @utf8InCpp String ipAddress; int port; }:
+ * from the name's declaration, null when it has none (or is undeclared);
+ * EX_SECURITY for a name the caller may not find.
+ */
+static int do_declared_query(struct req *q)
+{
+	const struct sm_decl *d;
+	char *name = NULL;
+	size_t tok;
+	int r = read_one_string(q, &name);
+
+	if (r < 0)
+		return r;
+	if (name && !sm_policy_allows(q->sm->policy, SM_ACT_FIND, name, q->c)) {
+		deny_log(q, q->method == SM_M_UPDATABLE_VIA_APEX ? "updatableViaApex" : "getConnectionInfo", name);
+		free(name);
+		return write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
+	}
+	d = sm_policy_declaration(q->sm->policy, name);
+	free(name);
 	r = bc_parcel_write_status(q->reply, NULL);
 	if (r < 0)
 		return r;
-	switch (q->method) {
-	case SM_M_UPDATABLE_VIA_APEX:
-		return bc_parcel_write_string16(q->reply, NULL); /* @nullable String: none */
-	case SM_M_GET_UPDATABLE_NAMES: {
-		static const char *const none[1] = { NULL };
-
-		return bc_parcel_write_string16_array(q->reply, none, 0); /* String[]: empty */
-	}
-	default:
-		return bc_parcel_write_int32(q->reply, 0); /* @nullable ConnectionInfo: none */
-	}
+	if (q->method == SM_M_UPDATABLE_VIA_APEX)
+		return bc_parcel_write_string16(q->reply, d ? d->apex : NULL);
+	if (!d || !d->ip)
+		return bc_parcel_write_int32(q->reply, 0);
+	r = bc_parcel_write_int32(q->reply, 1);
+	if (r == 0)
+		r = bc_parcel_begin_parcelable(q->reply, &tok);
+	if (r == 0)
+		r = bc_parcel_write_string16(q->reply, d->ip);
+	if (r == 0)
+		r = bc_parcel_write_int32(q->reply, d->port);
+	if (r == 0)
+		r = bc_parcel_end_parcelable(q->reply, tok);
+	return r;
 }
 
 /* registerClientCallback(name, service, IClientCallback): only the
@@ -678,9 +754,10 @@ static int run_method(struct req *q)
 	case SM_M_GET_DECLARED_INSTANCES:
 		return do_declared_instances(q);
 	case SM_M_UPDATABLE_VIA_APEX:
-	case SM_M_GET_UPDATABLE_NAMES:
 	case SM_M_GET_CONNECTION_INFO:
-		return do_string_query(q);
+		return do_declared_query(q);
+	case SM_M_GET_UPDATABLE_NAMES:
+		return do_updatable_names(q);
 	case SM_M_REGISTER_CLIENT_CALLBACK:
 		return do_register_client(q);
 	case SM_M_TRY_UNREGISTER_SERVICE:
