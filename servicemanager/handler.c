@@ -28,7 +28,7 @@
 struct req {
 	struct sm *sm;
 	const struct sm_caller *c;
-	const struct sm_header *h;
+	struct sm_header *h; /* its wire may turn to Android 12's (stability_form) */
 	uint32_t code;
 	bc_parcel *in, *reply;
 	int method;  /* enum sm_method (AIDL) */
@@ -232,16 +232,61 @@ static int do_get(struct req *q)
 	return r;
 }
 
+/* A stability word in Android 12's Category form: version 1 in the low
+ * byte, two zero bytes, the level in the high byte (raw levels, which the
+ * other releases write, never have a low byte of 1). */
+static bool is_category_word(uint32_t w)
+{
+	return (w & 0x00ffffffu) == 1u;
+}
+
+/*
+ * The binder just read came with a Category-form stability word: the
+ * caller speaks Android 12's wire (Android 12 itself, or libgbinder's
+ * "aidl4"), so answer it -- and later notify it -- in that form, or it
+ * would read our raw level as a Category of level 0 (UNDECLARED), and
+ * forward the binder with that.  The device's release 12 does the same
+ * for every request (sm_handle).
+ */
+static void stability_form(struct req *q)
+{
+	size_t pos = bc_parcel_get_position(q->in);
+	const void *raw;
+	uint32_t w;
+
+	if (q->h->wire == BINDERC_WIRE_ANDROID_12 || pos < 4 || bc_parcel_set_position(q->in, pos - 4) < 0)
+		return;
+	if (bc_parcel_read_raw(q->in, 4, &raw) == 0) {
+		memcpy(&w, raw, 4);
+		if (is_category_word(w) && bc_parcel_set_wire(q->reply, BINDERC_WIRE_ANDROID_12, q->h->partition) == 0)
+			q->h->wire = BINDERC_WIRE_ANDROID_12;
+	}
+	bc_parcel_set_position(q->in, pos);
+}
+
+/* Read a binder argument, noting the form of its stability word. */
+static int read_binder_arg(struct req *q, bc_binder **ret)
+{
+	int r = bc_parcel_read_binder(q->in, ret);
+
+	if (r == 0 && q->h->dialect == BINDERC_SM_DIALECT_AIDL)
+		stability_form(q);
+	return r;
+}
+
 /*
  * Some Android 12-era clients (libgbinder's "aidl4" service manager)
- * write the stability word after the binder themselves, on top of the
- * one their parcel writer already put there: String, object, stability,
- * stability, allowIsolated, dumpPriority.  Android reads the copy as
- * allowIsolated (non-zero: true) and allowIsolated as the dump priority,
- * and ignores the last word.  We recognise the copy instead -- exactly
- * three words left, the first equal to the stability word just read and
- * not a plausible boolean -- and skip it, so the service gets the
- * isolation and priority its client meant.
+ * write a stability word after the binder themselves, on top of the one
+ * their parcel writer already put there: String, object, stability,
+ * 0x0c000001 (SYSTEM as a Category), allowIsolated, dumpPriority.
+ * Android reads the extra word as allowIsolated (non-zero: true) and
+ * allowIsolated as the dump priority, and ignores the last word.  We
+ * recognise the extra word instead -- exactly three words left, the first
+ * not a plausible boolean: a Category-form word, or a copy of the word
+ * just read -- and skip it, so the service gets the isolation and
+ * priority its client meant (and, with priority 0, would never be
+ * listed).  The object's own word need not match: a binder that client
+ * forwards carries the level it was given, often not SYSTEM.
  */
 static void skip_repeated_stability(struct req *q)
 {
@@ -254,7 +299,7 @@ static void skip_repeated_stability(struct req *q)
 	if (bc_parcel_read_raw(q->in, 8, &raw) == 0) {
 		memcpy(&stab, raw, 4);
 		memcpy(&next, (const char *)raw + 4, 4);
-		if (stab == next && stab > 1) {
+		if ((stab == next && stab > 1) || is_category_word(next)) {
 			sm_log(SM_LOG_DEBUG, "add from uid %u: repeated stability word 0x%08x skipped",
 			       (unsigned)q->c->uid, stab);
 			return; /* now past the copy */
@@ -275,7 +320,7 @@ static int do_add(struct req *q)
 
 	r = sm_read_name(q->in, &name);
 	if (r == 0)
-		r = bc_parcel_read_binder(q->in, &b);
+		r = read_binder_arg(q, &b);
 	if (r == 0 && aidl && b)
 		skip_repeated_stability(q);
 	if (r == 0)
@@ -389,7 +434,7 @@ static int read_name_binder(struct req *q, char **name, bc_binder **b)
 	int r = sm_read_name(q->in, name);
 
 	if (r == 0)
-		r = bc_parcel_read_binder(q->in, b);
+		r = read_binder_arg(q, b);
 	if (r == 0)
 		r = end_of_request(q);
 	if (r < 0) {
@@ -615,9 +660,9 @@ static int do_register_client(struct req *q)
 	int r = sm_read_name(q->in, &name);
 
 	if (r == 0)
-		r = bc_parcel_read_binder(q->in, &svc);
+		r = read_binder_arg(q, &svc);
 	if (r == 0)
-		r = bc_parcel_read_binder(q->in, &cb);
+		r = read_binder_arg(q, &cb);
 	if (r == 0)
 		r = end_of_request(q);
 	if (r < 0) {
@@ -910,6 +955,17 @@ int sm_handle(struct sm *sm, const struct sm_caller *c, uint32_t code, bc_parcel
 		sm_log(SM_LOG_NOTICE, "code %u from uid %u pid %d: %s header", code, (unsigned)c->uid, (int)c->pid,
 		       r == -EPERM ? "wrong interface in" : "malformed");
 		return r;
+	}
+	/* The AIDL header is the same from 11 on; what differs is the form of
+	 * the stability word after binders.  Reading takes either form; a
+	 * device of release 12 writes Android 12's Category form, the others
+	 * the raw level (Android 11, and 13 on), unless the request's own
+	 * binders came in Category form (stability_form). */
+	if (h.dialect == BINDERC_SM_DIALECT_AIDL && sm_release(sm) == SM_ANDROID_12) {
+		h.wire = BINDERC_WIRE_ANDROID_12;
+		r = bc_parcel_set_wire(in, h.wire, h.partition);
+		if (r < 0)
+			return r;
 	}
 	r = bc_parcel_set_wire(reply, h.wire, h.partition);
 	if (r < 0)

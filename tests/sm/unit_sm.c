@@ -2012,3 +2012,83 @@ Test(declared, queries_answer_from_the_declarations)
 	bc_parcel_unref(query(sm, 1001, SM_AIDL_GET_CONNECTION_INFO, "org.ex.IBar/default", BINDERC_EX_SECURITY));
 	sm_fini(sm);
 }
+
+/* The stability word after the first binder of @reply's data at @off. */
+static uint32_t word_at(bc_parcel *reply, size_t off)
+{
+	uint32_t w = 0;
+
+	cr_assert_geq(bc_parcel_size(reply), off + 4);
+	memcpy(&w, (const unsigned char *)bc_parcel_data(reply) + off, 4);
+	return w;
+}
+
+/* checkService("s1") on a device of @release, asked in @wire: the word
+ * after the object in the reply. */
+static uint32_t check_word(int release, int wire)
+{
+	static const uint32_t r[] = { H_AIDL, S_S1, END };
+	struct sm *sm = golden_sm(release);
+	bc_parcel *reply;
+	uint32_t w;
+
+	cr_assert_eq(call(sm, 0, 2, raw_request(wire, r), &reply), 0);
+	w = word_at(reply, 4 + 24);
+	bc_parcel_unref(reply);
+	return w;
+}
+
+Test(declared, reply_stability_form_follows_the_release)
+{
+	/* Android 12 writes Category {1, 0, 0, level}, the others the level */
+	cr_expect_eq(check_word(12, BINDERC_WIRE_ANDROID_12), 0x0c000001u);
+	cr_expect_eq(check_word(14, BINDERC_WIRE_ANDROID_13), 0x0000000cu);
+	cr_expect_eq(check_word(13, BINDERC_WIRE_ANDROID_13), 0x0000000cu);
+	cr_expect_eq(check_word(11, BINDERC_WIRE_ANDROID_11), 0x0000000cu);
+}
+
+Test(declared, category_words_in_a_request_are_answered_alike)
+{
+	/* A callback registered in Category form on a 14 device is notified
+	 * in that form. */
+	static const uint32_t r[] = { H_AIDL, S_S1, CB, END }, want[] = { 0, END };
+	struct sm *sm = golden_sm(14);
+	bc_parcel *reply;
+
+	cr_assert_eq(call(sm, 0, 5, raw_request(BINDERC_WIRE_ANDROID_12, r), &reply), 0);
+	expect_reply(reply, want, "registerForNotifications in Category form");
+	bc_parcel_unref(reply);
+	cr_assert_eq(sm->n_cbs, 1);
+	cr_expect_eq(sm->cbs[0]->wire, BINDERC_WIRE_ANDROID_12);
+	/* and in raw form, raw */
+	sm = golden_sm(14);
+	cr_assert_eq(call(sm, 0, 5, raw_request(BINDERC_WIRE_ANDROID_13, r), &reply), 0);
+	bc_parcel_unref(reply);
+	cr_assert_eq(sm->n_cbs, 1);
+	cr_expect_eq(sm->cbs[0]->wire, BINDERC_WIRE_ANDROID_13);
+}
+
+/* libgbinder's aidl4 binder-bridge forwards a binder it got elsewhere: its
+ * own word is the level it was given (here VENDOR, Category 0x03000001),
+ * then the service manager's extra 0x0c000001.  The extra word is skipped
+ * although it differs from the object's, so the service is registered
+ * with priority DEFAULT and listed. */
+Test(declared, forwarded_binder_from_aidl4_is_listed)
+{
+	static const uint32_t r[] = { H_AIDL, S_S2, CB, 0x0c000001u, 0, 8, END }, want[] = { 0, END };
+	static const uint32_t list[] = { H_AIDL, 15, END }, listed[] = { 0, 2, S_S1, S_S2, END };
+	struct sm *sm = golden_sm(14);
+	bc_parcel *reply;
+
+	cr_assert_eq(bc_binder_set_stability(g_cb, BINDERC_STABILITY_VENDOR), 0);
+	cr_assert_eq(call(sm, 0, 3, raw_request(BINDERC_WIRE_ANDROID_12, r), &reply), 0);
+	cr_assert_eq(bc_binder_set_stability(g_cb, 0), 0);
+	expect_reply(reply, want, "forwarded addService");
+	bc_parcel_unref(reply);
+	cr_assert_not_null(sm_find(sm, "s2"));
+	cr_expect_eq(sm_find(sm, "s2")->allow_isolated, false);
+	cr_expect_eq(sm_find(sm, "s2")->dump_flags, 8);
+	cr_assert_eq(call(sm, 0, 4, raw_request(BINDERC_WIRE_ANDROID_12, list), &reply), 0);
+	expect_reply(reply, listed, "listServices after the forwarded add");
+	bc_parcel_unref(reply);
+}
