@@ -232,6 +232,29 @@ static int do_get(struct req *q)
 	return r;
 }
 
+/* What @pid's earlier requests told (handler's dispatch_aidl, and
+ * stability_form), or NULL. */
+static struct sm_learned *learned(struct sm *sm, pid_t pid)
+{
+	for (size_t i = 0; i < sm->n_learned; i++)
+		if (sm->learned[i].pid == pid)
+			return &sm->learned[i];
+	return NULL;
+}
+
+/* A blank entry for @pid, in place of the oldest when the table is full. */
+static struct sm_learned *learned_new(struct sm *sm, pid_t pid)
+{
+	struct sm_learned *l = &sm->learned[sm->next_learned];
+
+	sm->next_learned = (sm->next_learned + 1) % SM_LEARNED_MAX;
+	if (sm->n_learned < SM_LEARNED_MAX)
+		sm->n_learned++;
+	memset(l, 0, sizeof(*l));
+	l->pid = pid;
+	return l;
+}
+
 /* A stability word in Android 12's Category form: version 1 in the low
  * byte, two zero bytes, the level in the high byte (raw levels, which the
  * other releases write, never have a low byte of 1). */
@@ -246,19 +269,31 @@ static bool is_category_word(uint32_t w)
  * "aidl4"), so answer it -- and later notify it -- in that form, or it
  * would read our raw level as a Category of level 0 (UNDECLARED), and
  * forward the binder with that.  The device's release 12 does the same
- * for every request (sm_handle).
+ * for every request (sm_handle).  Remembered by pid, so that the
+ * caller's lookups, which carry no binder, are answered alike (libgbinder
+ * registers a notification callback before it looks up what it waits
+ * for); a raw-form word from that pid forgets it (another program may
+ * have the pid now).
  */
 static void stability_form(struct req *q)
 {
 	size_t pos = bc_parcel_get_position(q->in);
+	struct sm_learned *l;
 	const void *raw;
 	uint32_t w;
+	bool category;
 
-	if (q->h->wire == BINDERC_WIRE_ANDROID_12 || pos < 4 || bc_parcel_set_position(q->in, pos - 4) < 0)
+	if (pos < 4 || bc_parcel_set_position(q->in, pos - 4) < 0)
 		return;
 	if (bc_parcel_read_raw(q->in, 4, &raw) == 0) {
 		memcpy(&w, raw, 4);
-		if (is_category_word(w) && bc_parcel_set_wire(q->reply, BINDERC_WIRE_ANDROID_12, q->h->partition) == 0)
+		category = is_category_word(w);
+		l = learned(q->sm, q->c->pid);
+		if (!l && category)
+			l = learned_new(q->sm, q->c->pid);
+		if (l)
+			l->category = category;
+		if (category && bc_parcel_set_wire(q->reply, BINDERC_WIRE_ANDROID_12, q->h->partition) == 0)
 			q->h->wire = BINDERC_WIRE_ANDROID_12;
 	}
 	bc_parcel_set_position(q->in, pos);
@@ -856,14 +891,6 @@ static enum shape shape_of(int method)
 	}
 }
 
-static struct sm_learned *learned(struct sm *sm, pid_t pid)
-{
-	for (size_t i = 0; i < sm->n_learned; i++)
-		if (sm->learned[i].pid == pid)
-			return &sm->learned[i];
-	return NULL;
-}
-
 /* A request of @q's caller did not fit the device's release @rel0 and was
  * read as @method: it came from one of the releases (other than @rel0)
  * that put a method of that shape at its code.  Narrow what we know. */
@@ -879,14 +906,8 @@ static void learn(struct req *q, int rel0, int method)
 		if (x != rel0 && m != SM_M_NONE && shape_of(m) == shape_of(method))
 			mask |= 1u << (x - SM_RELEASE_FIRST);
 	}
-	if (!l) {
-		l = &sm->learned[sm->next_learned];
-		sm->next_learned = (sm->next_learned + 1) % SM_LEARNED_MAX;
-		if (sm->n_learned < SM_LEARNED_MAX)
-			sm->n_learned++;
-		l->pid = q->c->pid;
-		l->mask = 0;
-	}
+	if (!l)
+		l = learned_new(sm, q->c->pid);
 	/* Nothing in common: another program now has that pid. */
 	l->mask = (l->mask & mask) ? l->mask & mask : mask;
 }
@@ -959,9 +980,11 @@ int sm_handle(struct sm *sm, const struct sm_caller *c, uint32_t code, bc_parcel
 	/* The AIDL header is the same from 11 on; what differs is the form of
 	 * the stability word after binders.  Reading takes either form; a
 	 * device of release 12 writes Android 12's Category form, the others
-	 * the raw level (Android 11, and 13 on), unless the request's own
-	 * binders came in Category form (stability_form). */
-	if (h.dialect == BINDERC_SM_DIALECT_AIDL && sm_release(sm) == SM_ANDROID_12) {
+	 * the raw level (Android 11, and 13 on), unless the caller's binders
+	 * came in Category form (stability_form), in this request or its
+	 * last one that had a binder. */
+	if (h.dialect == BINDERC_SM_DIALECT_AIDL &&
+	    (sm_release(sm) == SM_ANDROID_12 || (learned(sm, c->pid) && learned(sm, c->pid)->category))) {
 		h.wire = BINDERC_WIRE_ANDROID_12;
 		r = bc_parcel_set_wire(in, h.wire, h.partition);
 		if (r < 0)

@@ -223,10 +223,13 @@ struct sm {
 	int release;	 /* --android-release; 0: the policy's, else 14 */
 	int shape;	 /* its enum sm_union_shape (with release only) */
 	/* handler.c: the releases each recent caller's requests proved
-	 * possible (bit release - SM_RELEASE_FIRST), by pid, oldest replaced */
+	 * possible (bit release - SM_RELEASE_FIRST), and whether its last
+	 * binder came with an Android 12 (Category) stability word, by pid,
+	 * oldest replaced */
 	struct sm_learned {
 		pid_t pid;
 		unsigned mask;
+		bool category;
 	} learned[SM_LEARNED_MAX];
 	size_t n_learned, next_learned;
 	/* lazy.c: processes started by start-command, by service name */

@@ -2068,6 +2068,44 @@ Test(declared, category_words_in_a_request_are_answered_alike)
 	cr_expect_eq(sm->cbs[0]->wire, BINDERC_WIRE_ANDROID_13);
 }
 
+/* checkService("s1") by @pid, asked in the raw form: the word after the
+ * object in the reply. */
+static uint32_t check_word_by(struct sm *sm, pid_t pid)
+{
+	static const uint32_t r[] = { H_AIDL, S_S1, END };
+	bc_parcel *in = raw_request(BINDERC_WIRE_ANDROID_13, r), *reply = NULL;
+	struct sm_caller c;
+	uint32_t w;
+
+	cr_assert_eq(bc_parcel_new(&reply), 0);
+	sm_caller_init(&c, 0, pid);
+	cr_assert_eq(sm_handle(sm, &c, 2, in, reply), 0);
+	w = word_at(reply, 4 + 24);
+	bc_parcel_unref(in);
+	bc_parcel_unref(reply);
+	return w;
+}
+
+/* A caller that sent a binder in Category form gets its lookups (which
+ * carry no binder) answered in that form too, until it sends one in the
+ * raw form; other callers are not affected. */
+Test(declared, category_callers_are_remembered)
+{
+	static const uint32_t watch[] = { H_AIDL, S_S1, CB, END };
+	struct sm *sm = golden_sm(14);
+	bc_parcel *reply;
+
+	cr_expect_eq(check_word_by(sm, 1234), 0x0000000cu);
+	cr_assert_eq(call(sm, 0, 5, raw_request(BINDERC_WIRE_ANDROID_12, watch), &reply), 0); /* pid 1234 */
+	bc_parcel_unref(reply);
+	cr_expect_eq(check_word_by(sm, 1234), 0x0c000001u);
+	cr_expect_eq(check_word_by(sm, 4321), 0x0000000cu);
+	/* unregister in the raw form: forgotten */
+	cr_assert_eq(call(sm, 0, 6, raw_request(BINDERC_WIRE_ANDROID_13, watch), &reply), 0);
+	bc_parcel_unref(reply);
+	cr_expect_eq(check_word_by(sm, 1234), 0x0000000cu);
+}
+
 /* libgbinder's aidl4 binder-bridge forwards a binder it got elsewhere: its
  * own word is the level it was given (here VENDOR, Category 0x03000001),
  * then the service manager's extra 0x0c000001.  The extra word is skipped
