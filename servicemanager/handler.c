@@ -299,6 +299,16 @@ static void stability_form(struct req *q)
 	bc_parcel_set_position(q->in, pos);
 }
 
+/* A Category word of a declared level (VENDOR, SYSTEM, VINTF): never a
+ * boolean, unlike the Category of level 0, which is the int32 1. */
+static bool is_declared_category(uint32_t w)
+{
+	uint32_t level = w >> 24;
+
+	return is_category_word(w) &&
+	       (level == BINDERC_STABILITY_VENDOR || level == BINDERC_STABILITY_SYSTEM || level == BINDERC_STABILITY_VINTF);
+}
+
 /* Read a binder argument, noting the form of its stability word. */
 static int read_binder_arg(struct req *q, bc_binder **ret)
 {
@@ -317,8 +327,8 @@ static int read_binder_arg(struct req *q, bc_binder **ret)
  * Android reads the extra word as allowIsolated (non-zero: true) and
  * allowIsolated as the dump priority, and ignores the last word.  We
  * recognise the extra word instead -- exactly three words left, the first
- * not a plausible boolean: a Category-form word, or a copy of the word
- * just read -- and skip it, so the service gets the isolation and
+ * not a plausible boolean: a Category of a declared level, or a copy of
+ * the word just read -- and skip it, so the service gets the isolation and
  * priority its client meant (and, with priority 0, would never be
  * listed).  The object's own word need not match: a binder that client
  * forwards carries the level it was given, often not SYSTEM.
@@ -334,7 +344,7 @@ static void skip_repeated_stability(struct req *q)
 	if (bc_parcel_read_raw(q->in, 8, &raw) == 0) {
 		memcpy(&stab, raw, 4);
 		memcpy(&next, (const char *)raw + 4, 4);
-		if ((stab == next && stab > 1) || is_category_word(next)) {
+		if ((stab == next && stab > 1) || is_declared_category(next)) {
 			sm_log(SM_LOG_DEBUG, "add from uid %u: repeated stability word 0x%08x skipped",
 			       (unsigned)q->c->uid, stab);
 			return; /* now past the copy */

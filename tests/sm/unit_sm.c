@@ -2068,6 +2068,23 @@ Test(declared, category_words_in_a_request_are_answered_alike)
 	cr_expect_eq(sm->cbs[0]->wire, BINDERC_WIRE_ANDROID_13);
 }
 
+/* allowIsolated true followed by one trailing word leaves three words
+ * after the object too; the word 1 (a boolean, or the Category of level 0)
+ * is not taken for libgbinder's extra word. */
+Test(declared, allow_isolated_true_is_not_an_extra_word)
+{
+	static const uint32_t r[] = { H_AIDL, S_S2, OBJ, 1, 8, 0x12345678u, END }, want[] = { 0, END };
+	struct sm *sm = golden_sm(14);
+	bc_parcel *reply;
+
+	cr_assert_eq(call(sm, 0, 3, raw_request(BINDERC_WIRE_ANDROID_12, r), &reply), 0);
+	expect_reply(reply, want, "addService, allowIsolated, trailing word");
+	bc_parcel_unref(reply);
+	cr_assert_not_null(sm_find(sm, "s2"));
+	cr_expect_eq(sm_find(sm, "s2")->allow_isolated, true);
+	cr_expect_eq(sm_find(sm, "s2")->dump_flags, 8);
+}
+
 /* checkService("s1") by @pid, asked in the raw form: the word after the
  * object in the reply. */
 static uint32_t check_word_by(struct sm *sm, pid_t pid)
