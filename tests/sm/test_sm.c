@@ -2059,9 +2059,11 @@ Test(stability, vintf_declared_registered_and_required, .init = init_paths, .fin
 }
 
 /* A client registers the service manager itself under another name: it
- * passes its handle 0, which the driver turns back into the manager's own
- * object on the way in.  Android's registers it and hands it out; so must
- * ours, in both dialects, and a lookup gives handle 0 back. */
+ * passes its handle 0, written as Android writes it, with no offsets
+ * entry, so that it crosses untranslated (ours refused such an object:
+ * -EBADMSG, -129 at an Android 14 client).  Android's registers it and
+ * hands it out; so must ours, in both dialects, and a lookup gives handle
+ * 0 back. */
 Test(stability, manager_registered_under_another_name, .init = setup, .fini = teardown,
      .timeout = TH_TEST_TIMEOUT_S)
 {
