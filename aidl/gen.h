@@ -91,7 +91,6 @@ struct gvars {
 };
 
 struct gtype {
-	enum gkind k;
 	const struct gkind_row *row;
 	const char *ctype; /* scalar / element / struct C type */
 	const char *fn;	   /* bc_parcel_{write,read}_<fn>[_array] */

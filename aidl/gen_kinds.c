@@ -270,31 +270,23 @@ struct gtype gen_type(const struct aidl_type *t)
 	case B_USER:
 		g.decl = t->decl;
 		g.ctype = t->decl->cname;
-		if (t->array && t->decl->kind == K_ENUM) {
+		if (t->decl->kind == K_INTERFACE) {
+			k = t->array ? G_BINDERV : G_BINDER;
+			g.ctype = "bc_binder *";
+		} else if (t->decl->kind == K_ENUM && t->array) {
 			/* Android writes an enum array as an array of its backing type:
 			 * byte[] (packed), int[] or long[] */
 			k = t->decl->backing == B_BYTE ? G_BYTES : G_ARRAY;
 			g.fn = t->decl->backing == B_BYTE ? "byte" : t->decl->backing == B_INT ? "int32" : "int64";
-			break;
-		}
-		if (t->array && t->decl->kind == K_PARCELABLE) {
+		} else if (t->decl->kind == K_ENUM) {
+			k = G_ENUM;
+		} else if (t->array) {
 			/* Android's std::optional<std::vector<std::optional<P>>>:
 			 * both the array and each element may be null */
 			k = t->nullable ? G_NPARRAY : G_PARRAY;
-			break;
+		} else {
+			k = t->nullable ? G_NPARCEL : G_PARCEL;
 		}
-		if (!t->array && t->nullable && t->decl->kind == K_PARCELABLE) {
-			k = G_NPARCEL;
-			break;
-		}
-		if (t->array && t->decl->kind == K_INTERFACE) {
-			k = G_BINDERV;
-			g.ctype = "bc_binder *";
-			break;
-		}
-		k = t->decl->kind == K_ENUM ? G_ENUM : t->decl->kind == K_PARCELABLE ? G_PARCEL : G_BINDER;
-		if (k == G_BINDER)
-			g.ctype = "bc_binder *";
 		break;
 	default:
 		g.ctype = sc[t->basic].ctype;
@@ -302,7 +294,6 @@ struct gtype gen_type(const struct aidl_type *t)
 		k = !t->array ? G_SCALAR : t->basic == B_BYTE ? G_BYTES : G_ARRAY;
 		break;
 	}
-	g.k = k;
 	g.row = &gen_kinds[k];
 	return g;
 }
