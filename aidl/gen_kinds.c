@@ -241,9 +241,9 @@ struct gtype gen_type(const struct aidl_type *t)
 	static const struct {
 		const char *ctype, *fn;
 	} sc[] = {
-		[B_BOOLEAN] = { "bool", "bool" },   [B_BYTE] = { "int8_t", "byte" },
-		[B_CHAR] = { "uint16_t", "char" },  [B_INT] = { "int32_t", "int32" },
-		[B_LONG] = { "int64_t", "int64" },  [B_FLOAT] = { "float", "float" },
+		[B_BOOLEAN] = { "bool", "bool" },    [B_BYTE] = { "int8_t", "byte" },
+		[B_CHAR] = { "uint16_t", "char" },   [B_INT] = { "int32_t", "int32" },
+		[B_LONG] = { "int64_t", "int64" },   [B_FLOAT] = { "float", "float" },
 		[B_DOUBLE] = { "double", "double" },
 	};
 	struct gtype g = { 0 };

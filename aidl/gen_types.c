@@ -21,18 +21,30 @@
 static const char *gvar(const struct gvars *s, char c)
 {
 	switch (c) {
-	case 'T': return s->T;
-	case 'F': return s->F;
-	case 'V': return s->V;
-	case 'L': return s->L;
-	case 'P': return s->P;
-	case 'D': return s->D;
-	case 'G': return s->G;
-	case 'N': return s->N;
-	case 'S': return s->S;
-	case 'M': return s->M;
-	case 'v': return s->V && s->V[0] == '&' ? s->V + 1 : s->V;
-	default: return NULL;
+	case 'T':
+		return s->T;
+	case 'F':
+		return s->F;
+	case 'V':
+		return s->V;
+	case 'L':
+		return s->L;
+	case 'P':
+		return s->P;
+	case 'D':
+		return s->D;
+	case 'G':
+		return s->G;
+	case 'N':
+		return s->N;
+	case 'S':
+		return s->S;
+	case 'M':
+		return s->M;
+	case 'v':
+		return s->V && s->V[0] == '&' ? s->V + 1 : s->V;
+	default:
+		return NULL;
 	}
 }
 
@@ -79,8 +91,7 @@ const char *gen_expand(struct aidl_ctx *ctx, const struct gtype *gt, const char 
 	return out;
 }
 
-void gen_emit(struct aidl_ctx *ctx, FILE *f, const char *ind, const struct gtype *gt, const char *tmpl,
-	      struct gvars s)
+void gen_emit(struct aidl_ctx *ctx, FILE *f, const char *ind, const struct gtype *gt, const char *tmpl, struct gvars s)
 {
 	const char *text = gen_expand(ctx, gt, tmpl, s);
 
@@ -135,8 +146,9 @@ static const char *holder_stability(const struct gen *g)
 /* What a write or read of @t names: @v the value, @len its length. */
 static struct gvars io_vars(struct gen *g, const struct aidl_type *t, const char *p, const char *v, const char *len)
 {
-	return (struct gvars){ .V = v, .L = len, .P = p, .N = t->nullable ? "true" : "false",
-			       .S = holder_stability(g) };
+	return (struct gvars){
+		.V = v, .L = len, .P = p, .N = t->nullable ? "true" : "false", .S = holder_stability(g)
+	};
 }
 
 void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, const char *val, const char *len,
@@ -146,8 +158,8 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 	struct gvars s = io_vars(g, t, p, val, len);
 
 	if (t->nullable && t->fixed) /* @nullable T[N]: NULL, or N elements */
-		fprintf(f, "%sif ((%s) && (%s) != %" PRIu32 ") {\n%s\t_r = -EINVAL;\n%s\tgoto out;\n%s}\n", ind, val, len,
-			t->fixed, ind, ind, ind);
+		fprintf(f, "%sif ((%s) && (%s) != %" PRIu32 ") {\n%s\t_r = -EINVAL;\n%s\tgoto out;\n%s}\n", ind, val,
+			len, t->fixed, ind, ind, ind);
 	/* @nullable: libbinder-c's writers take NULL as the null value (-1
 	 * length, null binder) */
 	if (t->nullable && gt.row->write_null) {
