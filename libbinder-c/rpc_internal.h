@@ -61,6 +61,10 @@ struct bc_rpc_session {
 	uint32_t version;
 	uint32_t fd_mode; /* BC_RPC_FD_MODE_NONE or _UNIX */
 	uint8_t id[BC_RPC_SESSION_ID_SIZE];
+	/* The peer's credentials (SO_PEERCRED, unix sockets), as callers'
+	 * identity; pid 0 and euid -1 (nobody's) where unknown. */
+	pid_t peer_pid;
+	uid_t peer_euid;
 	bc_binder *root; /* a server's */
 	pthread_mutex_t conn_mu;
 	pthread_mutex_t mu;

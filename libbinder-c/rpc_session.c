@@ -48,6 +48,27 @@ static void own_pop(void)
 	tl_n_owned--;
 }
 
+/* Who is at the other end of unix socket @fd, as the kernel saw it at
+ * connect() (or socketpair()) time: the identity handlers of the
+ * session's calls get, as kernel binder gives the sender's.  Other
+ * families carry none. */
+static void peer_credentials(bc_rpc_session *s, int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	struct ucred uc;
+
+	s->peer_pid = 0;
+	s->peer_euid = (uid_t)-1;
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) < 0 || ss.ss_family != AF_UNIX)
+		return;
+	len = sizeof(uc);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) < 0 || len != sizeof(uc))
+		return;
+	s->peer_pid = uc.pid;
+	s->peer_euid = uc.uid; /* the kernel reports the effective uid here */
+}
+
 int bc__rpc_session_new(int fd, bool is_server, bc_rpc_session **ret)
 {
 	bc_rpc_session *s = calloc(1, sizeof(*s));
@@ -59,6 +80,7 @@ int bc__rpc_session_new(int fd, bool is_server, bc_rpc_session **ret)
 	atomic_init(&s->refs, 1);
 	s->fd = fd;
 	s->is_server = is_server;
+	peer_credentials(s, fd);
 	pthread_mutex_init(&s->conn_mu, NULL);
 	pthread_mutex_init(&s->mu, NULL);
 	atomic_init(&s->dead, false);
@@ -1019,9 +1041,12 @@ static int32_t call_local(bc_rpc_session *s, const struct bc_rpc_transaction *t,
 		return -EPIPE; /* DEAD_OBJECT */
 	r = rpc_parcel_received(s, pl, rx, &in);
 	if (r == 0)
-		/* no identity on the wire: pid 0, and an euid that is nobody's
-		 * (0 would read as root to a handler checking permissions) */
-		r = bc__txn_new(NULL, t->code, t->flags & BC_RPC_FLAG_ONEWAY, 0, (uid_t)-1, NULL, &txn);
+		/* no identity on the wire: the socket's peer (SO_PEERCRED), else
+		 * pid 0 and an euid that is nobody's (0 would read as root to a
+		 * handler checking permissions); pid 0 for oneway calls, as the
+		 * kernel reports them */
+		r = bc__txn_new(NULL, t->code, t->flags & BC_RPC_FLAG_ONEWAY, oneway ? 0 : s->peer_pid, s->peer_euid,
+				NULL, &txn);
 	if (r == 0) {
 		txn->reply->rpc = bc_rpc_session_ref(s);
 		r = bc__local_dispatch(b, txn, t->code, in, txn->reply);

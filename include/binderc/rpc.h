@@ -34,9 +34,11 @@
  * bc_binder_link_to_death() says -ENOSYS), TLS.
  *
  * Handlers of calls that come over a session run on the thread reading
- * its connection; bc_txn_get_calling_pid() says 0 there and
- * bc_txn_get_calling_euid() (uid_t)-1: the protocol carries no caller
- * identity.
+ * its connection.  The protocol carries no caller identity, so on a unix
+ * socket (or socketpair) bc_txn_get_calling_pid() and
+ * bc_txn_get_calling_euid() say who the socket's peer was when it
+ * connected (SO_PEERCRED; pid 0 for oneway calls, as over the kernel);
+ * over other transports pid 0 and euid (uid_t)-1, nobody's.
  *
  * Errors of a session are final: a malformed or truncated stream, an
  * unknown command or a failed read or write ends the session (its
