@@ -48,6 +48,8 @@
 #ifndef BINDERC_RPC_H
 #define BINDERC_RPC_H
 
+#include <sys/socket.h>
+
 #include <binderc/binder.h>
 
 #ifdef __cplusplus
@@ -100,6 +102,74 @@ int bc_rpc_session_get_error(const bc_rpc_session *s);
 /** End the session now: its socket is shut down, calls in flight and
  * later ones fail with -EPIPE. */
 void bc_rpc_session_shutdown(bc_rpc_session *s);
+
+/* ---- addresses ---------------------------------------------------------- */
+
+/*
+ * One syntax for every transport:
+ *
+ *   unix:PATH             a unix domain socket at PATH (relative or absolute)
+ *   unix-abstract:NAME    a unix socket in the abstract namespace
+ *   tcp:HOST:PORT         HOST a dotted IPv4 address, [IPv6] or localhost
+ *                         (no resolver); PORT 0 to listen on any free port
+ *   vsock:CID:PORT        CID a number, or any, local or host
+ *
+ * TCP is plain TCP (no TLS yet): every call travels readable and anyone
+ * who reaches the port may call the objects served.  It is refused
+ * (-EPERM) unless BINDERC_RPC_PLAIN_TCP is among the flags, and a warning
+ * goes to stderr for each TCP socket made.  Unix sockets are guarded by
+ * their file's permissions; handlers see the peer's credentials
+ * (SO_PEERCRED) as bc_txn_get_calling_pid() and _euid().
+ */
+
+/** Flag of the address functions and bc_rpc_session_connect(): allow
+ * tcp: addresses (plain TCP, see above). */
+#define BINDERC_RPC_PLAIN_TCP 0x2u
+
+/**
+ * Parse @addr into a socket address (*@ret, *@ret_len).  -EINVAL for a
+ * malformed address (an empty path or name, a bad host or number, text
+ * after the port), -ERANGE for a port or CID too large, -ENAMETOOLONG
+ * for a unix path or name that does not fit a sockaddr_un,
+ * -EAFNOSUPPORT for an unknown scheme, -EPERM for tcp: without
+ * BINDERC_RPC_PLAIN_TCP.
+ */
+int bc_rpc_address_parse(const char *addr, unsigned flags, struct sockaddr_storage *ret, socklen_t *ret_len);
+/** Write socket address @sa in the syntax above into @buf (NUL-ended).
+ * -ENOSPC if it does not fit, -EAFNOSUPPORT for another family,
+ * -EINVAL for an unnamed unix socket. */
+int bc_rpc_address_format(const struct sockaddr *sa, socklen_t len, char *buf, size_t size);
+/** The address of socket @fd (its peer's if @peer), formatted: e.g.
+ * the port a "tcp:127.0.0.1:0" listener was given. */
+int bc_rpc_socket_address(int fd, bool peer, char *buf, size_t size);
+/** A listening stream socket at @addr in *@ret_fd (close-on-exec).
+ * An existing unix path is not replaced (-EADDRINUSE). */
+int bc_rpc_listen(const char *addr, unsigned flags, int *ret_fd);
+/** A stream socket connected to @addr in *@ret_fd. */
+int bc_rpc_connect(const char *addr, unsigned flags, int *ret_fd);
+/** The next connection on listening socket @listen_fd in *@ret_fd
+ * (blocks; retried on EINTR and on clients that gave up). */
+int bc_rpc_accept(int listen_fd, int *ret_fd);
+/** bc_rpc_connect(), then bc_rpc_session_connect_fd() on the socket:
+ * @flags may hold BINDERC_RPC_PLAIN_TCP and BINDERC_RPC_FDS. */
+int bc_rpc_session_connect(const char *addr, uint32_t max_version, unsigned flags, bc_rpc_session **ret);
+
+/*
+ * Bootstrap sockets, as Android's setupUnixDomainSocketBootstrapClient and
+ * _Server: a unix socket (often inherited, or one end of a socketpair made
+ * before a fork) over which each new connection is handed as one end of a
+ * fresh socketpair, the only fd of a 4-byte message.  A pre-connected
+ * socket (setupPreconnectedClient) needs nothing more than
+ * bc_rpc_session_connect_fd() and bc_rpc_server_serve_fd().
+ */
+/** Client side: a new connection's socket in *@ret_fd, its other end
+ * sent over @bootstrap_fd.  -EPIPE if the server's end is closed. */
+int bc_rpc_bootstrap_connect(int bootstrap_fd, int *ret_fd);
+/** Server side: the next connection's socket from @bootstrap_fd in
+ * *@ret_fd (blocks).  -EPIPE when the client closed the bootstrap
+ * socket, -EBADMSG for a message without exactly one fd, -ENOTSOCK for
+ * an fd that is no stream socket (what came is closed). */
+int bc_rpc_bootstrap_accept(int bootstrap_fd, int *ret_fd);
 
 /* ---- server ------------------------------------------------------------- */
 
