@@ -6,6 +6,8 @@
  *   rpc_session.c  a session: its socket, its object table, commands
  *   rpc_proxy.c    the proxy kind of a peer's object (a bc_binder_ops)
  *   rpc_server.c   accepting a client and serving its session
+ *   rpc_death.c    death notifications, and a client session's watcher
+ *   rpc_addr.c     addresses and the sockets made from them
  *
  * LOCKING: a session's connection is used by one thread at a time
  * (conn_mu, and the thread-local owner for calls nested in a handler
@@ -77,6 +79,11 @@ struct bc_rpc_session {
 	atomic_int error;
 	/* a server session gave its last object back: a clean end */
 	atomic_bool drained;
+	/* rpc_death.c: obituaries sent once; a client's watcher thread */
+	atomic_bool obituaries_sent;
+	atomic_bool watcher_starting;
+	bool watcher_started;
+	pthread_t watcher;
 };
 
 /* A proxy of the peer's object at @addr. */
@@ -85,6 +92,7 @@ struct bc_rpc_proxy {
 	bc_rpc_session *s; /* referenced */
 	uint64_t addr;
 	uint32_t recd; /* references received, to give back (under s->mu) */
+	bc_slot *deaths; /* death recipients (under s->mu) */
 };
 
 extern const struct bc_binder_ops bc__rpc_proxy_ops;
@@ -110,5 +118,15 @@ int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel 
 void bc__rpc_queue_dec(bc_rpc_session *s, uint64_t addr, uint32_t amount);
 /* The proxy @x is being freed: out of the table. */
 void bc__rpc_forget_proxy(bc_rpc_session *s, struct bc_rpc_proxy *x);
+/* The session is over: give back every object the peer held. */
+void bc__rpc_drop_nodes(bc_rpc_session *s);
+
+/* ---- rpc_death.c ------------------------------------------------------------ */
+int bc__rpc_link_to_death(bc_binder *b, bc_death_fn fn, void *userdata, bc_slot **ret);
+/* Once the session is dead: call every recipient of its proxies (once;
+ * no lock held by the caller). */
+void bc__rpc_send_obituaries(bc_rpc_session *s);
+/* The session is being freed: end its watcher, if it has one. */
+void bc__rpc_watcher_stop(bc_rpc_session *s);
 
 #endif

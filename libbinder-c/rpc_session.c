@@ -100,7 +100,7 @@ bc_rpc_session *bc_rpc_session_ref(bc_rpc_session *s)
 /* Give every held object back (the session is over: the peer will not
  * give them back) and forget them, so that an object holding a proxy of
  * its own session does not keep that session for ever. */
-static void drop_nodes(bc_rpc_session *s)
+void bc__rpc_drop_nodes(bc_rpc_session *s)
 {
 	for (;;) {
 		bc_binder *b = NULL;
@@ -125,7 +125,8 @@ bc_rpc_session *bc_rpc_session_unref(bc_rpc_session *s)
 	if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
 		return NULL;
 	/* No proxy is left (each holds a reference). */
-	drop_nodes(s);
+	bc__rpc_watcher_stop(s);
+	bc__rpc_drop_nodes(s);
 	close(s->fd);
 	bc_binder_unref(s->root);
 	free(s->nodes);
@@ -165,7 +166,8 @@ void bc_rpc_session_shutdown(bc_rpc_session *s)
 	if (!s)
 		return;
 	bc__rpc_fail(s, -ESHUTDOWN);
-	drop_nodes(s);
+	bc__rpc_drop_nodes(s);
+	bc__rpc_send_obituaries(s);
 }
 
 /* ---- the socket ------------------------------------------------------------ */
@@ -1153,7 +1155,8 @@ int bc__rpc_serve(bc_rpc_session *s)
 	}
 	pthread_mutex_unlock(&s->conn_mu);
 	bc__rpc_fail(s, r < 0 ? r : -EPIPE);
-	drop_nodes(s);
+	bc__rpc_drop_nodes(s);
+	bc__rpc_send_obituaries(s);
 	/* What ended the session first: a nested call's broken reply, say,
 	 * rather than the failed write of the reply that followed. */
 	return r < 0 ? atomic_load(&s->error) : 0;
@@ -1250,10 +1253,12 @@ int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel 
 			bc__rpc_fail(s, f);
 		own_pop();
 		pthread_mutex_unlock(&s->conn_mu);
-		if (atomic_load(&s->dead))
-			drop_nodes(s);
-		else
+		if (atomic_load(&s->dead)) {
+			bc__rpc_drop_nodes(s);
+			bc__rpc_send_obituaries(s);
+		} else {
 			try_flush(s);
+		}
 	}
 	return r;
 }

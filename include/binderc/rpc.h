@@ -29,9 +29,17 @@
  * a session's parcels (a received parcel owns its fds; elsewhere
  * bc_parcel_write_fd() says -EOPNOTSUPP).
  *
- * What this version does not do yet: more than one connection per session (so a server calls a client only from
- * within a call of that client, and there are no death notifications:
- * bc_binder_link_to_death() says -ENOSYS), TLS.
+ * Death notifications: bc_binder_link_to_death() on an RPC proxy; when
+ * the session ends, for any reason (the peer closed or died, a broken
+ * stream, bc_rpc_session_shutdown()), every recipient of every proxy of
+ * the session is called once, on the thread that noticed (the serving
+ * thread of a server session; for a client session a watcher thread the
+ * first link starts, which polls the socket for the peer's hang-up, or
+ * the caller whose call failed).  -EPIPE once the session has ended.
+ *
+ * What this version does not do yet: more than one connection per
+ * session (so a server calls a client only from within a call of that
+ * client), TLS.
  *
  * Handlers of calls that come over a session run on the thread reading
  * its connection.  The protocol carries no caller identity, so on a unix
