@@ -97,6 +97,25 @@ struct bc_rpc_proxy {
 
 extern const struct bc_binder_ops bc__rpc_proxy_ops;
 
+struct bc_rpc_server {
+	atomic_int refs;
+	bc_binder *root;
+	atomic_uint max_version;
+	atomic_bool fds; /* fd mode UNIX accepted */
+	/* rpc_listen.c: the sessions being served (referenced), the
+	 * listeners being joined, and the threads serving connections
+	 * (all under mu; cv: one of them ended) */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bc_rpc_session **sessions;
+	size_t n_sessions, cap_sessions;
+	unsigned max_sessions;
+	unsigned n_threads; /* join's connection threads still running */
+	int *listeners;
+	size_t n_listeners;
+	bool shut_down;
+};
+
 /* ---- rpc_session.c ------------------------------------------------------- */
 /* A session on @fd (taken) with one reference. */
 int bc__rpc_session_new(int fd, bool is_server, bc_rpc_session **ret);
@@ -120,6 +139,12 @@ void bc__rpc_queue_dec(bc_rpc_session *s, uint64_t addr, uint32_t amount);
 void bc__rpc_forget_proxy(bc_rpc_session *s, struct bc_rpc_proxy *x);
 /* The session is over: give back every object the peer held. */
 void bc__rpc_drop_nodes(bc_rpc_session *s);
+
+/* ---- rpc_listen.c ----------------------------------------------------------- */
+/* Count @s among the server's sessions (a reference is taken):
+ * -ESHUTDOWN after bc_rpc_server_shutdown(), -EUSERS at the limit. */
+int bc__rpc_server_add_session(bc_rpc_server *srv, bc_rpc_session *s);
+void bc__rpc_server_remove_session(bc_rpc_server *srv, bc_rpc_session *s);
 
 /* ---- rpc_death.c ------------------------------------------------------------ */
 int bc__rpc_link_to_death(bc_binder *b, bc_death_fn fn, void *userdata, bc_slot **ret);

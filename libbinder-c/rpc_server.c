@@ -2,8 +2,9 @@
 /*
  * RPC servers: a root object and the highest protocol version agreed to;
  * each connection a client opens is served on the thread that hands it
- * over (bc_rpc_server_serve_fd), as a session of its own (new sessions
- * only: a session is one connection here).
+ * over (bc_rpc_server_serve_fd, or a thread of bc_rpc_server_join's), as
+ * a session of its own (new sessions only: a session is one connection
+ * here).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,12 +13,6 @@
 
 #include "rpc_internal.h"
 
-struct bc_rpc_server {
-	atomic_int refs;
-	bc_binder *root;
-	atomic_uint max_version;
-	atomic_bool fds; /* fd mode UNIX accepted */
-};
 
 int bc_rpc_server_new(bc_binder *root, bc_rpc_server **ret)
 {
@@ -31,6 +26,9 @@ int bc_rpc_server_new(bc_binder *root, bc_rpc_server **ret)
 	atomic_init(&srv->refs, 1);
 	atomic_init(&srv->max_version, BINDERC_RPC_VERSION_DEFAULT);
 	atomic_init(&srv->fds, false);
+	pthread_mutex_init(&srv->mu, NULL);
+	pthread_cond_init(&srv->cv, NULL);
+	srv->max_sessions = BINDERC_RPC_MAX_SESSIONS_DEFAULT;
 	srv->root = bc_binder_ref(root);
 	*ret = srv;
 	return 0;
@@ -46,7 +44,12 @@ bc_rpc_server *bc_rpc_server_ref(bc_rpc_server *srv)
 bc_rpc_server *bc_rpc_server_unref(bc_rpc_server *srv)
 {
 	if (srv && atomic_fetch_sub(&srv->refs, 1) == 1) {
+		/* every session and joiner holds a reference: none is left */
 		bc_binder_unref(srv->root);
+		free(srv->sessions);
+		free(srv->listeners);
+		pthread_mutex_destroy(&srv->mu);
+		pthread_cond_destroy(&srv->cv);
 		free(srv);
 	}
 	return NULL;
@@ -136,13 +139,20 @@ int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd)
 	if (r < 0)
 		return r;
 	s->root = bc_binder_ref(srv->root);
-	r = new_session_id(s->id, sizeof(s->id));
-	if (r == 0)
-		r = accept_session(srv, s);
-	if (r == 0)
-		r = bc__rpc_serve(s);
-	else
+	/* known to the server while served, so that its shutdown ends it */
+	r = bc__rpc_server_add_session(srv, s);
+	if (r == 0) {
+		r = new_session_id(s->id, sizeof(s->id));
+		if (r == 0)
+			r = accept_session(srv, s);
+		if (r == 0)
+			r = bc__rpc_serve(s);
+		else
+			bc__rpc_fail(s, r);
+		bc__rpc_server_remove_session(srv, s);
+	} else {
 		bc__rpc_fail(s, r);
+	}
 	bc_rpc_session_unref(s);
 	return r;
 }

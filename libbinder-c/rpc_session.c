@@ -1141,7 +1141,7 @@ static int run(bc_rpc_session *s, uint8_t **reply_body, size_t *reply_len, struc
 
 int bc__rpc_serve(bc_rpc_session *s)
 {
-	int r;
+	int r, ended;
 
 	/* Held while serving: another thread dropping a proxy of this
 	 * session must not write between our messages (its DEC_STRONG waits
@@ -1154,12 +1154,14 @@ int bc__rpc_serve(bc_rpc_session *s)
 		r = -ELOOP; /* served from inside too many other sessions' calls */
 	}
 	pthread_mutex_unlock(&s->conn_mu);
+	/* ended from outside (a server's shutdown): the end we read was its */
+	ended = atomic_load(&s->error);
 	bc__rpc_fail(s, r < 0 ? r : -EPIPE);
 	bc__rpc_drop_nodes(s);
 	bc__rpc_send_obituaries(s);
 	/* What ended the session first: a nested call's broken reply, say,
 	 * rather than the failed write of the reply that followed. */
-	return r < 0 ? atomic_load(&s->error) : 0;
+	return r < 0 ? atomic_load(&s->error) : ended;
 }
 
 /* Send one call and wait for its reply (the caller owns the connection). */

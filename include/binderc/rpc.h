@@ -201,9 +201,41 @@ int bc_rpc_server_set_fds(bc_rpc_server *srv, bool allow);
  * message), -ENOENT if it asked to join a session (only one connection
  * per session is served), -EOPNOTSUPP if it asked for fd transport,
  * -EPIPE if it went away while a handler's call back to it waited,
- * -errno of the socket.  What ended the session first is returned.
+ * -ESHUTDOWN if bc_rpc_server_shutdown() ended it (or came first),
+ * -EUSERS at the server's session limit, -errno of the socket.  What
+ * ended the session first is returned.
  */
 int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd);
+
+/** How many sessions a server serves at once unless told otherwise. */
+#define BINDERC_RPC_MAX_SESSIONS_DEFAULT 128u
+/**
+ * The most sessions @srv serves at once (> 0): bc_rpc_server_join()
+ * closes a connection beyond it as soon as it is accepted (its client's
+ * set-up fails with -EPIPE), and bc_rpc_server_serve_fd() refuses one
+ * with -EUSERS.  This bounds what a flood of connections costs: a thread
+ * and a socket per session.
+ */
+int bc_rpc_server_set_max_sessions(bc_rpc_server *srv, unsigned max);
+/**
+ * Accept connections on listening socket @listen_fd (bc_rpc_listen())
+ * and serve each new session on a thread of its own, until
+ * bc_rpc_server_shutdown().  Blocks.  0 after a shutdown, else -errno of
+ * accept() (out of fds, it waits for a session to end instead).
+ * Several threads may join one server, each on its own socket.
+ */
+int bc_rpc_server_join(bc_rpc_server *srv, int listen_fd);
+/**
+ * Stop @srv: every bc_rpc_server_join() returns (its listening socket is
+ * shut down; closing it stays the caller's), every session it serves
+ * ends (as if its client had gone: calls in flight fail with -EPIPE on
+ * both sides), and new connections are refused.  Returns when every
+ * session has ended and given its objects back, so not from a handler of
+ * one of the server's sessions.  (The threads that served them may still
+ * be exiting, each holding a reference to the server, and so to its
+ * root, for a moment.)  Final.
+ */
+void bc_rpc_server_shutdown(bc_rpc_server *srv);
 
 #ifdef __cplusplus
 }
