@@ -370,9 +370,15 @@ int bc_rpc_session_connect(const char *addr, uint32_t max_version, unsigned flag
 	if (!ret)
 		return -EINVAL;
 	r = bc_rpc_connect(addr, flags & BINDERC_RPC_PLAIN_TCP, &fd);
+	if (r == 0)
+		r = bc_rpc_session_connect_fd(fd, max_version, flags & ~BINDERC_RPC_PLAIN_TCP, ret);
 	if (r < 0)
 		return r;
-	return bc_rpc_session_connect_fd(fd, max_version, flags & ~BINDERC_RPC_PLAIN_TCP, ret);
+	/* as Android's client: as many connections as the server serves */
+	for (uint32_t i = 1; i < (*ret)->peer_threads && i < BINDERC_RPC_MAX_OUTGOING; i++)
+		if (bc_rpc_session_join(*ret, addr, flags, false) < 0)
+			break;
+	return 0;
 }
 
 /* ---- bootstrap sockets (RpcSession::setupUnixDomainSocketBootstrapClient,

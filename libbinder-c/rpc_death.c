@@ -69,7 +69,8 @@ static void *watcher_main(void *arg)
 	bc_rpc_session *s = arg;
 
 	for (;;) {
-		struct pollfd p = { .fd = s->fd, .events = POLLRDHUP };
+		/* a client's first connection, there since its set-up */
+		struct pollfd p = { .fd = s->conns[0]->fd, .events = POLLRDHUP };
 		int n = poll(&p, 1, -1);
 
 		if (n < 0 && errno == EINTR)
@@ -84,13 +85,12 @@ static void *watcher_main(void *arg)
 		return NULL;
 	/* Only between calls: a caller's reply may still be in the socket
 	 * ahead of the end, and is the caller's to read. */
-	pthread_mutex_lock(&s->conn_mu);
+	pthread_mutex_lock(&s->conns[0]->mu);
 	bc__rpc_fail(s, -EPIPE);
-	pthread_mutex_unlock(&s->conn_mu);
-	bc__rpc_drop_nodes(s);
-	bc__rpc_send_obituaries(s);
+	pthread_mutex_unlock(&s->conns[0]->mu);
+	bc__rpc_ended(s);
 	/* may free the session, from this thread (see bc__rpc_watcher_stop) */
-	bc_rpc_session_unref(s);
+	bc__rpc_session_put(s);
 	return NULL;
 }
 

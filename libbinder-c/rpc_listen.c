@@ -5,9 +5,11 @@
  * of its own; bc_rpc_server_shutdown() stops the loops and ends every
  * session the server serves, however it was handed over.
  *
- * A connection flood costs at most max_sessions threads: a connection
- * beyond the limit is closed as soon as it is accepted, before any byte
- * is read (a client sees its set-up fail with -EPIPE).
+ * A connection flood costs a bounded number of threads: the sessions'
+ * connections (max_sessions times max_threads), and one more per session
+ * for a set-up under way; a connection beyond them is closed as soon as
+ * it is accepted, a new session beyond max_sessions before any byte of
+ * it is read (a client sees its set-up fail with -EPIPE).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +27,59 @@ int bc_rpc_server_set_max_sessions(bc_rpc_server *srv, unsigned max)
 	srv->max_sessions = max;
 	pthread_mutex_unlock(&srv->mu);
 	return 0;
+}
+
+int bc_rpc_server_set_max_threads(bc_rpc_server *srv, unsigned max)
+{
+	if (!srv || max == 0 || max > BINDERC_RPC_MAX_THREADS)
+		return -EINVAL;
+	pthread_mutex_lock(&srv->mu);
+	srv->max_threads = max;
+	pthread_mutex_unlock(&srv->mu);
+	return 0;
+}
+
+int bc_rpc_server_set_max_incoming(bc_rpc_server *srv, unsigned max)
+{
+	if (!srv || max > BINDERC_RPC_MAX_THREADS)
+		return -EINVAL;
+	pthread_mutex_lock(&srv->mu);
+	srv->max_incoming = max;
+	pthread_mutex_unlock(&srv->mu);
+	return 0;
+}
+
+int bc__rpc_server_may_add(bc_rpc_server *srv)
+{
+	int r = 0;
+
+	pthread_mutex_lock(&srv->mu);
+	if (srv->shut_down)
+		r = -ESHUTDOWN;
+	else if (srv->n_sessions >= srv->max_sessions)
+		r = -EUSERS;
+	pthread_mutex_unlock(&srv->mu);
+	return r;
+}
+
+bc_rpc_session *bc__rpc_server_find_session(bc_rpc_server *srv, const uint8_t *id)
+{
+	bc_rpc_session *s = NULL;
+
+	pthread_mutex_lock(&srv->mu);
+	for (size_t i = 0; i < srv->n_sessions && !s; i++) {
+		bc_rpc_session *x = srv->sessions[i];
+
+		/* every byte compared: how far a guess matched must not show */
+		unsigned diff = 0;
+
+		for (size_t k = 0; k < BC_RPC_SESSION_ID_SIZE; k++)
+			diff |= (unsigned)(x->id[k] ^ id[k]);
+		if (!diff && !atomic_load(&x->dead))
+			s = bc_rpc_session_ref(x);
+	}
+	pthread_mutex_unlock(&srv->mu);
+	return s;
 }
 
 int bc__rpc_server_add_session(bc_rpc_server *srv, bc_rpc_session *s)
@@ -106,7 +161,9 @@ static void *conn_main(void *arg)
 	return NULL;
 }
 
-/* Serve @fd on a new thread, unless the limit is reached (closed then). */
+/* Serve @fd on a new thread, unless the limit is reached (closed then):
+ * each session's connections served, and one more per session for a
+ * set-up or an incoming connection's short hand-over. */
 static void spawn(bc_rpc_server *srv, int fd)
 {
 	struct conn_job *j = NULL;
@@ -115,7 +172,7 @@ static void spawn(bc_rpc_server *srv, int fd)
 	bool room;
 
 	pthread_mutex_lock(&srv->mu);
-	room = !srv->shut_down && srv->n_threads < srv->max_sessions;
+	room = !srv->shut_down && srv->n_threads < srv->max_sessions * (srv->max_threads + 1);
 	if (room)
 		srv->n_threads++;
 	pthread_mutex_unlock(&srv->mu);

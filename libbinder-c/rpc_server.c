@@ -29,6 +29,8 @@ int bc_rpc_server_new(bc_binder *root, bc_rpc_server **ret)
 	pthread_mutex_init(&srv->mu, NULL);
 	pthread_cond_init(&srv->cv, NULL);
 	srv->max_sessions = BINDERC_RPC_MAX_SESSIONS_DEFAULT;
+	srv->max_threads = 1; /* Android's default */
+	srv->max_incoming = BINDERC_RPC_MAX_INCOMING_DEFAULT;
 	srv->root = bc_binder_ref(root);
 	*ret = srv;
 	return 0;
@@ -88,65 +90,62 @@ static int new_session_id(uint8_t *id, size_t len)
 	return 0;
 }
 
-/* The connection's set-up (RpcServer::establishConnection). */
-static int accept_session(bc_rpc_server *srv, bc_rpc_session *s)
+/* A new session's set-up on its first connection @c, whose header @h was
+ * read (RpcServer::establishConnection). */
+static int setup_session(bc_rpc_server *srv, bc_rpc_session *s, struct rpc_conn *c,
+			 const struct bc_rpc_conn_header *h)
 {
-	uint8_t in[BC_RPC_CONN_HEADER_SIZE], resp[BC_RPC_NEW_SESSION_RESPONSE_SIZE], init[BC_RPC_CONN_INIT_SIZE];
-	uint8_t skip[BC_RPC_SESSION_ID_SIZE];
-	struct bc_rpc_conn_header h;
-	int r = bc__rpc_recv(s, in, sizeof(in), false);
+	uint8_t resp[BC_RPC_NEW_SESSION_RESPONSE_SIZE], init[BC_RPC_CONN_INIT_SIZE];
+	int r;
 
-	if (r < 0)
-		return r;
-	r = bc__rpc_conn_header_decode(in, &h);
-	if (r < 0)
-		return r;
-	if (h.session_id_size) {
-		/* a join: no session here has a second connection */
-		r = bc__rpc_recv(s, skip, h.session_id_size, false);
-		return r < 0 ? r : -ENOENT;
-	}
 	/* a new session must be asked for on an outgoing connection */
-	if (h.options & BC_RPC_CONN_OPTION_INCOMING)
+	if (h->options & BC_RPC_CONN_OPTION_INCOMING)
 		return -EBADMSG;
-	s->version = bc__rpc_server_version(h.version, atomic_load(&srv->max_version));
+	s->version = bc__rpc_server_version(h->version, atomic_load(&srv->max_version));
 	bc__rpc_new_session_response_encode(s->version, resp);
-	r = bc__rpc_send(s, resp, sizeof(resp));
+	r = bc__rpc_send(c, resp, sizeof(resp));
 	if (r < 0)
 		return r;
 	/* Android too answers before it drops an fd mode it does not serve. */
-	if (h.fd_mode == BC_RPC_FD_MODE_UNIX && atomic_load(&srv->fds))
+	if (h->fd_mode == BC_RPC_FD_MODE_UNIX && atomic_load(&srv->fds))
 		s->fd_mode = BC_RPC_FD_MODE_UNIX;
-	else if (h.fd_mode != BC_RPC_FD_MODE_NONE)
+	else if (h->fd_mode != BC_RPC_FD_MODE_NONE)
 		return -EOPNOTSUPP;
-	r = bc__rpc_recv(s, init, sizeof(init), false);
+	r = bc__rpc_recv(c, init, sizeof(init), false);
 	if (r == 0)
 		r = bc__rpc_conn_init_check(init);
 	return r;
 }
 
-int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd)
+/* A new session on @c: set up, then served on this thread. */
+static int serve_new(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h)
 {
 	bc_rpc_session *s;
-	int r;
+	int r = bc__rpc_session_new(true, &s);
 
-	if (!srv || fd < 0) {
-		if (fd >= 0)
-			close(fd);
-		return -EINVAL;
-	}
-	r = bc__rpc_session_new(fd, true, &s);
-	if (r < 0)
+	if (r < 0) {
+		bc__rpc_conn_free(c);
 		return r;
+	}
 	s->root = bc_binder_ref(srv->root);
+	pthread_mutex_lock(&srv->mu);
+	s->max_threads = srv->max_threads;
+	pthread_mutex_unlock(&srv->mu);
+	/* the id first: a join looks sessions up by it */
+	r = new_session_id(s->id, sizeof(s->id));
+	if (r == 0)
+		r = bc__rpc_conn_add(s, c, 0);
+	if (r < 0) {
+		bc__rpc_conn_free(c);
+		bc_rpc_session_unref(s);
+		return r;
+	}
 	/* known to the server while served, so that its shutdown ends it */
 	r = bc__rpc_server_add_session(srv, s);
 	if (r == 0) {
-		r = new_session_id(s->id, sizeof(s->id));
+		r = setup_session(srv, s, c, h);
 		if (r == 0)
-			r = accept_session(srv, s);
-		if (r == 0)
-			r = bc__rpc_serve(s);
+			r = bc__rpc_serve(s, c);
 		else
 			bc__rpc_fail(s, r);
 		bc__rpc_server_remove_session(srv, s);
@@ -155,4 +154,84 @@ int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd)
 	}
 	bc_rpc_session_unref(s);
 	return r;
+}
+
+/* A connection @c joining an existing session: one more to serve here
+ * (the client's outgoing), or one to call the client on (its incoming). */
+static int serve_join(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h)
+{
+	uint8_t id[BC_RPC_SESSION_ID_SIZE], init[BC_RPC_CONN_INIT_SIZE];
+	bool incoming = h->options & BC_RPC_CONN_OPTION_INCOMING;
+	bc_rpc_session *s = NULL;
+	unsigned limit;
+	int r = bc__rpc_recv(c, id, sizeof(id), false);
+
+	if (r == 0) {
+		s = bc__rpc_server_find_session(srv, id);
+		if (!s)
+			r = -ENOENT; /* Android drops it too, saying nothing */
+	}
+	if (r == 0 && !incoming) {
+		r = bc__rpc_recv(c, init, sizeof(init), false);
+		if (r == 0)
+			r = bc__rpc_conn_init_check(init);
+	}
+	pthread_mutex_lock(&srv->mu);
+	limit = incoming ? srv->max_incoming : srv->max_threads;
+	pthread_mutex_unlock(&srv->mu);
+	if (r == 0 && incoming) {
+		/* we call on it: we send "cci", once it is counted */
+		c->serve = false;
+		r = limit ? bc__rpc_conn_add(s, c, limit) : -EUSERS;
+		if (r == 0) {
+			bc__rpc_conn_init_encode(init);
+			r = bc__rpc_send(c, init, sizeof(init));
+			/* the session's now: a failed write ends the session */
+			if (r < 0)
+				bc__rpc_fail(s, r);
+			bc_rpc_session_unref(s);
+			return r;
+		}
+	} else if (r == 0) {
+		r = bc__rpc_conn_add(s, c, limit);
+		if (r == 0) {
+			r = bc__rpc_serve(s, c);
+			bc_rpc_session_unref(s);
+			return r;
+		}
+	}
+	bc__rpc_conn_free(c);
+	bc_rpc_session_unref(s);
+	return r;
+}
+
+int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd)
+{
+	uint8_t in[BC_RPC_CONN_HEADER_SIZE];
+	struct bc_rpc_conn_header h;
+	struct rpc_conn *c;
+	int r;
+
+	if (!srv || fd < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -EINVAL;
+	}
+	/* turned away before a byte is read: at the limit (or stopped) */
+	r = bc__rpc_server_may_add(srv);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	r = bc__rpc_conn_new(fd, true, &c);
+	if (r < 0)
+		return r;
+	r = bc__rpc_recv(c, in, sizeof(in), false);
+	if (r == 0)
+		r = bc__rpc_conn_header_decode(in, &h);
+	if (r < 0) {
+		bc__rpc_conn_free(c);
+		return r;
+	}
+	return h.session_id_size ? serve_join(srv, c, &h) : serve_new(srv, c, &h);
 }

@@ -37,20 +37,30 @@
  * first link starts, which polls the socket for the peer's hang-up, or
  * the caller whose call failed).  -EPIPE once the session has ended.
  *
- * What this version does not do yet: more than one connection per
- * session (so a server calls a client only from within a call of that
- * client), TLS.
+ * Connections: a session is a group of connections, each used by one
+ * thread at a time.  The client's outgoing ones carry its calls (as many
+ * as the server serves per session, bc_rpc_server_set_max_threads(), so
+ * that several threads call in parallel; each is served by a server
+ * thread); its incoming ones (bc_rpc_session_join(..., true)) carry the
+ * server's calls to the client's objects outside the client's own calls
+ * -- without one, a server reaches the client only from a handler of
+ * the client's call (nested, on that call's connection), and elsewhere
+ * gets -EWOULDBLOCK.  Oneway calls to one object run one at a time in
+ * the order they were made, whatever connections carried them.
+ *
+ * What this version does not do yet: TLS.
  *
  * Handlers of calls that come over a session run on the thread reading
- * its connection.  The protocol carries no caller identity, so on a unix
+ * the connection they came on.  The protocol carries no caller identity, so on a unix
  * socket (or socketpair) bc_txn_get_calling_pid() and
  * bc_txn_get_calling_euid() say who the socket's peer was when it
  * connected (SO_PEERCRED; pid 0 for oneway calls, as over the kernel);
  * over other transports pid 0 and euid (uid_t)-1, nobody's.
  *
  * Errors of a session are final: a malformed or truncated stream, an
- * unknown command or a failed read or write ends the session (its
- * socket is shut down) and every later call on it says -EPIPE;
+ * unknown command or a failed read or write on any of its connections
+ * ends the session (its sockets are shut down) and every later call on
+ * it says -EPIPE;
  * bc_rpc_session_get_error() tells what ended it.
  */
 #ifndef BINDERC_RPC_H
@@ -94,6 +104,21 @@ typedef struct bc_rpc_server bc_rpc_server;
  * closed), -errno of the socket.  On an error @fd is closed too.
  */
 int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_rpc_session **ret);
+/**
+ * Join one more connection, the connected stream socket @fd (taken: on
+ * an error too) to the same server, to client session @s:
+ *  - outgoing (!@incoming): one more connection to make calls on, so
+ *    that calls of several threads run in parallel.  At most as many as
+ *    the server serves per session (it told at set-up): -EUSERS beyond.
+ *  - incoming: a connection on which the server calls the client's
+ *    objects whenever it likes, not only from inside the client's calls;
+ *    a thread of this library serves it, running those handlers, and
+ *    notices the server's end at once.  -EPIPE if the server refused it.
+ * Blocks for an incoming connection's answer.
+ */
+int bc_rpc_session_join_fd(bc_rpc_session *s, int fd, bool incoming);
+/** bc_rpc_connect() to @addr, then bc_rpc_session_join_fd(). */
+int bc_rpc_session_join(bc_rpc_session *s, const char *addr, unsigned flags, bool incoming);
 /** Take a reference.  Returns @s. */
 bc_rpc_session *bc_rpc_session_ref(bc_rpc_session *s);
 /** Drop one; proxies of the session hold their own.  Returns NULL. */
@@ -158,8 +183,12 @@ int bc_rpc_connect(const char *addr, unsigned flags, int *ret_fd);
 /** The next connection on listening socket @listen_fd in *@ret_fd
  * (blocks; retried on EINTR and on clients that gave up). */
 int bc_rpc_accept(int listen_fd, int *ret_fd);
-/** bc_rpc_connect(), then bc_rpc_session_connect_fd() on the socket:
- * @flags may hold BINDERC_RPC_PLAIN_TCP and BINDERC_RPC_FDS. */
+/** bc_rpc_connect(), then bc_rpc_session_connect_fd() on the socket,
+ * then as many more outgoing connections (bc_rpc_session_join()) as the
+ * server serves per session, up to BINDERC_RPC_MAX_OUTGOING in all (a
+ * join that fails leaves the session with fewer).  @flags may hold
+ * BINDERC_RPC_PLAIN_TCP and BINDERC_RPC_FDS. */
+#define BINDERC_RPC_MAX_OUTGOING 8u
 int bc_rpc_session_connect(const char *addr, uint32_t max_version, unsigned flags, bc_rpc_session **ret);
 
 /*
@@ -193,13 +222,16 @@ int bc_rpc_server_set_max_version(bc_rpc_server *srv, uint32_t version);
  * Android's server does). */
 int bc_rpc_server_set_fds(bc_rpc_server *srv, bool allow);
 /**
- * Serve one client's new session on the connected stream socket @fd
- * (taken: closed on return) on the calling thread, until the client
- * closes or drops every object it held.  Handlers of the root object
- * run on this thread.  0 for such an end; -EBADMSG, -EMSGSIZE or
- * -EPROTO if the client broke the protocol (a malformed or truncated
- * message), -ENOENT if it asked to join a session (only one connection
- * per session is served), -EOPNOTSUPP if it asked for fd transport,
+ * Serve the connection a client opened, the connected stream socket @fd
+ * (taken), on the calling thread: a new session, or one more connection
+ * of a session of this server (a join), until the session ends (the
+ * client closes, or drops every object it held).  Handlers of calls on
+ * the connection run on this thread.  A client's incoming connection is
+ * only handed to its session (which keeps @fd): 0 at once.  0 for a
+ * clean end; -EBADMSG, -EMSGSIZE or -EPROTO if the client broke the
+ * protocol (a malformed or truncated message), -ENOENT if it asked to
+ * join a session this server does not serve, -EUSERS for a join beyond
+ * the server's per-session limits, -EOPNOTSUPP if it asked for fd transport,
  * -EPIPE if it went away while a handler's call back to it waited,
  * -ESHUTDOWN if bc_rpc_server_shutdown() ended it (or came first),
  * -EUSERS at the server's session limit, -errno of the socket.  What
@@ -207,6 +239,18 @@ int bc_rpc_server_set_fds(bc_rpc_server *srv, bool allow);
  */
 int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd);
 
+/** The most connections a server serves per session (what it answers
+ * GET_MAX_THREADS: a client opens that many to call in parallel; default
+ * 1, as Android's), 1 to BINDERC_RPC_MAX_THREADS.  Each is served by a
+ * thread of its own. */
+#define BINDERC_RPC_MAX_THREADS 16u
+int bc_rpc_server_set_max_threads(bc_rpc_server *srv, unsigned max);
+/** The most incoming connections a client may offer per session (on
+ * which the server calls the client's objects outside the client's own
+ * calls), 0 to BINDERC_RPC_MAX_THREADS; default
+ * BINDERC_RPC_MAX_INCOMING_DEFAULT.  One beyond it is closed. */
+#define BINDERC_RPC_MAX_INCOMING_DEFAULT 4u
+int bc_rpc_server_set_max_incoming(bc_rpc_server *srv, unsigned max);
 /** How many sessions a server serves at once unless told otherwise. */
 #define BINDERC_RPC_MAX_SESSIONS_DEFAULT 128u
 /**

@@ -4,49 +4,7 @@
  * hostile one ending only its own, a connection flood turned away at the
  * session limit, and a shutdown that ends every session.
  */
-#include <stdio.h>
-
 #include "rpct.h"
-
-struct joiner {
-	bc_rpc_server *srv;
-	int lfd;
-	int result;
-	pthread_t thread;
-};
-
-static void *join_main(void *arg)
-{
-	struct joiner *j = arg;
-
-	j->result = bc_rpc_server_join(j->srv, j->lfd);
-	return NULL;
-}
-
-/* A server of @root joined on a fresh abstract address, written to
- * @addr. */
-static void joiner_start(struct joiner *j, bc_binder *root, unsigned max_sessions, char *addr, size_t size)
-{
-	static atomic_int seq;
-
-	memset(j, 0, sizeof(*j));
-	snprintf(addr, size, "unix-abstract:binderc-listen-%d-%d", (int)getpid(), atomic_fetch_add(&seq, 1));
-	cr_assert_eq(bc_rpc_listen(addr, 0, &j->lfd), 0);
-	cr_assert_eq(bc_rpc_server_new(root, &j->srv), 0);
-	if (max_sessions)
-		cr_assert_eq(bc_rpc_server_set_max_sessions(j->srv, max_sessions), 0);
-	j->result = 1;
-	cr_assert_eq(pthread_create(&j->thread, NULL, join_main, j), 0);
-}
-
-static int joiner_stop(struct joiner *j)
-{
-	bc_rpc_server_shutdown(j->srv);
-	cr_assert_eq(pthread_join(j->thread, NULL), 0);
-	close(j->lfd);
-	bc_rpc_server_unref(j->srv);
-	return j->result;
-}
 
 /* A client session and its root. */
 struct client {
