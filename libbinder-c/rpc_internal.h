@@ -63,8 +63,10 @@ struct rpc_conn {
 /* Connections per session, of both kinds (a server's limits are lower). */
 #define BC_RPC_MAX_CONNS 32
 /* Oneway calls held for an earlier one that has not come yet, per
- * session; beyond it the peer is flooding (Android ends at 10000). */
+ * session, and their bytes; beyond either the peer is flooding and the
+ * session ends (Android ends at 10000 calls). */
 #define BC_RPC_MAX_ASYNC_QUEUED 1000
+#define BC_RPC_MAX_ASYNC_BYTES (4u << 20)
 
 /* A oneway call that came before its turn: its body and fds, run when
  * the calls numbered before it have run. */
@@ -115,7 +117,7 @@ struct bc_rpc_session {
 	bc_binder *root; /* a server's */
 	pthread_mutex_t mu;
 	struct rpc_async *async_q; /* oneways before their turn (mu) */
-	size_t n_async, cap_async;
+	size_t n_async, cap_async, async_bytes;
 	struct rpc_node *nodes;
 	size_t n_nodes, cap_nodes;
 	uint32_t next_id;

@@ -1040,7 +1040,7 @@ static int async_hold_locked(bc_rpc_session *s, struct rpc_conn *cn, const struc
 	for (size_t i = 0; i < s->n_async; i++)
 		if (s->async_q[i].addr == t->address && s->async_q[i].number == t->async_number)
 			return -EBADMSG; /* the same number twice */
-	if (s->n_async == BC_RPC_MAX_ASYNC_QUEUED)
+	if (s->n_async == BC_RPC_MAX_ASYNC_QUEUED || len > BC_RPC_MAX_ASYNC_BYTES - s->async_bytes)
 		return -ENOBUFS;
 	if (s->n_async == s->cap_async) {
 		/* rare (calls overtaking each other), so allocated here */
@@ -1069,6 +1069,7 @@ static int async_hold_locked(bc_rpc_session *s, struct rpc_conn *cn, const struc
 	a->conn = cn;
 	*body = NULL;
 	s->n_async++;
+	s->async_bytes += len;
 	return 0;
 }
 
@@ -1087,6 +1088,7 @@ static bool async_next(bc_rpc_session *s, uint64_t addr, struct rpc_async *next,
 		for (size_t i = 0; i < s->n_async && !found; i++) {
 			if (s->async_q[i].addr == addr && s->async_q[i].number == n->async_next) {
 				*next = s->async_q[i];
+				s->async_bytes -= next->len;
 				s->async_q[i] = s->async_q[--s->n_async];
 				found = true;
 			}
