@@ -39,6 +39,11 @@ static int maker_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel
 	(void)self;
 	(void)txn;
 	(void)in;
+	if (code == 2) {
+		/* blocks until the process is killed (the test's doing) */
+		for (;;)
+			pause();
+	}
 	if (code != 1)
 		return -EBADMSG;
 	rpct_adder_new(child);
@@ -60,6 +65,58 @@ static void serve_child(int fd)
 		_exit(1);
 	bc_rpc_server_serve_fd(srv, fd);
 	_exit(0);
+}
+
+struct blocked_call {
+	bc_binder *root;
+	int result;
+	bc_error err;
+	pthread_t thread;
+};
+
+static void *blocked_main(void *arg)
+{
+	struct blocked_call *b = arg;
+
+	b->result = bc_binder_transact(b->root, 2, NULL, NULL, 0, &b->err);
+	return NULL;
+}
+
+/* The server dies while a call waits in it: the caller gets a dead
+ * object (a transport error), recipients hear of it, nothing leaks. */
+Test(rpc_death, server_killed_mid_call)
+{
+	struct deaths d = { 0 };
+	struct blocked_call b = { .result = 1 };
+	bc_rpc_session *s = NULL;
+	bc_slot *slot = NULL;
+	int sv[2], status = 0;
+	pid_t pid;
+
+	cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	fflush(NULL);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(sv[0]);
+		serve_child(sv[1]);
+	}
+	close(sv[1]);
+	cr_assert_eq(bc_rpc_session_connect_fd(sv[0], BINDERC_RPC_VERSION_DEFAULT, 0, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &b.root), 0);
+	cr_assert_eq(bc_binder_link_to_death(b.root, on_death, &d, &slot), 0);
+	cr_assert_eq(pthread_create(&b.thread, NULL, blocked_main, &b), 0);
+	/* whether the call has reached the handler or not, it must fail */
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert_eq(pthread_join(b.thread, NULL), 0);
+	cr_assert_eq(b.result, -EPIPE);
+	cr_assert_eq(b.err.origin, BINDERC_ERROR_TRANSPORT);
+	wait_deaths(&d, 1);
+	cr_assert_eq(bc_rpc_session_get_error(s), -EPIPE);
+	bc_slot_unref(slot);
+	bc_binder_unref(b.root);
+	bc_rpc_session_unref(s);
 }
 
 Test(rpc_death, server_killed)
