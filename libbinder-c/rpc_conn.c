@@ -124,25 +124,38 @@ int bc__rpc_conn_add(bc_rpc_session *s, struct rpc_conn *c, unsigned limit)
 	return r;
 }
 
+/* Whether this thread holds @c already (deeper in its stack). */
+static bool held_here(const struct rpc_conn *c)
+{
+	for (unsigned i = 0; i < tl_n_owned; i++)
+		if (tl_owned[i].c == c)
+			return true;
+	return false;
+}
+
 int bc__rpc_call_conn(bc_rpc_session *s, bool wait, struct rpc_conn **ret)
 {
 	size_t n = atomic_load_explicit(&s->n_conns, memory_order_acquire);
 	unsigned start = atomic_fetch_add(&s->next_call, 1);
 	struct rpc_conn *first = NULL, *got = NULL;
+	bool any = false;
 
 	for (size_t k = 0; k < n && !got; k++) {
 		struct rpc_conn *c = s->conns[(start + k) % n];
 
 		if (c->serve)
 			continue;
-		if (!first)
+		any = true;
+		/* (a oneway call's handler, run while this thread waits on
+		 * @c, must not wait for @c: it would wait for itself) */
+		if (!first && !held_here(c))
 			first = c;
 		if (pthread_mutex_trylock(&c->mu) == 0)
 			got = c;
 	}
 	if (!got) {
 		if (!first)
-			return -ENOTCONN;
+			return any ? -EDEADLK : -ENOTCONN;
 		if (!wait)
 			return -EWOULDBLOCK;
 		/* all busy: wait for one (a call's turn is short) */

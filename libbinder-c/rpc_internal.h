@@ -200,8 +200,10 @@ bool bc__rpc_own_push(bc_rpc_session *s, struct rpc_conn *c);
 void bc__rpc_own_pop(void);
 /* A connection to call on in *@ret, locked and owned: a free one, else
  * (@wait) the next one when it is free.  -ENOTCONN if the session has
- * none, -EWOULDBLOCK if none is free and !@wait, -ELOOP when too many
- * sessions are nested on this thread. */
+ * none, -EWOULDBLOCK if none is free and !@wait, -EDEADLK if the only
+ * ones are held by this thread already (a oneway call's handler, run
+ * while its thread waits on one), -ELOOP when too many sessions are
+ * nested on this thread. */
 int bc__rpc_call_conn(bc_rpc_session *s, bool wait, struct rpc_conn **ret);
 void bc__rpc_call_conn_put(struct rpc_conn *c);
 

@@ -324,3 +324,76 @@ Test(rpc_conns, join_refused)
 	cr_assert_eq(rpct_server_join(&t), 0);
 	bc_binder_unref(a.self);
 }
+
+/* A oneway call that comes, nested, on the connection its thread waits
+ * on: its handler's own calls may not go there (its reply would be taken
+ * for the waiting call's), and with no other connection they fail at
+ * once (-EDEADLK) instead of waiting for themselves. */
+struct nested_oneway {
+	bc_binder *root; /* the client's proxy */
+	atomic_int result;
+};
+
+static int poker_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *u)
+{
+	bc_binder *cb = NULL;
+	int r = bc_parcel_read_binder(in, &cb);
+
+	(void)self;
+	(void)txn;
+	(void)reply;
+	(void)u;
+	if (r == 0 && (code != 1 || !cb))
+		r = -EINVAL;
+	if (r == 0)
+		r = bc_binder_transact(cb, 1, NULL, NULL, BINDERC_FLAG_ONEWAY, NULL);
+	bc_binder_unref(cb);
+	return r;
+}
+
+static int poked_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *u)
+{
+	struct nested_oneway *n = u;
+
+	(void)self;
+	(void)txn;
+	(void)in;
+	(void)reply;
+	if (code == 1)
+		atomic_store(&n->result, bc_binder_ping(n->root));
+	return 0;
+}
+
+Test(rpc_conns, oneway_handler_never_waits_on_itself)
+{
+	struct nested_oneway n = { .result = 1 };
+	struct rpct_server t;
+	bc_class *c = NULL;
+	bc_binder *poker = NULL, *poked = NULL;
+	bc_rpc_session *s = NULL;
+	bc_parcel *data = NULL;
+	int fd;
+
+	cr_assert_eq(bc_class_new("org.binderc.test.IPoker", poker_transact, NULL, 0, &c), 0);
+	cr_assert_eq(bc_binder_new(c, NULL, &poker), 0);
+	bc_class_unref(c);
+	cr_assert_eq(bc_class_new("org.binderc.test.IPoked", poked_transact, NULL, 0, &c), 0);
+	cr_assert_eq(bc_binder_new(c, &n, &poked), 0);
+	bc_class_unref(c);
+	rpct_server_start(&t, poker, BINDERC_RPC_VERSION_DEFAULT, &fd);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, BINDERC_RPC_VERSION_DEFAULT, 0, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &n.root), 0);
+	cr_assert_eq(bc_binder_new_parcel(n.root, &data), 0);
+	cr_assert_eq(bc_parcel_write_binder(data, poked), 0);
+	cr_assert_eq(bc_binder_transact(n.root, 1, data, NULL, 0, NULL), 0);
+	bc_parcel_unref(data);
+	/* the oneway ran (before the reply, on this thread) and was refused */
+	cr_assert_eq(atomic_load(&n.result), -EDEADLK);
+	/* the session is unharmed */
+	cr_assert_eq(bc_binder_ping(n.root), 0);
+	bc_binder_unref(n.root);
+	bc_rpc_session_unref(s);
+	cr_assert_eq(rpct_server_join(&t), 0);
+	bc_binder_unref(poked);
+	bc_binder_unref(poker);
+}
