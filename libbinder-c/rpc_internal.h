@@ -162,6 +162,7 @@ struct bc_rpc_server {
 	 * threads a session may use here), and connections to call the
 	 * client on (its incoming ones) */
 	unsigned max_threads, max_incoming;
+	unsigned setup_timeout_ms; /* each read of a connection's set-up */
 	unsigned n_threads; /* join's connection threads still running */
 	int *listeners;
 	size_t n_listeners;

@@ -49,6 +49,16 @@ int bc_rpc_server_set_max_incoming(bc_rpc_server *srv, unsigned max)
 	return 0;
 }
 
+int bc_rpc_server_set_setup_timeout(bc_rpc_server *srv, unsigned ms)
+{
+	if (!srv)
+		return -EINVAL;
+	pthread_mutex_lock(&srv->mu);
+	srv->setup_timeout_ms = ms;
+	pthread_mutex_unlock(&srv->mu);
+	return 0;
+}
+
 int bc__rpc_server_may_add(bc_rpc_server *srv)
 {
 	int r = 0;

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "rpc_internal.h"
@@ -31,6 +33,7 @@ int bc_rpc_server_new(bc_binder *root, bc_rpc_server **ret)
 	srv->max_sessions = BINDERC_RPC_MAX_SESSIONS_DEFAULT;
 	srv->max_threads = 1; /* Android's default */
 	srv->max_incoming = BINDERC_RPC_MAX_INCOMING_DEFAULT;
+	srv->setup_timeout_ms = BINDERC_RPC_SETUP_TIMEOUT_MS_DEFAULT;
 	srv->root = bc_binder_ref(root);
 	*ret = srv;
 	return 0;
@@ -90,6 +93,22 @@ static int new_session_id(uint8_t *id, size_t len)
 	return 0;
 }
 
+/* A bound on the wait for each read of a connection's set-up (0: none):
+ * a client that connects and then says nothing must not keep a thread
+ * for ever.  Lifted once the set-up is done (a session may idle). */
+static int setup_timeout(struct rpc_conn *c, unsigned ms)
+{
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (suseconds_t)(ms % 1000) * 1000 };
+
+	return setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ? -errno : 0;
+}
+
+/* A set-up read that timed out says so. */
+static int setup_error(int r)
+{
+	return r == -EAGAIN || r == -EWOULDBLOCK ? -ETIMEDOUT : r;
+}
+
 /* A new session's set-up on its first connection @c, whose header @h was
  * read (RpcServer::establishConnection). */
 static int setup_session(bc_rpc_server *srv, bc_rpc_session *s, struct rpc_conn *c,
@@ -114,7 +133,9 @@ static int setup_session(bc_rpc_server *srv, bc_rpc_session *s, struct rpc_conn 
 	r = bc__rpc_recv(c, init, sizeof(init), false);
 	if (r == 0)
 		r = bc__rpc_conn_init_check(init);
-	return r;
+	if (r == 0)
+		r = setup_timeout(c, 0);
+	return setup_error(r);
 }
 
 /* A new session on @c: set up, then served on this thread. */
@@ -176,6 +197,10 @@ static int serve_join(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rp
 		if (r == 0)
 			r = bc__rpc_conn_init_check(init);
 	}
+	/* (an incoming one is only written to, by the session's callers) */
+	if (r == 0)
+		r = setup_timeout(c, 0);
+	r = setup_error(r);
 	pthread_mutex_lock(&srv->mu);
 	limit = incoming ? srv->max_incoming : srv->max_threads;
 	pthread_mutex_unlock(&srv->mu);
@@ -210,6 +235,7 @@ int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd)
 	uint8_t in[BC_RPC_CONN_HEADER_SIZE];
 	struct bc_rpc_conn_header h;
 	struct rpc_conn *c;
+	unsigned timeout;
 	int r;
 
 	if (!srv || fd < 0) {
@@ -226,12 +252,17 @@ int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd)
 	r = bc__rpc_conn_new(fd, true, &c);
 	if (r < 0)
 		return r;
-	r = bc__rpc_recv(c, in, sizeof(in), false);
+	pthread_mutex_lock(&srv->mu);
+	timeout = srv->setup_timeout_ms;
+	pthread_mutex_unlock(&srv->mu);
+	r = setup_timeout(c, timeout);
+	if (r == 0)
+		r = bc__rpc_recv(c, in, sizeof(in), false);
 	if (r == 0)
 		r = bc__rpc_conn_header_decode(in, &h);
 	if (r < 0) {
 		bc__rpc_conn_free(c);
-		return r;
+		return setup_error(r);
 	}
 	return h.session_id_size ? serve_join(srv, c, &h) : serve_new(srv, c, &h);
 }

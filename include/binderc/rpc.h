@@ -251,6 +251,13 @@ int bc_rpc_server_set_max_threads(bc_rpc_server *srv, unsigned max);
  * BINDERC_RPC_MAX_INCOMING_DEFAULT.  One beyond it is closed. */
 #define BINDERC_RPC_MAX_INCOMING_DEFAULT 4u
 int bc_rpc_server_set_max_incoming(bc_rpc_server *srv, unsigned max);
+/** How long a server waits for each part of a connection's set-up (its
+ * header, session id, "cci") before it drops the connection, in ms (0:
+ * for ever); default BINDERC_RPC_SETUP_TIMEOUT_MS_DEFAULT.  A client that
+ * connects and says nothing would otherwise keep a thread for ever.
+ * bc_rpc_server_serve_fd() then says -ETIMEDOUT. */
+#define BINDERC_RPC_SETUP_TIMEOUT_MS_DEFAULT 10000u
+int bc_rpc_server_set_setup_timeout(bc_rpc_server *srv, unsigned ms);
 /** How many sessions a server serves at once unless told otherwise. */
 #define BINDERC_RPC_MAX_SESSIONS_DEFAULT 128u
 /**

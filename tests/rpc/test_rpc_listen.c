@@ -4,6 +4,8 @@
  * hostile one ending only its own, a connection flood turned away at the
  * session limit, and a shutdown that ends every session.
  */
+#include <poll.h>
+
 #include "rpct.h"
 
 /* A client session and its root. */
@@ -190,5 +192,58 @@ Test(rpc_listen, serve_fd_limits)
 	bc_rpc_server_unref(t.srv);
 	bc_binder_unref(root);
 	bc_rpc_session_unref(s);
+	bc_binder_unref(a.self);
+}
+
+/* Connections that never finish their set-up are dropped after the
+ * set-up timeout, not kept for ever (each holds a thread). */
+static bool closed_by_server(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char b[16];
+
+	/* a hang-catcher: the server's timeout is far shorter */
+	if (poll(&p, 1, TH_HANG_MS) != 1)
+		return false;
+	return recv(fd, b, sizeof(b), 0) <= 0;
+}
+
+Test(rpc_listen, setup_timeout)
+{
+	struct rpct_adder a;
+	struct joiner j;
+	struct client c;
+	char addr[96];
+	int fd = -1, sv[2];
+	int32_t v = 0;
+
+	rpct_adder_new(&a);
+	joiner_start(&j, a.self, 0, addr, sizeof(addr));
+	cr_assert_eq(bc_rpc_server_set_setup_timeout(NULL, 1), -EINVAL);
+	cr_assert_eq(bc_rpc_server_set_setup_timeout(j.srv, 50), 0);
+	/* nothing at all */
+	cr_assert_eq(bc_rpc_connect(addr, 0, &fd), 0);
+	cr_assert(closed_by_server(fd));
+	close(fd);
+	/* half a header */
+	cr_assert_eq(bc_rpc_connect(addr, 0, &fd), 0);
+	cr_assert_eq(send(fd, "\1\0\0\0\0\0\0\0", 8, MSG_NOSIGNAL), 8);
+	cr_assert(closed_by_server(fd));
+	close(fd);
+	/* a session, idle longer than the set-up timeout, still served */
+	cr_assert_eq(client_open(&c, addr), 0);
+	{
+		struct pollfd p = { .fd = -1 };
+
+		poll(&p, 1, 200); /* not a synchronisation: idleness on purpose */
+	}
+	cr_assert_eq(rpct_add(c.root, 2, 3, &v), 0);
+	cr_assert_eq(v, 5);
+	client_close(&c);
+	/* serve_fd says why */
+	cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	cr_assert_eq(bc_rpc_server_serve_fd(j.srv, sv[1]), -ETIMEDOUT);
+	close(sv[0]);
+	cr_assert_eq(joiner_stop(&j), 0);
 	bc_binder_unref(a.self);
 }
