@@ -5,7 +5,7 @@
  * evaluation, C generator).
  *
  * Memory: everything a compilation allocates comes from the context's
- * arena and is freed at once by aidl_ctx_free().  Errors: the first error
+ * arena and is freed at once by aidl_arena_free().  Errors: the first error
  * is formatted as "file:line:col: error: message" into ctx->err and the
  * stage jumps back to aidl_compile() (longjmp), so no stage has to unwind
  * by hand and a malformed input can never leave a half-built AST behind.
@@ -51,6 +51,8 @@ struct aidl_ctx {
 };
 
 void *aidl_alloc(struct aidl_ctx *ctx, size_t size);
+/* Free everything the context's arena holds (the end of a compilation). */
+void aidl_arena_free(struct aidl_ctx *ctx);
 char *aidl_strdup(struct aidl_ctx *ctx, const char *s);
 char *aidl_strndup(struct aidl_ctx *ctx, const char *s, size_t n);
 char *aidl_printf(struct aidl_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

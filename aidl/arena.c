@@ -85,7 +85,6 @@ void aidl_unsupported(struct aidl_ctx *ctx, const struct aidl_loc *loc, const ch
 }
 
 /* Free every block (called by the driver after success or failure). */
-void aidl_arena_free(struct aidl_ctx *ctx);
 void aidl_arena_free(struct aidl_ctx *ctx)
 {
 	while (ctx->arena) {

@@ -8,8 +8,6 @@
 
 #include "aidl.h"
 
-void aidl_arena_free(struct aidl_ctx *ctx);
-
 static void add_doc(struct aidl_ctx *ctx, struct aidl_doc *doc)
 {
 	ctx->docs = aidl_alloc(ctx, 8 * sizeof(*ctx->docs));

@@ -101,46 +101,9 @@ static void header_parcelable(struct gen *g)
 		const struct aidl_field *f = &d->fields[i];
 		struct gtype gt = gen_type(&f->type);
 
-		switch (gt.k) {
-		case G_ARRAY:
-		case G_BYTES:
-			fprintf(g->h, "\t%s *%s;\n\tsize_t %s_len;\n", gt.ctype, f->name, f->name);
-			break;
-		case G_STRV:
-			fprintf(g->h, "\tchar **%s;\n\tsize_t %s_len;\n", f->name, f->name);
-			break;
-		case G_BINDERV:
-			fprintf(g->h, "\tbc_binder **%s;\n\tsize_t %s_len;\n", f->name, f->name);
-			break;
-		case G_NPARCEL: /* @nullable: heap-allocated, NULL for null */
-			fprintf(g->h, "\tstruct %s *%s;\n", gt.ctype, f->name);
-			break;
-		case G_PARRAY: /* the struct tag: the element type may be this one */
-			fprintf(g->h, "\tstruct %s *%s;\n\tsize_t %s_len;\n", gt.ctype, f->name, f->name);
-			break;
-		case G_NPARRAY: /* NULL for null; each element NULL or malloc'd */
-			fprintf(g->h, "\tstruct %s **%s;\n\tsize_t %s_len;\n", gt.ctype, f->name, f->name);
-			break;
-		case G_PFDV:
-			fprintf(g->h, "\tint *%s; /* owned; -1: null element */\n\tsize_t %s_len;\n", f->name, f->name);
-			break;
-		case G_STRING:
-			fprintf(g->h, "\tchar *%s;\n", f->name);
-			break;
-		case G_BINDER:
-			fprintf(g->h, "\tbc_binder *%s;\n", f->name);
-			break;
-		case G_FD:
-		case G_PFD:
-			fprintf(g->h, "\tint %s; /* owned; -1: none */\n", f->name);
-			break;
-		case G_HOLDER:
-			fprintf(g->h, "\tbcaidl_parcelable_holder %s;\n", f->name);
-			break;
-		default:
-			fprintf(g->h, "\t%s %s;\n", gt.ctype, f->name);
-			break;
-		}
+		gen_emit(g->ctx, g->h, "\t", &gt, gt.row->member, (struct gvars){ .V = f->name });
+		if (gt.row->flags & GK_LEN)
+			fprintf(g->h, "\tsize_t %s_len;\n", f->name);
 	}
 	if (!d->n_fields)
 		fprintf(g->h, "\tchar _unused; /* C wants a member */\n");

@@ -43,16 +43,20 @@ static void gen_field_read(struct gen *g, const struct aidl_field *f, const char
 {
 	FILE *c = g->c;
 	struct gtype gt = gen_type(&f->type);
+	const char *in = aidl_printf(g->ctx, "%s\t", ind);
 
-	if (gt.k == G_STRING) {
-		fprintf(c, "%s{\n%s\tchar *_s = NULL;\n\n", ind, ind);
-		gen_read(g, c, &f->type, "p", "_s", NULL, aidl_printf(g->ctx, "%s\t", ind));
-		fprintf(c, "%s\tif (_r < 0)\n%s\t\tgoto fail;\n%s\tfree(v->%s);\n%s\tv->%s = _s;\n%s}\n", ind, ind, ind,
-			f->name, ind, f->name, ind);
+	if (gt.row->flags & GK_SWAP) {
+		fprintf(c, "%s{\n", ind);
+		gen_local(g, &f->type, "_s", in);
+		fprintf(c, "\n");
+		gen_read(g, c, &f->type, "p", "_s", "_s_len", in);
+		fprintf(c, "%sif (_r < 0)\n%s\tgoto fail;\n", in, in);
+		gen_free(g, c, &f->type, field_lv(g, f), field_len(g, f), in);
+		fprintf(c, "%sv->%s = _s;\n%s}\n", in, f->name, ind);
 		return;
 	}
-	if (gt.k == G_PARCEL)
-		fprintf(c, "%s%s_clear(&v->%s);\n", ind, gt.ctype, f->name);
+	if (gt.row->flags & GK_ADDR) /* its reader initialises it: free what _init() made */
+		gen_free(g, c, &f->type, field_lv(g, f), field_len(g, f), ind);
 	if (f->type.fixed || (f->def && f->type.array)) { /* the array _init() put there */
 		gen_free(g, c, &f->type, field_lv(g, f), field_len(g, f), ind);
 		fprintf(c, "%sv->%s = NULL;\n%sv->%s_len = 0;\n", ind, f->name, ind, f->name);
@@ -63,9 +67,17 @@ static void gen_field_read(struct gen *g, const struct aidl_field *f, const char
 
 static void gen_field_write(struct gen *g, const struct aidl_field *f, const char *ind)
 {
-	const char *val = gen_type(&f->type).k == G_PARCEL ? aidl_printf(g->ctx, "&v->%s", f->name) : field_lv(g, f);
+	bool addr = gen_type(&f->type).row->flags & GK_ADDR;
+	const char *val = addr ? aidl_printf(g->ctx, "&v->%s", f->name) : field_lv(g, f);
 
 	gen_write(g, g->c, &f->type, "p", val, field_len(g, f), ind);
+}
+
+/* Element @lv of an array field = @val (jumping to nomem on failure). */
+static void elem_set(struct gen *g, const struct gtype *gt, const char *lv, const char *val, const char *ind)
+{
+	gen_emit(g->ctx, g->c, ind, gt, gt->row->elem_set ? gt->row->elem_set : "$V = $D;",
+		 (struct gvars){ .V = lv, .D = val });
 }
 
 /*
@@ -81,20 +93,18 @@ static void gen_fixed_init(struct gen *g, const struct aidl_field *f)
 	struct gtype gt = gen_type(&f->type);
 	uint32_t n = aidl_fixed_len(&f->type);
 
-	if (gt.k == G_PARRAY) {
-		fprintf(c, "\tif (%s_new_array(%" PRIu32 ", &v->%s) < 0)\n\t\tgoto nomem;\n\tv->%s_len = %" PRIu32 ";\n",
-			gt.ctype, n, f->name, f->name, n);
+	if (gt.row->fixed_new) {
+		gen_emit(g->ctx, c, "\t", &gt, gt.row->fixed_new,
+			 (struct gvars){ .V = field_lv(g, f), .L = aidl_printf(g->ctx, "%" PRIu32, n) });
 		return;
 	}
 	fprintf(c, "\tv->%s = calloc(%" PRIu32 ", sizeof(*v->%s));\n\tif (!v->%s)\n\t\tgoto nomem;\n"
 		   "\tv->%s_len = %" PRIu32 ";\n",
 		f->name, n, f->name, f->name, f->name, n);
-	if (gt.k == G_STRV)
-		fprintf(c, "\tfor (size_t _i = 0; _i < %" PRIu32 "; _i++)\n\t\tif (!(v->%s[_i] = bcaidl_strdup(\"\")))\n"
-			   "\t\t\tgoto nomem;\n",
-			n, f->name);
-	if (gt.k == G_PFDV) /* N invalid fds, as std::array<ScopedFileDescriptor, N> */
-		fprintf(c, "\tfor (size_t _i = 0; _i < %" PRIu32 "; _i++)\n\t\tv->%s[_i] = -1;\n", n, f->name);
+	if (gt.row->dflt) {
+		fprintf(c, "\tfor (size_t _i = 0; _i < %" PRIu32 "; _i++)\n", n);
+		elem_set(g, &gt, aidl_printf(g->ctx, "v->%s[_i]", f->name), gt.row->dflt, "\t\t");
+	}
 }
 
 /*
@@ -107,7 +117,7 @@ static void gen_array_default(struct gen *g, const struct aidl_field *f)
 {
 	FILE *c = g->c;
 	struct aidl_type et = f->type;
-	bool str = gen_type(&f->type).k == G_STRV;
+	struct gtype gt = gen_type(&f->type);
 
 	et.array = false, et.list = false, et.fixed = 0, et.nullable = false;
 	fprintf(c, "\tv->%s = calloc(%zu, sizeof(*v->%s));\n\tif (!v->%s)\n\t\tgoto nomem;\n\tv->%s_len = %zu;\n",
@@ -115,10 +125,7 @@ static void gen_array_default(struct gen *g, const struct aidl_field *f)
 	for (size_t i = 0; i < f->n_defvals; i++) {
 		const char *lit = gen_literal(g->ctx, &et, &f->defvals[i]);
 
-		if (str)
-			fprintf(c, "\tif (!(v->%s[%zu] = bcaidl_strdup(%s)))\n\t\tgoto nomem;\n", f->name, i, lit);
-		else
-			fprintf(c, "\tv->%s[%zu] = %s;\n", f->name, i, lit);
+		elem_set(g, &gt, aidl_printf(g->ctx, "v->%s[%zu]", f->name, i), lit, "\t");
 	}
 }
 
@@ -168,10 +175,9 @@ void gen_source_parcelable(struct gen *g)
 	fprintf(c, "void %s_zero(%s *v)\n{\n\tmemset(v, 0, sizeof(*v));\n", cn, cn);
 	for (size_t i = 0; i < d->n_fields; i++) {
 		struct gtype gt = gen_type(&d->fields[i].type);
-		if (gt.k == G_FD || gt.k == G_PFD)
-			fprintf(c, "\tv->%s = -1;\n", d->fields[i].name);
-		else if (gt.k == G_PARCEL)
-			fprintf(c, "\t%s_zero(&v->%s);\n", gt.ctype, d->fields[i].name);
+
+		if (gt.row->reset)
+			gen_emit(g->ctx, c, "\t", &gt, gt.row->reset, (struct gvars){ .V = field_lv(g, &d->fields[i]) });
 	}
 	fprintf(c, "}\n\n");
 
@@ -192,15 +198,16 @@ void gen_source_parcelable(struct gen *g)
 			nomem = true;
 			continue;
 		}
-		if (gt.k == G_STRING && f->type.nullable && !f->def)
-			continue; /* a nullable String starts as null */
-		if (gt.k == G_STRING) {
-			fprintf(c, "\tv->%s = bcaidl_strdup(%s);\n\tif (!v->%s)\n\t\tgoto nomem;\n", f->name,
-				f->def ? gen_literal(g->ctx, &f->type, &f->defval) : "\"\"", f->name);
-			nomem = true;
-		} else if (gt.k == G_PARCEL) {
-			fprintf(c, "\t_r = %s_init(&v->%s);\n\tif (_r < 0)\n\t\tgoto fail;\n", gt.ctype, f->name);
-			fail = true;
+		if (gt.row->init && f->type.nullable && !f->def)
+			continue; /* a @nullable value starts as null */
+		if (gt.row->init) {
+			bool sets_r = gt.row->flags & GK_INIT_R;
+
+			gen_emit(g->ctx, c, "\t", &gt, gt.row->init,
+				 (struct gvars){ .V = field_lv(g, f), .G = sets_r ? "fail" : "nomem",
+						 .D = f->def ? gen_literal(g->ctx, &f->type, &f->defval) : gt.row->dflt });
+			fail |= sets_r;
+			nomem |= !sets_r;
 		} else if (f->def) {
 			fprintf(c, "\tv->%s = %s;\n", f->name, gen_literal(g->ctx, &f->type, &f->defval));
 		}
@@ -333,37 +340,36 @@ static bool is_void(const struct aidl_method *m)
 	return m->ret.basic == B_VOID && !m->ret.array;
 }
 
+/* A local declared without an initialiser (a GK_ADDR struct) is made
+ * empty after the declarations, before anything can jump to out. */
 static void zero_local(struct gen *g, const struct aidl_type *t, const char *name)
 {
-	if (gen_type(t).k == G_PARCEL)
-		fprintf(g->c, "\t%s_zero(&%s);\n", gen_type(t).ctype, name);
+	struct gtype gt = gen_type(t);
+
+	if (gt.row->flags & GK_ADDR)
+		gen_emit(g->ctx, g->c, "\t", &gt, gt.row->reset, (struct gvars){ .V = name });
 }
 
 /* After handing a local over to the caller, make its cleanup a no-op. */
 static void disown(struct gen *g, const struct aidl_type *t, const char *name, const char *ind)
 {
-	switch (gen_type(t).k) {
-	case G_SCALAR:
-	case G_ENUM:
-		break;
-	case G_PARCEL:
-		fprintf(g->c, "%s%s_zero(&%s);\n", ind, gen_type(t).ctype, name);
-		break;
-	case G_FD:
-	case G_PFD:
-		fprintf(g->c, "%s%s = -1;\n", ind, name);
-		break;
-	default:
+	struct gtype gt = gen_type(t);
+
+	if (gt.row->reset)
+		gen_emit(g->ctx, g->c, ind, &gt, gt.row->reset, (struct gvars){ .V = name });
+	else if (gt.row->free)
 		fprintf(g->c, "%s%s = NULL;\n", ind, name);
-		break;
-	}
 }
 
 static bool has_len(const struct aidl_type *t)
 {
-	enum gkind k = gen_type(t).k;
-	return k == G_ARRAY || k == G_BYTES || k == G_STRV || k == G_PARRAY || k == G_BINDERV || k == G_NPARRAY ||
-	       k == G_PFDV;
+	return gen_type(t).row->flags & GK_LEN;
+}
+
+/* Held by value and written from its address (&name). */
+static bool by_addr(const struct aidl_type *t)
+{
+	return gen_type(t).row->flags & GK_ADDR;
 }
 
 /* @meta: getInterfaceVersion/Hash, synchronous even on a oneway interface. */
@@ -405,8 +411,7 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 		if (p->dir == D_IN) {
 			gen_write(g, c, &p->type, "_data", p->name, len, "\t");
 		} else if (p->dir == D_INOUT) {
-			bool pc = gen_type(&p->type).k == G_PARCEL;
-			gen_write(g, c, &p->type, "_data", pc ? p->name : aidl_printf(ctx, "*%s", p->name),
+			gen_write(g, c, &p->type, "_data", by_addr(&p->type) ? p->name : aidl_printf(ctx, "*%s", p->name),
 				  aidl_printf(ctx, "*%s_len", p->name), "\t");
 		} else if (has_len(&p->type) && !p->type.fixed) { /* an out T[N] sends nothing */
 			fprintf(c, "\t_r = bcaidl_write_size(_data, *%s_len); /* out array: the size asked for */\n"
@@ -446,7 +451,7 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 
 			if (p->dir == D_IN)
 				continue;
-			if (gen_type(&p->type).k == G_PARCEL) {
+			if (by_addr(&p->type)) { /* its _clear() takes the pointer the caller gave */
 				if (p->dir == D_INOUT)
 					fprintf(c, "\t%s_clear(%s);\n", gen_type(&p->type).ctype, p->name);
 				fprintf(c, "\t*%s = %s;\n", p->name, t);
@@ -498,8 +503,8 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 		if (p->dir != D_OUT) {
 			gen_read(g, c, &p->type, "_in", a, al, "\t");
 			fprintf(c, "\tif (_r < 0) {\n\t\t_r = bcaidl_bad_request(_r);\n\t\tgoto out;\n\t}\n");
-		} else if (gt.k == G_PARCEL) {
-			fprintf(c, "\t_r = %s_init(&%s);\n\tif (_r < 0)\n\t\tgoto out;\n", gt.ctype, a);
+		} else if (gt.row->flags & GK_ADDR) {
+			gen_emit(ctx, c, "\t", &gt, gt.row->init, (struct gvars){ .V = a, .G = "out" });
 		} else {
 			/* an out T[N] is not in the request: N default elements,
 			 * as Android's stubs allocate (the reply refuses another
@@ -510,10 +515,8 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 				fprintf(c, "\t_r = bcaidl_read_size(_in, &%s);\n\tif (_r < 0) {\n"
 					   "\t\t_r = bcaidl_bad_request(_r);\n\t\tgoto out;\n\t}\n",
 					al);
-			if (gt.k == G_STRV)
-				fprintf(c, "\t_r = bcaidl_strv_new(%s, &%s);\n\tif (_r < 0)\n\t\tgoto out;\n", al, a);
-			else if (gt.k == G_PARRAY)
-				fprintf(c, "\t_r = %s_new_array(%s, &%s);\n\tif (_r < 0)\n\t\tgoto out;\n", gt.ctype, al, a);
+			if (gt.row->new_n)
+				gen_emit(ctx, c, "\t", &gt, gt.row->new_n, (struct gvars){ .V = a, .L = al, .G = "out" });
 			/* an out binder array starts as n NULLs: the implementation
 			 * must fill every one (a NULL is refused when writing) */
 			else
@@ -523,16 +526,8 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 		}
 		/* the implementation's argument(s) */
 		if (p->dir == D_IN) {
-			if (gt.k == G_PARCEL)
-				args = aidl_printf(ctx, "%s, &%s", args, a);
-			else if (gt.k == G_STRV)
-				args = aidl_printf(ctx, "%s, (const char *const *)%s, %s", args, a, al);
-			else if (gt.k == G_NPARRAY)
-				args = aidl_printf(ctx, "%s, (const %s *const *)%s, %s", args, gt.ctype, a, al);
-			else if (has_len(&p->type))
-				args = aidl_printf(ctx, "%s, %s, %s", args, a, al);
-			else
-				args = aidl_printf(ctx, "%s, %s", args, a);
+			args = aidl_printf(ctx, "%s, %s", args,
+					   gen_expand(ctx, &gt, gt.row->arg, (struct gvars){ .V = a, .L = al }));
 		} else {
 			args = has_len(&p->type) ? aidl_printf(ctx, "%s, &%s, &%s", args, a, al)
 						 : aidl_printf(ctx, "%s, &%s", args, a);
@@ -541,8 +536,11 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 	if (!is_void(m))
 		args = has_len(&m->ret) ? aidl_printf(ctx, "%s, &_a_ret, &_a_ret_len", args)
 					: aidl_printf(ctx, "%s, &_a_ret", args);
-	if (!is_void(m) && gen_type(&m->ret).k == G_PARCEL) /* like a default-constructed C++ value */
-		fprintf(c, "\t_r = %s_init(&_a_ret);\n\tif (_r < 0)\n\t\tgoto out;\n", gen_type(&m->ret).ctype);
+	if (!is_void(m) && by_addr(&m->ret)) { /* like a default-constructed C++ value */
+		struct gtype rt = gen_type(&m->ret);
+
+		gen_emit(ctx, c, "\t", &rt, rt.row->init, (struct gvars){ .V = "_a_ret", .G = "out" });
+	}
 	fprintf(c, "\t_r = _ops->%s(_self%s);\n", m->name, args);
 	if (is_oneway(g, m)) {
 		/* the goto keeps "out" used when no argument could fail */
@@ -552,14 +550,14 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 			   "\tif (_r < 0)\n\t\tgoto out;\n"
 			   "\t_r = bc_parcel_write_status(_reply, NULL);\n\tif (_r < 0)\n\t\tgoto out;\n");
 		if (!is_void(m))
-			gen_write(g, c, &m->ret, "_reply", gen_type(&m->ret).k == G_PARCEL ? "&_a_ret" : "_a_ret",
+			gen_write(g, c, &m->ret, "_reply", by_addr(&m->ret) ? "&_a_ret" : "_a_ret",
 				  "_a_ret_len", "\t");
 		for (size_t i = 0; i < m->n_params; i++) {
 			const struct aidl_param *p = &m->params[i];
 			if (p->dir == D_IN)
 				continue;
 			gen_write(g, c, &p->type, "_reply",
-				  aidl_printf(ctx, gen_type(&p->type).k == G_PARCEL ? "&_a_%s" : "_a_%s", p->name),
+				  aidl_printf(ctx, by_addr(&p->type) ? "&_a_%s" : "_a_%s", p->name),
 				  aidl_printf(ctx, "_a_%s_len", p->name), "\t");
 		}
 	}

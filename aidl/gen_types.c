@@ -6,79 +6,103 @@
  * changes the C++ type), IBinder and interfaces as binder objects, enums
  * as their backing type, a parcelable value as int32 1 (non-null marker)
  * followed by its body, arrays as int32 count + elements (byte[] packed).
+ *
+ * The text of each kind is its row of gen_kinds[] (gen_kinds.c); what is
+ * here is the same for every kind: filling in a row's templates, and the
+ * checks and loops around them (fixed sizes, T[N][M], @nullable).
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gen.h"
 
-struct gtype gen_type(const struct aidl_type *t)
+static const char *gvar(const struct gvars *s, char c)
 {
-	static const struct {
-		const char *ctype, *fn;
-	} sc[] = {
-		[B_BOOLEAN] = { "bool", "bool" },   [B_BYTE] = { "int8_t", "byte" },
-		[B_CHAR] = { "uint16_t", "char" },  [B_INT] = { "int32_t", "int32" },
-		[B_LONG] = { "int64_t", "int64" },  [B_FLOAT] = { "float", "float" },
-		[B_DOUBLE] = { "double", "double" },
-	};
-	struct gtype g = { 0 };
-
-	switch (t->basic) {
-	case B_STRING:
-		g.k = t->array ? G_STRV : G_STRING;
-		g.ctype = "char *";
-		break;
-	case B_IBINDER:
-		g.k = t->array ? G_BINDERV : G_BINDER;
-		g.ctype = "bc_binder *";
-		break;
-	case B_FD:
-	case B_PFD:
-		g.k = t->basic == B_FD ? G_FD : t->array ? G_PFDV : G_PFD;
-		g.ctype = "int";
-		break;
-	case B_HOLDER:
-		g.k = G_HOLDER;
-		g.ctype = "bcaidl_parcelable_holder";
-		break;
-	case B_USER:
-		g.decl = t->decl;
-		g.ctype = t->decl->cname;
-		if (t->array && t->decl->kind == K_ENUM) {
-			/* Android writes an enum array as an array of its backing type:
-			 * byte[] (packed), int[] or long[] */
-			g.k = t->decl->backing == B_BYTE ? G_BYTES : G_ARRAY;
-			g.fn = t->decl->backing == B_BYTE ? "byte" : t->decl->backing == B_INT ? "int32" : "int64";
-			break;
-		}
-		if (t->array && t->decl->kind == K_PARCELABLE) {
-			/* Android's std::optional<std::vector<std::optional<P>>>:
-			 * both the array and each element may be null */
-			g.k = t->nullable ? G_NPARRAY : G_PARRAY;
-			break;
-		}
-		if (!t->array && t->nullable && t->decl->kind == K_PARCELABLE) {
-			g.k = G_NPARCEL;
-			break;
-		}
-		if (t->array && t->decl->kind == K_INTERFACE) {
-			g.k = G_BINDERV;
-			g.ctype = "bc_binder *";
-			break;
-		}
-		g.k = t->decl->kind == K_ENUM ? G_ENUM : t->decl->kind == K_PARCELABLE ? G_PARCEL : G_BINDER;
-		if (g.k == G_BINDER)
-			g.ctype = "bc_binder *";
-		break;
+	switch (c) {
+	case 'T':
+		return s->T;
+	case 'F':
+		return s->F;
+	case 'V':
+		return s->V;
+	case 'L':
+		return s->L;
+	case 'P':
+		return s->P;
+	case 'D':
+		return s->D;
+	case 'G':
+		return s->G;
+	case 'N':
+		return s->N;
+	case 'S':
+		return s->S;
+	case 'M':
+		return s->M;
+	case 'v':
+		return s->V && s->V[0] == '&' ? s->V + 1 : s->V;
 	default:
-		g.ctype = sc[t->basic].ctype;
-		g.fn = sc[t->basic].fn;
-		g.k = !t->array ? G_SCALAR : t->basic == B_BYTE ? G_BYTES : G_ARRAY;
-		break;
+		return NULL;
 	}
-	return g;
+}
+
+/* Fill in @tmpl into @out (NULL: only count); the length. */
+static size_t expand(char *out, const char *tmpl, const struct gvars *s)
+{
+	size_t n = 0;
+
+	for (const char *p = tmpl; *p; p++) {
+		const char *v;
+		size_t l;
+
+		if (*p != '$') {
+			if (out)
+				out[n] = *p;
+			n++;
+			continue;
+		}
+		/* a letter the caller did not give is the generator's bug */
+		v = gvar(s, *++p);
+		if (!v)
+			abort();
+		l = strlen(v);
+		if (out)
+			memcpy(out + n, v, l);
+		n += l;
+	}
+	return n;
+}
+
+const char *gen_expand(struct aidl_ctx *ctx, const struct gtype *gt, const char *tmpl, struct gvars s)
+{
+	size_t n;
+	char *out;
+
+	if (!s.T)
+		s.T = gt->ctype;
+	if (!s.F)
+		s.F = gt->fn;
+	n = expand(NULL, tmpl, &s);
+	out = aidl_alloc(ctx, n + 1);
+	expand(out, tmpl, &s);
+	out[n] = '\0';
+	return out;
+}
+
+void gen_emit(struct aidl_ctx *ctx, FILE *f, const char *ind, const struct gtype *gt, const char *tmpl, struct gvars s)
+{
+	const char *text = gen_expand(ctx, gt, tmpl, s);
+
+	for (const char *nl; *text; text = nl + 1) {
+		nl = strchr(text, '\n');
+		if (!nl)
+			nl = text + strlen(text);
+		fprintf(f, "%s%.*s\n", ind, (int)(nl - text), text);
+		if (!*nl)
+			break;
+	}
 }
 
 const char *gen_param(struct aidl_ctx *ctx, const struct aidl_type *t, enum aidl_dir dir, const char *name)
@@ -86,39 +110,8 @@ const char *gen_param(struct aidl_ctx *ctx, const struct aidl_type *t, enum aidl
 	struct gtype g = gen_type(t);
 	bool in = dir == D_IN || dir == D_NONE;
 
-	switch (g.k) {
-	case G_SCALAR:
-	case G_ENUM:
-	case G_FD:
-	case G_PFD:
-		return aidl_printf(ctx, "%s %s", g.ctype, name);
-	case G_STRING:
-		return aidl_printf(ctx, "const char *%s", name);
-	case G_BINDER:
-		return aidl_printf(ctx, "bc_binder *%s", name);
-	case G_HOLDER: /* never a parameter (refused) */
-	case G_PARCEL:
-	case G_NPARCEL: /* out/inout nullable parcelables are refused */
-		return aidl_printf(ctx, "%s%s *%s", in ? "const " : "", g.ctype, name);
-	case G_ARRAY:
-	case G_BYTES:
-		return in ? aidl_printf(ctx, "const %s *%s, size_t %s_len", g.ctype, name, name)
-			  : aidl_printf(ctx, "%s **%s, size_t *%s_len", g.ctype, name, name);
-	case G_STRV:
-		return in ? aidl_printf(ctx, "const char *const *%s, size_t %s_len", name, name)
-			  : aidl_printf(ctx, "char ***%s, size_t *%s_len", name, name);
-	case G_PARRAY:
-		return in ? aidl_printf(ctx, "const %s *%s, size_t %s_len", g.ctype, name, name)
-			  : aidl_printf(ctx, "%s **%s, size_t *%s_len", g.ctype, name, name);
-	case G_BINDERV:
-		return in ? aidl_printf(ctx, "bc_binder *const *%s, size_t %s_len", name, name)
-			  : aidl_printf(ctx, "bc_binder ***%s, size_t *%s_len", name, name);
-	case G_NPARRAY: /* out/inout nullable arrays are refused */
-		return aidl_printf(ctx, "const %s *const *%s, size_t %s_len", g.ctype, name, name);
-	case G_PFDV: /* out/inout fds are refused */
-		return aidl_printf(ctx, "const int *%s, size_t %s_len", name, name);
-	}
-	return "";
+	return gen_expand(ctx, &g, in || !g.row->param_out ? g.row->param_in : g.row->param_out,
+			  (struct gvars){ .V = name });
 }
 
 const char *gen_ret_param(struct aidl_ctx *ctx, const struct aidl_type *t)
@@ -127,140 +120,16 @@ const char *gen_ret_param(struct aidl_ctx *ctx, const struct aidl_type *t)
 
 	if (t->basic == B_VOID)
 		return NULL;
-	switch (g.k) {
-	case G_SCALAR:
-	case G_ENUM:
-	case G_PARCEL:
-	case G_FD:
-	case G_PFD:
-	case G_HOLDER: /* never a return type (refused) */
-		return aidl_printf(ctx, "%s *_ret", g.ctype);
-	case G_STRING:
-		return "char **_ret";
-	case G_BINDER:
-		return "bc_binder **_ret";
-	case G_ARRAY:
-	case G_BYTES:
-	case G_PARRAY:
-		return aidl_printf(ctx, "%s **_ret, size_t *_ret_len", g.ctype);
-	case G_STRV:
-		return "char ***_ret, size_t *_ret_len";
-	case G_BINDERV:
-		return "bc_binder ***_ret, size_t *_ret_len";
-	case G_NPARCEL:
-		return aidl_printf(ctx, "%s **_ret", g.ctype);
-	case G_NPARRAY:
-		return aidl_printf(ctx, "%s ***_ret, size_t *_ret_len", g.ctype);
-	case G_PFDV:
-		return "int **_ret, size_t *_ret_len";
-	}
-	return NULL;
+	return gen_expand(ctx, &g, g.row->ret, (struct gvars){ .V = "_ret" });
 }
 
 void gen_local(struct gen *g, const struct aidl_type *t, const char *name, const char *ind)
 {
 	struct gtype gt = gen_type(t);
-	FILE *f = g->c;
 
-	switch (gt.k) {
-	case G_SCALAR:
-	case G_ENUM:
-		fprintf(f, "%s%s %s = 0;\n", ind, gt.ctype, name);
-		break;
-	case G_STRING:
-		fprintf(f, "%schar *%s = NULL;\n", ind, name);
-		break;
-	case G_FD:
-	case G_PFD:
-		fprintf(f, "%sint %s = -1;\n", ind, name);
-		break;
-	case G_BINDER:
-		fprintf(f, "%sbc_binder *%s = NULL;\n", ind, name);
-		break;
-	case G_PARCEL:
-		fprintf(f, "%s%s %s;\n", ind, gt.ctype, name);
-		break;
-	case G_HOLDER:
-		fprintf(f, "%s%s %s = { NULL, 0 };\n", ind, gt.ctype, name);
-		break;
-	case G_ARRAY:
-	case G_BYTES:
-	case G_PARRAY:
-		fprintf(f, "%s%s *%s = NULL;\n%ssize_t %s_len = 0;\n", ind, gt.ctype, name, ind, name);
-		break;
-	case G_STRV:
-		fprintf(f, "%schar **%s = NULL;\n%ssize_t %s_len = 0;\n", ind, name, ind, name);
-		break;
-	case G_BINDERV:
-		fprintf(f, "%sbc_binder **%s = NULL;\n%ssize_t %s_len = 0;\n", ind, name, ind, name);
-		break;
-	case G_NPARCEL:
-		fprintf(f, "%s%s *%s = NULL;\n", ind, gt.ctype, name);
-		break;
-	case G_NPARRAY:
-		fprintf(f, "%s%s **%s = NULL;\n%ssize_t %s_len = 0;\n", ind, gt.ctype, name, ind, name);
-		break;
-	case G_PFDV:
-		fprintf(f, "%sint *%s = NULL;\n%ssize_t %s_len = 0;\n", ind, name, ind, name);
-		break;
-	}
-}
-
-/* @nullable: libbinder-c's writers take NULL as the null value (-1
- * length, null binder) and its readers give NULL back for it.  A nullable
- * String[] also has nullable elements, as in Android's C++ backend. */
-static bool gen_write_nullable(FILE *f, const struct gtype *gt, const char *p, const char *val, const char *len,
-			       const char *ind)
-{
-	switch (gt->k) {
-	case G_STRING:
-		fprintf(f, "%s_r = bc_parcel_write_string16(%s, %s);\n", ind, p, val);
-		return true;
-	case G_BINDER:
-		fprintf(f, "%s_r = bc_parcel_write_binder(%s, %s);\n", ind, p, val);
-		return true;
-	case G_ARRAY:
-		fprintf(f, "%s_r = bc_parcel_write_%s_array(%s, %s, %s);\n", ind, gt->fn, p, val, len);
-		return true;
-	case G_BYTES:
-		fprintf(f, "%s_r = bc_parcel_write_byte_array(%s, %s, %s);\n", ind, p, val, len);
-		return true;
-	case G_STRV:
-		fprintf(f, "%s_r = bc_parcel_write_string16_array(%s, (const char *const *)%s, %s);\n", ind, p, val, len);
-		return true;
-	case G_BINDERV: /* NULL elements too, as Android's nullable vector */
-		fprintf(f, "%s_r = bcaidl_write_binderv_nullable(%s, (bc_binder *const *)%s, %s);\n", ind, p, val, len);
-		return true;
-	default:
-		return false;
-	}
-}
-
-static bool gen_read_nullable(FILE *f, const struct gtype *gt, const char *p, const char *lv, const char *lvlen,
-			      const char *ind)
-{
-	switch (gt->k) {
-	case G_STRING:
-		fprintf(f, "%s_r = bc_parcel_read_string16(%s, &%s, NULL);\n", ind, p, lv);
-		return true;
-	case G_BINDER:
-		fprintf(f, "%s_r = bc_parcel_read_binder(%s, &%s);\n", ind, p, lv);
-		return true;
-	case G_ARRAY:
-		fprintf(f, "%s_r = bc_parcel_read_%s_array(%s, &%s, &%s);\n", ind, gt->fn, p, lv, lvlen);
-		return true;
-	case G_BYTES:
-		fprintf(f, "%s_r = bcaidl_read_bytes_nullable(%s, &%s, &%s);\n", ind, p, lv, lvlen);
-		return true;
-	case G_STRV:
-		fprintf(f, "%s_r = bc_parcel_read_string16_array(%s, &%s, &%s);\n", ind, p, lv, lvlen);
-		return true;
-	case G_BINDERV:
-		fprintf(f, "%s_r = bcaidl_read_binderv_nullable(%s, &%s, &%s);\n", ind, p, lv, lvlen);
-		return true;
-	default:
-		return false;
-	}
+	gen_emit(g->ctx, g->c, ind, &gt, gt.row->local, (struct gvars){ .V = name });
+	if (gt.row->flags & GK_LEN)
+		fprintf(g->c, "%ssize_t %s_len = 0;\n", ind, name);
 }
 
 /*
@@ -269,21 +138,32 @@ static bool gen_read_nullable(FILE *f, const struct gtype *gt, const char *p, co
  * @VintfStability type, else STABILITY_LOCAL: Parcelable::Stability 1 and
  * 0), written first and checked on reading.
  */
-static int holder_stability(const struct gen *g)
+static const char *holder_stability(const struct gen *g)
 {
-	return g->d->vintf ? 1 : 0;
+	return g->d->vintf ? "1" : "0";
+}
+
+/* What a write or read of @t names: @v the value, @len its length. */
+static struct gvars io_vars(struct gen *g, const struct aidl_type *t, const char *p, const char *v, const char *len)
+{
+	return (struct gvars){
+		.V = v, .L = len, .P = p, .N = t->nullable ? "true" : "false", .S = holder_stability(g)
+	};
 }
 
 void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, const char *val, const char *len,
 	       const char *ind)
 {
 	struct gtype gt = gen_type(t);
+	struct gvars s = io_vars(g, t, p, val, len);
 
-	(void)g;
 	if (t->nullable && t->fixed) /* @nullable T[N]: NULL, or N elements */
-		fprintf(f, "%sif ((%s) && (%s) != %" PRIu32 ") {\n%s\t_r = -EINVAL;\n%s\tgoto out;\n%s}\n", ind, val, len,
-			t->fixed, ind, ind, ind);
-	if (t->nullable && gen_write_nullable(f, &gt, p, val, len, ind)) {
+		fprintf(f, "%sif ((%s) && (%s) != %" PRIu32 ") {\n%s\t_r = -EINVAL;\n%s\tgoto out;\n%s}\n", ind, val,
+			len, t->fixed, ind, ind, ind);
+	/* @nullable: libbinder-c's writers take NULL as the null value (-1
+	 * length, null binder) */
+	if (t->nullable && gt.row->write_null) {
+		gen_emit(g->ctx, f, ind, &gt, gt.row->write_null, s);
 		fprintf(f, "%sif (_r < 0)\n%s\tgoto out;\n", ind, ind);
 		return;
 	}
@@ -303,65 +183,10 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 		fprintf(f, "%s}\n", ind);
 		return;
 	}
-	switch (gt.k) {
-	case G_SCALAR:
-		fprintf(f, "%s_r = bc_parcel_write_%s(%s, %s);\n", ind, gt.fn, p, val);
-		break;
-	case G_ENUM:
-		fprintf(f, "%s_r = %s_write(%s, %s);\n", ind, gt.ctype, p, val);
-		break;
-	case G_STRING:
-		fprintf(f, "%s_r = bcaidl_write_str(%s, %s);\n", ind, p, val);
-		break;
-	case G_BINDER:
-		fprintf(f, "%s_r = bcaidl_write_binder(%s, %s);\n", ind, p, val);
-		break;
-	case G_PARCEL:
-		/* A value that is an address (&v->f) cannot be NULL. */
-		if (val[0] == '&')
-			fprintf(f, "%s_r = bc_parcel_write_int32(%s, 1); /* non-null marker */\n", ind, p);
-		else
-			fprintf(f, "%s_r = %s ? bc_parcel_write_int32(%s, 1) : -EINVAL; /* non-null marker */\n", ind,
-				val, p);
-		fprintf(f, "%sif (_r == 0)\n%s\t_r = %s_write(%s, %s);\n", ind, ind, gt.ctype, p, val);
-		break;
-	case G_ARRAY:
-		fprintf(f, "%s_r = bcaidl_write_%s_array(%s, %s, %s);\n", ind, gt.fn, p, val, len);
-		break;
-	case G_BYTES:
-		fprintf(f, "%s_r = bcaidl_write_bytes(%s, %s, %s);\n", ind, p, val, len);
-		break;
-	case G_STRV:
-		fprintf(f, "%s_r = bcaidl_write_strv(%s, (const char *const *)%s, %s);\n", ind, p, val, len);
-		break;
-	case G_FD:
-		fprintf(f, "%s_r = bcaidl_write_fd(%s, %s);\n", ind, p, val);
-		break;
-	case G_PARRAY:
-		fprintf(f, "%s_r = %s_write_array(%s, %s, %s);\n", ind, gt.ctype, p, val, len);
-		break;
-	case G_NPARCEL:
-		fprintf(f, "%s_r = %s_write_nullable(%s, %s);\n", ind, gt.ctype, p, val[0] == '&' ? val + 1 : val);
-		break;
-	case G_BINDERV:
-		fprintf(f, "%s_r = bcaidl_write_binderv(%s, (bc_binder *const *)%s, %s);\n", ind, p, val, len);
-		break;
-	case G_PFD:
-		fprintf(f, "%s_r = bcaidl_write_pfd(%s, %s, %s);\n", ind, p, val, t->nullable ? "true" : "false");
-		break;
-	case G_NPARRAY:
-		fprintf(f, "%s_r = %s_write_nullable_array(%s, (const %s *const *)%s, %s);\n", ind, gt.ctype, p,
-			gt.ctype, val, len);
-		break;
-	case G_PFDV:
-		fprintf(f, "%s_r = bcaidl_write_pfdv(%s, %s, %s, %s);\n", ind, p, val, len,
-			t->nullable ? "true" : "false");
-		break;
-	case G_HOLDER:
-		fprintf(f, "%s_r = bcaidl_write_holder(%s, (%s).data, (%s).len, %d);\n", ind, p, val, val,
-			holder_stability(g));
-		break;
-	}
+	/* a value that is an address (&v->f) cannot be NULL */
+	s.M = val[0] == '&' ? aidl_printf(g->ctx, "bc_parcel_write_int32(%s, 1)", p)
+			    : aidl_printf(g->ctx, "%s ? bc_parcel_write_int32(%s, 1) : -EINVAL", val, p);
+	gen_emit(g->ctx, f, ind, &gt, gt.row->write, s);
 	fprintf(f, "%sif (_r < 0)\n%s\tgoto out;\n", ind, ind);
 }
 
@@ -374,9 +199,7 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 static void gen_read_2d(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, const char *lv,
 			const char *lvlen, const char *ind)
 {
-	struct gtype gt = gen_type(t);
 	struct aidl_type row = *t;
-	const char *et = gt.k == G_STRV ? "char *" : aidl_printf(g->ctx, "%s ", gt.ctype);
 	const char *in = aidl_printf(g->ctx, "%s\t", ind), *in2 = aidl_printf(g->ctx, "%s\t\t", ind);
 
 	row.fixed = row.fixed2, row.fixed2 = 0;
@@ -386,7 +209,8 @@ static void gen_read_2d(struct gen *g, FILE *f, const struct aidl_type *t, const
 		aidl_fixed_len(t), lv, in);
 	fprintf(f, "%sif (_r >= 0)\n%s\t%s = %" PRIu32 ";\n", in, in, lvlen, aidl_fixed_len(t));
 	fprintf(f, "%sfor (size_t _j = 0; _r >= 0 && _j < %" PRIu32 "; _j++) {\n", in, t->fixed);
-	fprintf(f, "%s%s*_row = NULL;\n%ssize_t _row_len = 0;\n\n", in2, et, in2);
+	gen_local(g, &row, "_row", in2);
+	fprintf(f, "\n");
 	gen_read(g, f, &row, p, "_row", "_row_len", in2);
 	fprintf(f, "%sif (_r >= 0)\n%s\tmemcpy(%s + _j * %" PRIu32 ", _row, %" PRIu32 " * sizeof(*_row));\n", in2,
 		in2, lv, t->fixed2, t->fixed2);
@@ -399,72 +223,21 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 	      const char *ind)
 {
 	struct gtype gt = gen_type(t);
+	struct gvars s = io_vars(g, t, p, lv, lvlen);
 
-	(void)g;
 	if (t->fixed2) {
 		gen_read_2d(g, f, t, p, lv, lvlen, ind);
 		return;
 	}
-	if (t->nullable && gen_read_nullable(f, &gt, p, lv, lvlen, ind)) {
+	/* @nullable: libbinder-c's readers give NULL back for null */
+	if (t->nullable && gt.row->read_null) {
+		gen_emit(g->ctx, f, ind, &gt, gt.row->read_null, s);
 		if (t->fixed) /* null, or N elements */
 			fprintf(f, "%sif (_r >= 0 && (%s) && (%s) != %" PRIu32 ")\n%s\t_r = -EBADMSG;\n", ind, lv, lvlen,
 				t->fixed, ind);
 		return;
 	}
-	switch (gt.k) {
-	case G_SCALAR:
-		fprintf(f, "%s_r = bc_parcel_read_%s(%s, &%s);\n", ind, gt.fn, p, lv);
-		break;
-	case G_ENUM:
-		fprintf(f, "%s_r = %s_read(%s, &%s);\n", ind, gt.ctype, p, lv);
-		break;
-	case G_STRING:
-		fprintf(f, "%s_r = bcaidl_read_str(%s, &%s);\n", ind, p, lv);
-		break;
-	case G_BINDER:
-		fprintf(f, "%s_r = bcaidl_read_binder(%s, &%s);\n", ind, p, lv);
-		break;
-	case G_PARCEL:
-		/* The body reader initialises @lv, and clears it on failure. */
-		fprintf(f, "%s_r = bcaidl_read_marker(%s);\n%sif (_r == 0)\n%s\t_r = %s_read(%s, &%s);\n", ind, p, ind, ind,
-			gt.ctype, p, lv);
-		break;
-	case G_ARRAY:
-		fprintf(f, "%s_r = bcaidl_read_%s_array(%s, &%s, &%s);\n", ind, gt.fn, p, lv, lvlen);
-		break;
-	case G_BYTES:
-		fprintf(f, "%s_r = bcaidl_read_bytes(%s, &%s, &%s);\n", ind, p, lv, lvlen);
-		break;
-	case G_STRV:
-		fprintf(f, "%s_r = bcaidl_read_strv(%s, &%s, &%s);\n", ind, p, lv, lvlen);
-		break;
-	case G_FD:
-		fprintf(f, "%s_r = bc_parcel_read_dup_fd(%s, &%s);\n", ind, p, lv);
-		break;
-	case G_PARRAY:
-		fprintf(f, "%s_r = %s_read_array(%s, &%s, &%s);\n", ind, gt.ctype, p, lv, lvlen);
-		break;
-	case G_BINDERV:
-		fprintf(f, "%s_r = bcaidl_read_binderv(%s, &%s, &%s);\n", ind, p, lv, lvlen);
-		break;
-	case G_NPARCEL:
-		fprintf(f, "%s_r = %s_read_nullable(%s, &%s);\n", ind, gt.ctype, p, lv);
-		break;
-	case G_PFD:
-		fprintf(f, "%s_r = bcaidl_read_pfd(%s, &%s, %s);\n", ind, p, lv, t->nullable ? "true" : "false");
-		break;
-	case G_NPARRAY:
-		fprintf(f, "%s_r = %s_read_nullable_array(%s, &%s, &%s);\n", ind, gt.ctype, p, lv, lvlen);
-		break;
-	case G_PFDV:
-		fprintf(f, "%s_r = bcaidl_read_pfdv(%s, &%s, &%s, %s);\n", ind, p, lv, lvlen,
-			t->nullable ? "true" : "false");
-		break;
-	case G_HOLDER:
-		fprintf(f, "%s_r = bcaidl_read_holder(%s, &(%s).data, &(%s).len, %d);\n", ind, p, lv, lv,
-			holder_stability(g));
-		break;
-	}
+	gen_emit(g->ctx, f, ind, &gt, gt.row->read, s);
 	if (t->fixed) /* another length is malformed; the caller frees what was read */
 		fprintf(f, "%sif (_r >= 0 && (%s) != %" PRIu32 ")\n%s\t_r = -EBADMSG;\n", ind, lvlen, aidl_fixed_len(t), ind);
 }
@@ -473,48 +246,8 @@ void gen_free(struct gen *g, FILE *f, const struct aidl_type *t, const char *lv,
 {
 	struct gtype gt = gen_type(t);
 
-	(void)g;
-	switch (gt.k) {
-	case G_SCALAR:
-	case G_ENUM:
-		break;
-	case G_STRING:
-	case G_ARRAY:
-	case G_BYTES:
-		fprintf(f, "%sfree(%s);\n", ind, lv);
-		break;
-	case G_BINDER:
-		fprintf(f, "%sbc_binder_unref(%s);\n", ind, lv);
-		break;
-	case G_PARCEL:
-		fprintf(f, "%s%s_clear(&%s);\n", ind, gt.ctype, lv);
-		break;
-	case G_STRV:
-		fprintf(f, "%sbc_strv_free(%s, %s);\n", ind, lv, lvlen);
-		break;
-	case G_FD:
-	case G_PFD:
-		fprintf(f, "%sif (%s >= 0)\n%s\tclose(%s);\n", ind, lv, ind, lv);
-		break;
-	case G_PARRAY:
-		fprintf(f, "%s%s_free_array(%s, %s);\n", ind, gt.ctype, lv, lvlen);
-		break;
-	case G_BINDERV:
-		fprintf(f, "%sbcaidl_free_binderv(%s, %s);\n", ind, lv, lvlen);
-		break;
-	case G_NPARCEL:
-		fprintf(f, "%s%s_free(%s);\n", ind, gt.ctype, lv);
-		break;
-	case G_NPARRAY:
-		fprintf(f, "%s%s_free_nullable_array(%s, %s);\n", ind, gt.ctype, lv, lvlen);
-		break;
-	case G_PFDV:
-		fprintf(f, "%sbcaidl_free_pfdv(%s, %s);\n", ind, lv, lvlen);
-		break;
-	case G_HOLDER:
-		fprintf(f, "%sfree((%s).data);\n", ind, lv);
-		break;
-	}
+	if (gt.row->free)
+		gen_emit(g->ctx, f, ind, &gt, gt.row->free, (struct gvars){ .V = lv, .L = lvlen });
 }
 
 /* A C string literal: octal escapes for anything not plain ASCII. */

@@ -15,8 +15,10 @@
  * nothing), and in use again when a buffer covers it.  Unlike mainline,
  * whose pages go on and off a global list_lru one by one (a lock and a
  * list operation per page and per call, 54,000 instructions for a 1 MiB
- * call here), marking is a flag and a per-proc count, and the call path
- * touches nothing global.  The shrinker counts and finds the pages by
+ * call here), marking is a bit in a per-proc bitmap, set or cleared a
+ * word (64 pages) at a time, and a per-proc count; the call path touches
+ * nothing global and no per-page loop (another 6,000 instructions for a
+ * 1 MiB call when the marks were one flag per page).  The shrinker counts and finds the pages by
  * walking the mapped areas (one global list, in turn), zaps unused pages
  * from the mapping and frees them; it
  * never sees a page in use, so copies into and out of buffers (which the
@@ -41,6 +43,7 @@
  * alloc->mutex protects all of it; it is never held while user memory is
  * copied (the copies run on buffers the caller owns, whose pages stay).
  */
+#include <linux/bitmap.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -187,8 +190,9 @@ static void binderc_put_buffer_struct(struct binderc_alloc *alloc,
 
 int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
 {
+	unsigned long *present = NULL, *unused = NULL;
 	struct binderc_buffer *buffer;
-	struct binderc_page *pages;
+	struct page **pages;
 	size_t size, npages;
 	int ret = 0;
 
@@ -197,8 +201,12 @@ int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
 	npages = size >> PAGE_SHIFT;
 	/* Allocate before the mutex; a second mmap gives it back. */
 	pages = kvcalloc(npages, sizeof(*pages), GFP_KERNEL);
+	if (npages) {
+		present = bitmap_zalloc(npages, GFP_KERNEL);
+		unused = bitmap_zalloc(npages, GFP_KERNEL);
+	}
 	buffer = kzalloc(sizeof(*buffer), GFP_KERNEL);
-	if (!pages || !buffer) {
+	if (!pages || !buffer || (npages && (!present || !unused))) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
@@ -212,6 +220,8 @@ int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
 	alloc->buffer = vma->vm_start;
 	alloc->buffer_size = size;
 	alloc->pages = pages;
+	alloc->present = present;
+	alloc->unused = unused;
 	alloc->mm = vma->vm_mm;
 	mmgrab(alloc->mm);
 	alloc->free_async_space = size / 2;
@@ -230,6 +240,8 @@ int binderc_alloc_mmap(struct binderc_alloc *alloc, struct vm_area_struct *vma)
 
 out_free:
 	kfree(buffer);
+	bitmap_free(unused);
+	bitmap_free(present);
 	kvfree(pages);
 	return ret;
 }
@@ -259,7 +271,7 @@ vm_fault_t binderc_alloc_fault(struct binderc_alloc *alloc,
 	if (vmf->address >= alloc->buffer) {
 		index = (vmf->address - alloc->buffer) >> PAGE_SHIFT;
 		if (index < alloc->buffer_size >> PAGE_SHIFT)
-			page = alloc->pages[index].page;
+			page = alloc->pages[index];
 	}
 	if (page)
 		get_page(page);
@@ -299,14 +311,15 @@ static unsigned long binderc_free_unused_locked(struct binderc_alloc *alloc,
 	unsigned long freed = 0;
 
 	lockdep_assert_held(&alloc->mutex);
-	for (i = 0; i < npages && freed < budget && alloc->pages_lru; i++) {
-		struct binderc_page *bp = &alloc->pages[i];
+	if (!alloc->pages_lru)
+		return 0;
+	for_each_set_bit(i, alloc->unused, npages) {
 		unsigned long addr = alloc->buffer + i * PAGE_SIZE;
+		struct page *page = alloc->pages[i];
 		struct vm_area_struct *vma;
-		struct page *page = bp->page;
 
-		if (!bp->unused)
-			continue;
+		if (freed >= budget)
+			break;
 		vma = binderc_alloc_vma(alloc, mm, addr);
 		if (vma)
 			binderc_zap_page(vma, addr);
@@ -317,8 +330,9 @@ static unsigned long binderc_free_unused_locked(struct binderc_alloc *alloc,
 		 * Without a vma, pte references (a munmap half done) keep
 		 * the page until they go; the slot is not used again then.
 		 */
-		bp->page = NULL;
-		bp->unused = false;
+		alloc->pages[i] = NULL;
+		__clear_bit(i, alloc->present);
+		__clear_bit(i, alloc->unused);
 		WRITE_ONCE(alloc->pages_lru, alloc->pages_lru - 1);
 		alloc->pages_held--;
 		atomic_long_dec(&binderc_pages_held);
@@ -424,17 +438,19 @@ void binderc_alloc_release(struct binderc_alloc *alloc)
 		list_del(&buffer->entry);
 		kfree(buffer);
 	}
-	for (i = 0; alloc->pages && i < npages; i++) {
-		struct binderc_page *bp = &alloc->pages[i];
-
-		if (bp->page) {
-			put_page(bp->page);
+	if (alloc->present) {
+		for_each_set_bit(i, alloc->present, npages) {
+			put_page(alloc->pages[i]);
 			atomic_long_dec(&binderc_pages_held);
 		}
 	}
 	kfree(xchg(&alloc->spare, NULL));
+	bitmap_free(alloc->unused);
+	bitmap_free(alloc->present);
 	kvfree(alloc->pages);
 	alloc->pages = NULL;
+	alloc->present = NULL;
+	alloc->unused = NULL;
 	alloc->pages_held = 0;
 	WRITE_ONCE(alloc->pages_lru, 0);
 	binderc_unlock_alloc(alloc);
@@ -473,41 +489,92 @@ static void binderc_count_unused_locked(struct binderc_alloc *alloc, long n)
 }
 
 /*
- * Make sure every page under [start, end) exists and is marked in use.  A
- * failure leaves pages allocated here in use by nothing, which the next
- * free of a buffer over them, or the proc's end, settles.
+ * The page bitmaps are walked a word at a time: a 1 MiB buffer's 256
+ * pages are four words on a 64-bit kernel, a small buffer's one or two
+ * pages one word.  For word @w of a walk over bits [first, last), the mask
+ * of the bits inside it.
+ */
+static __always_inline unsigned long binderc_word_mask(size_t w, size_t first,
+							size_t last)
+{
+	unsigned long mask = ~0UL;
+
+	if (w == BIT_WORD(first))
+		mask &= BITMAP_FIRST_WORD_MASK(first);
+	if (w == BIT_WORD(last - 1))
+		mask &= BITMAP_LAST_WORD_MASK(last);
+	return mask;
+}
+
+/* Set bits in @x; one is the common case (a small buffer's page). */
+static __always_inline long binderc_nbits(unsigned long x)
+{
+	return x & (x - 1) ? hweight_long(x) : x != 0;
+}
+
+/*
+ * Make sure every page under [start, end) exists and is marked in use.
+ * On failure the range's pages are left as they were, and those allocated
+ * here are unused (no allocated buffer covers a page that was missing):
+ * the shrinker may take them back.
  */
 static int binderc_alloc_pages_locked(struct binderc_alloc *alloc,
 				      unsigned long start, unsigned long end)
 {
 	size_t first = (start - alloc->buffer) >> PAGE_SHIFT;
 	size_t last = (PAGE_ALIGN(end) - alloc->buffer) >> PAGE_SHIFT;
-	long reused = 0;
-	int ret = 0;
-	size_t i;
+	long added = 0, reused = 0;
+	size_t w;
 
 	lockdep_assert_held(&alloc->mutex);
-	for (i = first; i < last; i++) {
-		struct binderc_page *bp = &alloc->pages[i];
-		struct page *page;
+	if (first >= last)
+		return 0;
+	w = BIT_WORD(first);
+	if (likely(w == BIT_WORD(last - 1))) {
+		/* Within one word, every page there: a call's usual case. */
+		unsigned long mask = BITMAP_FIRST_WORD_MASK(first) &
+				     BITMAP_LAST_WORD_MASK(last);
 
-		if (bp->page) {
-			/* The shrinker frees only unused pages, under the mutex. */
-			reused += bp->unused;
-			bp->unused = false;
-			continue;
+		if (likely(!(~alloc->present[w] & mask))) {
+			reused = binderc_nbits(alloc->unused[w] & mask);
+			alloc->unused[w] &= ~mask;
+			if (reused)
+				binderc_count_unused_locked(alloc, -reused);
+			return 0;
 		}
-		page = alloc_page(GFP_KERNEL | __GFP_HIGHMEM | __GFP_ZERO);
-		if (!page) {
-			ret = -ENOMEM;
-			break;
-		}
-		bp->page = page;
-		alloc->pages_held++;
-		atomic_long_inc(&binderc_pages_held);
 	}
-	binderc_count_unused_locked(alloc, -reused);
-	return ret;
+	for (; w <= BIT_WORD(last - 1); w++) {
+		unsigned long missing;
+
+		missing = ~alloc->present[w] & binderc_word_mask(w, first, last);
+		while (missing) {
+			size_t i = w * BITS_PER_LONG + __ffs(missing);
+			struct page *page;
+
+			page = alloc_page(GFP_KERNEL | __GFP_HIGHMEM |
+					  __GFP_ZERO);
+			if (!page) {
+				binderc_count_unused_locked(alloc, added);
+				return -ENOMEM;
+			}
+			alloc->pages[i] = page;
+			__set_bit(i, alloc->present);
+			__set_bit(i, alloc->unused);
+			added++;
+			alloc->pages_held++;
+			atomic_long_inc(&binderc_pages_held);
+			missing &= missing - 1;
+		}
+	}
+	/* The shrinker frees only unused pages, under the mutex. */
+	for (w = BIT_WORD(first); w <= BIT_WORD(last - 1); w++) {
+		unsigned long mask = binderc_word_mask(w, first, last);
+
+		reused += binderc_nbits(alloc->unused[w] & mask);
+		alloc->unused[w] &= ~mask;
+	}
+	binderc_count_unused_locked(alloc, added - reused);
+	return 0;
 }
 
 /*
@@ -523,20 +590,23 @@ static void binderc_mark_unused_locked(struct binderc_alloc *alloc,
 	unsigned long from = max(round_down(start, PAGE_SIZE),
 				 PAGE_ALIGN(free_start));
 	unsigned long to = min(PAGE_ALIGN(end), round_down(free_end, PAGE_SIZE));
-	unsigned long addr;
+	size_t first, last, w;
 	long n = 0;
 
 	lockdep_assert_held(&alloc->mutex);
-	for (addr = from; addr < to; addr += PAGE_SIZE) {
-		struct binderc_page *bp;
+	if (from >= to)
+		return;
+	first = (from - alloc->buffer) >> PAGE_SHIFT;
+	last = (to - alloc->buffer) >> PAGE_SHIFT;
+	for (w = BIT_WORD(first); w <= BIT_WORD(last - 1); w++) {
+		unsigned long mark = alloc->present[w] & ~alloc->unused[w] &
+				     binderc_word_mask(w, first, last);
 
-		bp = &alloc->pages[(addr - alloc->buffer) >> PAGE_SHIFT];
-		if (!bp->page || bp->unused)
-			continue;
-		bp->unused = true;
-		n++;
+		alloc->unused[w] |= mark;
+		n += binderc_nbits(mark);
 	}
-	binderc_count_unused_locked(alloc, n);
+	if (n)
+		binderc_count_unused_locked(alloc, n);
 }
 
 /* The smallest free buffer of at least @size bytes, or NULL. */
@@ -741,7 +811,7 @@ static void binderc_clear_buffer(struct binderc_alloc *alloc,
 		size_t chunk = min_t(size_t, size - off, PAGE_SIZE - pgoff);
 		struct page *page;
 
-		page = alloc->pages[(addr - alloc->buffer) >> PAGE_SHIFT].page;
+		page = alloc->pages[(addr - alloc->buffer) >> PAGE_SHIFT];
 		memzero_page(page, pgoff, chunk);
 		off += chunk;
 	}
@@ -838,7 +908,7 @@ static struct page *binderc_page_at(struct binderc_alloc *alloc,
 	unsigned long addr = buffer->user_data + offset;
 
 	*pgoffp = offset_in_page(addr);
-	return alloc->pages[(addr - alloc->buffer) >> PAGE_SHIFT].page;
+	return alloc->pages[(addr - alloc->buffer) >> PAGE_SHIFT];
 }
 
 /* Returns the number of bytes not copied (like copy_from_user). */

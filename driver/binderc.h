@@ -399,16 +399,6 @@ struct binderc_buffer {
 	int pid;
 };
 
-/*
- * One page of a receive area.  unused: the page exists and no allocated
- * buffer covers it, so the shrinker may free it.  Both change only under
- * alloc->mutex.
- */
-struct binderc_page {
-	struct page *page;
-	bool unused;
-};
-
 /**
  * struct binderc_alloc - the receive area of one proc (alloc.c)
  * @mutex:		protects the rest unless said otherwise; level 4 of
@@ -423,6 +413,9 @@ struct binderc_page {
  *			is set at mmap, its pages come and go under @mutex;
  *			copies into and out of a buffer their caller owns
  *			read them without it (see alloc.c)
+ * @present:		bitmap, one bit per page: @pages has it; @mutex
+ * @unused:		bitmap: the page is present and no allocated buffer
+ *			covers it, so the shrinker may free it; @mutex
  * @mm:			the mapping's, grabbed at mmap; immutable until the
  *			proc's release
  * @pages_held:		pages allocated; @mutex
@@ -445,7 +438,9 @@ struct binderc_alloc {
 	size_t free_async_space;
 	bool mapped;
 	bool oneway_spam_detected;
-	struct binderc_page *pages;
+	struct page **pages;
+	unsigned long *present;
+	unsigned long *unused;
 	struct mm_struct *mm;
 	size_t pages_held;
 	size_t pages_lru;
@@ -583,6 +578,9 @@ enum {
  *			for its next transaction, or NULL; touched only by
  *			the thread's own task (the one that sends and reads
  *			its completes), freed with the thread
+ * @spare_txn:		a transaction struct this thread freed (the reply it
+ *			read, the call it answered), kept for its next send,
+ *			or NULL; as @spare_tcomplete
  */
 struct binderc_thread {
 	struct binderc_proc *proc;
@@ -609,7 +607,14 @@ struct binderc_thread {
 	struct binderc_sched boost_saved;
 	bool idle_pending;
 	struct binderc_work *spare_tcomplete;
+	struct binderc_transaction *spare_txn;
 };
+
+/*
+ * Whether threads keep their spares (above).  A kept object's reuse hides
+ * a use after free from KASAN, so kernels with it free every one.
+ */
+#define BINDERC_KEEP_SPARES (!IS_ENABLED(CONFIG_KASAN))
 
 /**
  * struct binderc_proc - the state of one open file of a binderc device
@@ -909,6 +914,8 @@ void binderc_transaction(struct binderc_proc *proc,
 			 struct binder_transaction_data *tr, int reply,
 			 binder_size_t extra_buffers_size);
 void binderc_free_transaction(struct binderc_transaction *t);
+void binderc_free_transaction_keep(struct binderc_transaction *t,
+				   struct binderc_thread *self);
 void binderc_send_failed_reply(struct binderc_transaction *t, u32 error);
 void binderc_cleanup_transaction(struct binderc_transaction *t, u32 error);
 struct binderc_thread *binderc_get_txn_from(struct binderc_transaction *t);

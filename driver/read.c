@@ -269,7 +269,7 @@ static int binderc_txn_to_user(struct binderc_proc *proc,
 		thread->transaction_stack = t;
 		binderc_unlock_inner(proc);
 	} else {
-		binderc_free_transaction(t);
+		binderc_free_transaction_keep(t, thread);
 	}
 	return 1;
 }
@@ -390,7 +390,7 @@ static int binderc_read_one(struct binderc_proc *proc,
 		}
 		binderc_count_dec(BINDERC_CNT_TRANSACTION_COMPLETE);
 		/* Only this task's completes are on its todo: keep one. */
-		if (!thread->spare_tcomplete)
+		if (BINDERC_KEEP_SPARES && !thread->spare_tcomplete)
 			thread->spare_tcomplete = w;
 		else
 			kfree(w);

@@ -249,6 +249,7 @@ static void binderc_free_thread(struct binderc_thread *thread)
 	WARN_ON(!list_empty(&thread->todo));
 	WARN_ON(thread->sched_task);
 	kfree(thread->spare_tcomplete);
+	kfree(thread->spare_txn);
 	mutex_destroy(&thread->sched_lock);
 	put_task_struct(thread->task);
 	binderc_count_dec(BINDERC_CNT_THREAD);

@@ -61,7 +61,14 @@ binderc_pop_transaction_ilocked(struct binderc_thread *target_thread,
 	t->from = NULL;
 }
 
-void binderc_free_transaction(struct binderc_transaction *t)
+/*
+ * Free @t, or keep it as @self's spare for its next send (@self: the
+ * caller's own thread, or NULL).  A call and its reply then allocate no
+ * transaction struct: each side frees one (the reply it read, the call it
+ * answered) and allocates one.
+ */
+void binderc_free_transaction_keep(struct binderc_transaction *t,
+				   struct binderc_thread *self)
 {
 	struct binderc_thread *target_thread;
 	struct binderc_proc *target_proc;
@@ -87,8 +94,16 @@ void binderc_free_transaction(struct binderc_transaction *t)
 	if (target_thread)
 		binderc_thread_dec_tmpref(target_thread);
 	binderc_free_txn_fixups(t);
-	kfree(t);
+	if (BINDERC_KEEP_SPARES && self && !self->spare_txn)
+		self->spare_txn = t;
+	else
+		kfree(t);
 	binderc_count_dec(BINDERC_CNT_TRANSACTION);
+}
+
+void binderc_free_transaction(struct binderc_transaction *t)
+{
+	binderc_free_transaction_keep(t, NULL);
 }
 
 /*
@@ -356,9 +371,15 @@ binderc_txn_create(struct binderc_txn_build *b, bool reply, int debug_id)
 	struct binder_transaction_data *tr = b->tr;
 	struct binderc_transaction *t;
 
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	if (!t)
-		return NULL;
+	t = b->thread->spare_txn;
+	if (t) {
+		b->thread->spare_txn = NULL;
+		memset(t, 0, sizeof(*t));
+	} else {
+		t = kzalloc(sizeof(*t), GFP_KERNEL);
+		if (!t)
+			return NULL;
+	}
 	binderc_count_inc(BINDERC_CNT_TRANSACTION);
 	INIT_LIST_HEAD(&t->fd_fixups);
 	INIT_LIST_HEAD(&t->work.entry);
@@ -627,7 +648,7 @@ static u32 binderc_send_reply(struct binderc_txn_build *b,
 	target_proc->outstanding_txns++;
 	binderc_unlock_inner(target_proc);
 	wake_up_interruptible_sync(&target_thread->wait);
-	binderc_free_transaction(b->in_reply_to);
+	binderc_free_transaction_keep(b->in_reply_to, b->thread);
 	return 0;
 }
 

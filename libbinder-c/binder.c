@@ -90,11 +90,6 @@ bc_process *bc_binder_get_process(const bc_binder *b)
 	return b ? b->proc : NULL;
 }
 
-int bc_binder_get_stability(const bc_binder *b)
-{
-	return b ? b->stability : -EINVAL;
-}
-
 bool bc_binder_is_alive(const bc_binder *b)
 {
 	return b && b->ops->is_alive(b);
@@ -104,17 +99,6 @@ int bc__binder_flatten(bc_binder *b, bool weak, struct flat_binder_object *obj)
 {
 	memset(obj, 0, sizeof(*obj));
 	return b->ops->flatten(b, weak, obj);
-}
-
-int bc__binder_wire_stability(const bc_binder *b, int partition)
-{
-	return b->stability ? b->stability : b->ops->default_stability(b, partition);
-}
-
-void bc__binder_set_stability_raw(bc_binder *b, int level)
-{
-	if (b->ops->received_stability)
-		b->ops->received_stability(b, level);
 }
 
 int bc__parcel_bind(bc_parcel *p, bc_process *proc)
@@ -157,7 +141,9 @@ int bc_binder_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel *
 	if (b && !(flags & ~(BINDERC_FLAG_ONEWAY | BINDERC_FLAG_TELL_FROZEN))) {
 		if (ret_reply)
 			*ret_reply = NULL;
-		r = b->ops->transact(b, code, data, ret_reply, flags, &origin);
+		r = bc__binder_check_call(b, code);
+		if (r == 0)
+			r = b->ops->transact(b, code, data, ret_reply, flags, &origin);
 	}
 	if (ret_error) {
 		ret_error->origin = r < 0 ? origin : BINDERC_ERROR_NONE;

@@ -14,6 +14,7 @@
  *   death.c   death notifications of kernel proxies
  *   frozen.c  frozen-state notifications of kernel proxies
  *   weak.c    weak references
+ *   stability.c  stability levels and the check of required ones
  *   class.c   classes of local objects
  */
 #ifndef BINDERC_BINDER_INTERNAL_H
@@ -63,6 +64,8 @@ struct bc_binder {
 	atomic_uint strong;
 	atomic_uint weak;
 	int stability;
+	/* levels bc_binder_require_stability() asked of a proxy (stability.c) */
+	atomic_int required;
 	/* a proxy's (fixed), or the one a local object was first sent
 	 * through (set once, by compare-exchange) */
 	_Atomic(bc_process *) proc;
@@ -153,6 +156,9 @@ int bc__binder_flatten(bc_binder *b, bool weak, struct flat_binder_object *obj);
 int bc__binder_wire_stability(const bc_binder *b, int partition);
 /* A stability level received with @b. */
 void bc__binder_set_stability_raw(bc_binder *b, int level);
+/* 0, or -EPROTOTYPE when user transaction @code may not go to @b for
+ * lack of the stability required of it. */
+int bc__binder_check_call(const bc_binder *b, uint32_t code);
 /* Bind the binders of @p to @proc (-EXDEV if bound elsewhere). */
 int bc__parcel_bind(bc_parcel *p, bc_process *proc);
 /* Process teardown: drop kernel references on locals, free proxies. */

@@ -16,6 +16,8 @@ LBC_NAMES += report
 LBC_NAMES += binder class local proxy death frozen weak
 # Registrations of callbacks (<binderc/slot.h>).
 LBC_NAMES += slot
+# Stability levels of binders and the check of required ones.
+LBC_NAMES += stability
 # RPC binder: binder over sockets, wire-compatible with Android (rpc.h).
 LBC_NAMES += rpc_wire rpc_conn rpc_session rpc_client rpc_proxy rpc_server rpc_addr rpc_death rpc_listen
 LBC_HEADERS := $(wildcard $(TOP)/include/binderc/*.h)

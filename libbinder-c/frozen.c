@@ -15,7 +15,7 @@ bool bc__frozen_clear_locked(struct bc_proxy *x)
 {
 	if (!x->frozen_requested)
 		return false;
-	bc__proxy_notify_locked(x, BC__BC_CLEAR_FREEZE_NOTIFICATION);
+	bc__proxy_notify_locked(x, BC_CLEAR_FREEZE_NOTIFICATION);
 	x->frozen_requested = false;
 	x->frozen_known = false;
 	return true;
@@ -60,7 +60,7 @@ int bc__proxy_watch_frozen(bc_binder *b, bc_frozen_fn fn, void *userdata, bc_slo
 			 * with it. */
 			x->frozen_requested = true;
 			x->mem++;
-			x->freeze_req_seq = bc__proxy_notify_locked(x, BC__BC_REQUEST_FREEZE_NOTIFICATION);
+			x->freeze_req_seq = bc__proxy_notify_locked(x, BC_REQUEST_FREEZE_NOTIFICATION);
 		}
 		seq = x->freeze_req_seq;
 		bc__slot_push_locked(&x->frozen_watches, s);
@@ -176,5 +176,5 @@ void bc__proxy_frozen(bc_process *proc, uintptr_t cookie, bool is_frozen)
 		bc__slot_put(held[i]);
 	}
 	free(held);
-	bc__ref_cmd(proc, BC__BC_FREEZE_NOTIFICATION_DONE, &c, sizeof(c), true);
+	bc__ref_cmd(proc, BC_FREEZE_NOTIFICATION_DONE, &c, sizeof(c), true);
 }

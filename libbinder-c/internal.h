@@ -57,12 +57,6 @@
 
 #define BINDERC_OBJ_SIZE sizeof(struct flat_binder_object)
 
-/* The names binder.c still uses for uapi/binder.h's freeze commands;
- * they go once that file's split (issue 30) has landed. */
-#define BC__BC_REQUEST_FREEZE_NOTIFICATION BC_REQUEST_FREEZE_NOTIFICATION
-#define BC__BC_CLEAR_FREEZE_NOTIFICATION BC_CLEAR_FREEZE_NOTIFICATION
-#define BC__BC_FREEZE_NOTIFICATION_DONE BC_FREEZE_NOTIFICATION_DONE
-
 /* ---- utf.c ------------------------------------------------------------ */
 /* Convert UTF-8 to UTF-16; @out may be NULL to count.  Returns units or
  * -EILSEQ. */

@@ -199,17 +199,6 @@ bc_class *bc_binder_get_class(const bc_binder *b)
 	return l ? l->cls : NULL;
 }
 
-int bc_binder_set_stability(bc_binder *b, int level)
-{
-	if (!bc__as_local(b))
-		return -EINVAL;
-	if (level != BINDERC_STABILITY_UNDECLARED && level != BINDERC_STABILITY_VENDOR && level != BINDERC_STABILITY_SYSTEM &&
-	    level != BINDERC_STABILITY_VINTF)
-		return -EINVAL;
-	b->stability = level;
-	return 0;
-}
-
 /* The flags of Android's binder that binderc reads (mainline ignores all
  * but the priority byte, and reads it as a nice value). */
 #define SCHED_POLICY_SHIFT 9

@@ -19,6 +19,21 @@ static int add_offset(bc_parcel *p, size_t off)
 	return r;
 }
 
+/*
+ * Android's Parcel::writeObject lists an object in the offsets array only
+ * when its binder field is not 0: a null binder is not listed, and
+ * neither is handle 0, the context manager, whose handle and cookie are
+ * both 0.  Handle 0 then crosses untranslated and names the receiver's
+ * own handle 0, the same object in every process; Parcel::readObject
+ * takes such an object unlisted.  We write and read it alike, so that an
+ * Android service manager can take ours and ours can take Android's.
+ */
+static bool is_context_handle(const struct flat_binder_object *obj)
+{
+	return (obj->hdr.type == BINDER_TYPE_HANDLE || obj->hdr.type == BINDER_TYPE_WEAK_HANDLE) && obj->binder == 0 &&
+	       obj->cookie == 0;
+}
+
 static uint32_t stability_word(const struct bc_wire_proto *proto, int level)
 {
 	if (proto->stability == STABILITY_CATEGORY)
@@ -29,6 +44,7 @@ static uint32_t stability_word(const struct bc_wire_proto *proto, int level)
 static int write_binder(bc_parcel *p, bc_binder *b, bool weak)
 {
 	struct flat_binder_object obj;
+	bool listed = false;
 	size_t start;
 	int r;
 
@@ -47,8 +63,8 @@ static int write_binder(bc_parcel *p, bc_binder *b, bool weak)
 		r = bc__binder_flatten(b, weak, &obj);
 		if (r < 0)
 			return r;
-		r = add_offset(p, p->size);
-		if (r < 0)
+		listed = !is_context_handle(&obj);
+		if (listed && (r = add_offset(p, p->size)) < 0)
 			return r;
 	} else {
 		obj.hdr.type = weak ? BINDER_TYPE_WEAK_BINDER : BINDER_TYPE_BINDER;
@@ -58,7 +74,7 @@ static int write_binder(bc_parcel *p, bc_binder *b, bool weak)
 		r = bc_parcel_write_uint32(
 			p, stability_word(p->proto, b ? bc__binder_wire_stability(b, p->partition) : 0));
 	if (r < 0) {
-		if (b)
+		if (listed)
 			p->n_offs--;
 		truncate_to(p, start);
 		return r;
@@ -192,7 +208,7 @@ static int read_binder_object(bc_parcel *p, bool weak_ok, struct flat_binder_obj
 	}
 	*is_null = (obj->hdr.type == BINDER_TYPE_BINDER || obj->hdr.type == BINDER_TYPE_WEAK_BINDER) &&
 		   obj->binder == 0 && obj->cookie == 0;
-	if (!listed && !*is_null)
+	if (!listed && !*is_null && !is_context_handle(obj))
 		return -EBADMSG;
 	p->pos += BINDERC_OBJ_SIZE;
 	*stab = 0;
@@ -223,6 +239,18 @@ static int resolve(bc_parcel *p, const struct flat_binder_object *obj, bool stro
 	}
 	if (local)
 		return bc__local_from_cookie(p->proc, (uintptr_t)obj->binder, (uintptr_t)obj->cookie, strong, ret);
+	/* Handle 0 in the context manager's own process is itself (the
+	 * driver gives it no handle 0, and refuses it one). */
+	if (obj->handle == 0 && p->proc->ctx_obj) {
+		bc_binder *self = p->proc->ctx_obj;
+
+		if (strong && !bc__binder_strong_inc(self))
+			return -ESRCH;
+		if (!strong)
+			bc__binder_weak_inc(self);
+		*ret = self;
+		return 0;
+	}
 	return bc__proxy_get(p->proc, obj->handle, strong, ret);
 }
 

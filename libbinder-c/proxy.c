@@ -141,11 +141,13 @@ static int proxy_bind(bc_binder *b, bc_process *proc)
 	return b->proc == proc ? 0 : -EXDEV;
 }
 
+/* A proxy that came with no level (the context object, handle 0, or one
+ * read in a dialect without stability words) goes out with the local
+ * level, as Android's flattening marks an unmarked binder. */
 static int proxy_default_stability(const bc_binder *b, int partition)
 {
 	(void)b;
-	(void)partition;
-	return BINDERC_STABILITY_UNDECLARED;
+	return partition == BINDERC_PARTITION_VENDOR ? BINDERC_STABILITY_VENDOR : BINDERC_STABILITY_SYSTEM;
 }
 
 static void proxy_received_stability(bc_binder *b, int level)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <uapi/binder.h>
 #include <uapi/binder_names.h>
+#include <uapi/binder_netlink.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
@@ -22,29 +23,9 @@
 #include "refcount.h"
 #include "report_internal.h"
 
-/*
- * Linux 6.18's <linux/android/binder_netlink.h>, which older systems lack:
- * the same numbers under names of our own, so that the two never clash.
- */
-#define BC__FAMILY_VERSION 1
-#define BC__CMD_REPORT 1
-#define BC__GROUP "report"
-enum {
-	BC__A_ERROR = 1,
-	BC__A_CONTEXT,
-	BC__A_FROM_PID,
-	BC__A_FROM_TID,
-	BC__A_TO_PID,
-	BC__A_TO_TID,
-	BC__A_IS_REPLY,
-	BC__A_FLAGS,
-	BC__A_CODE,
-	BC__A_DATA_SIZE,
-	BC__A_COUNT
-};
-
 #define BC__FAMILIES 2
-static const char *const known_families[BC__FAMILIES] = { "binder", "binderc" };
+/* mainline's family, then the one binderc's driver registers beside it */
+static const char *const known_families[BC__FAMILIES] = { BINDER_FAMILY_NAME, "binderc" };
 
 struct bc_report_listener {
 	atomic_int refs;
@@ -125,7 +106,7 @@ static uint32_t find_group(const struct nlattr *groups)
 			else if (attr_type(a) == CTRL_ATTR_MCAST_GRP_ID && attr_len(a) == sizeof(uint32_t))
 				memcpy(&id, attr_data(a), sizeof(id));
 		}
-		if (name && !strcmp(name, BC__GROUP))
+		if (name && !strcmp(name, BINDER_MCGRP_REPORT))
 			return id;
 	}
 	return 0;
@@ -291,19 +272,19 @@ int bc__report_parse(const struct nlmsghdr *h, const char *family, struct bc_rep
 	const char *end = (const char *)h + h->nlmsg_len;
 	unsigned seen = 0;
 
-	if (h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN) || g->cmd != BC__CMD_REPORT)
+	if (h->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN) || g->cmd != BINDER_CMD_REPORT)
 		return -EPROTO;
 	memset(r, 0, sizeof(*r));
 	strncpy(r->family, family, sizeof(r->family) - 1);
 	for (const struct nlattr *a = attr_first((const char *)g + GENL_HDRLEN, end); a; a = attr_next(a, end)) {
 		unsigned t = attr_type(a);
 
-		if (t >= BC__A_COUNT)
+		if (t > BINDER_A_REPORT_MAX)
 			continue; /* newer than this library: skipped */
 		seen |= 1u << t;
 		switch (t) {
-		case BC__A_ERROR: r->error = get_u32(a); break;
-		case BC__A_CONTEXT: {
+		case BINDER_A_REPORT_ERROR: r->error = get_u32(a); break;
+		case BINDER_A_REPORT_CONTEXT: {
 			size_t n = strnlen(attr_data(a), attr_len(a));
 
 			if (n >= sizeof(r->context))
@@ -312,18 +293,18 @@ int bc__report_parse(const struct nlmsghdr *h, const char *family, struct bc_rep
 			r->context[n] = '\0';
 			break;
 		}
-		case BC__A_FROM_PID: r->from_pid = (int32_t)get_u32(a); break;
-		case BC__A_FROM_TID: r->from_tid = (int32_t)get_u32(a); break;
-		case BC__A_TO_PID: r->to_pid = (int32_t)get_u32(a); break;
-		case BC__A_TO_TID: r->to_tid = (int32_t)get_u32(a); break;
-		case BC__A_IS_REPLY: r->is_reply = true; break;
-		case BC__A_FLAGS: r->flags = get_u32(a); break;
-		case BC__A_CODE: r->code = get_u32(a); break;
-		case BC__A_DATA_SIZE: r->data_size = get_u32(a); break;
+		case BINDER_A_REPORT_FROM_PID: r->from_pid = (int32_t)get_u32(a); break;
+		case BINDER_A_REPORT_FROM_TID: r->from_tid = (int32_t)get_u32(a); break;
+		case BINDER_A_REPORT_TO_PID: r->to_pid = (int32_t)get_u32(a); break;
+		case BINDER_A_REPORT_TO_TID: r->to_tid = (int32_t)get_u32(a); break;
+		case BINDER_A_REPORT_IS_REPLY: r->is_reply = true; break;
+		case BINDER_A_REPORT_FLAGS: r->flags = get_u32(a); break;
+		case BINDER_A_REPORT_CODE: r->code = get_u32(a); break;
+		case BINDER_A_REPORT_DATA_SIZE: r->data_size = get_u32(a); break;
 		}
 	}
 	/* The error and the sender are in every report. */
-	if (!(seen & (1u << BC__A_ERROR)) || !(seen & (1u << BC__A_FROM_PID)))
+	if (!(seen & (1u << BINDER_A_REPORT_ERROR)) || !(seen & (1u << BINDER_A_REPORT_FROM_PID)))
 		return -EPROTO;
 	return 0;
 }

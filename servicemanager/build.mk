@@ -10,6 +10,8 @@
 SMD_SRC := $(TOP)/servicemanager
 SMD_OBJ := $(B)/obj/servicemanager
 SMD_NAMES := policy proto registry lazy handler
+# The declared names (Android's VINTF manifest) and what answers from them.
+SMD_NAMES += declared
 SMD_CORE := $(patsubst %,$(SMD_OBJ)/%.o,$(SMD_NAMES))
 SMD_BIN := $(B)/guest/bin/servicemanager
 

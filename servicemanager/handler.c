@@ -13,8 +13,9 @@
  *   AIDL    an int32 exception first (binder::Status), then the values.
  *           Absent or hidden services are OK + null (as Android, "for
  *           legacy reasons"); a denied add or watch is EX_SECURITY; a bad
- *           name EX_ILLEGAL_ARGUMENT; a limit EX_SERVICE_SPECIFIC with
- *           ENOSPC.  Malformed requests and unknown codes get a transaction
+ *           name, or a VINTF-stable binder under an undeclared name,
+ *           EX_ILLEGAL_ARGUMENT; a limit EX_SERVICE_SPECIFIC with ENOSPC.
+ *           Malformed requests and unknown codes get a transaction
  *           status, as an AIDL stub's onTransact does.
  */
 #include <errno.h>
@@ -27,7 +28,7 @@
 struct req {
 	struct sm *sm;
 	const struct sm_caller *c;
-	const struct sm_header *h;
+	struct sm_header *h; /* its wire may turn to Android 12's (stability_form) */
 	uint32_t code;
 	bc_parcel *in, *reply;
 	int method;  /* enum sm_method (AIDL) */
@@ -86,6 +87,13 @@ static const char *dialect_name(const struct req *q)
 	if (q->release == SM_ANDROID_15 && sm_union_shape(q->sm) == SM_UNION_15_R20)
 		return "android-15-r20";
 	return d ? d->name : "aidl";
+}
+
+/* "uid U pid P (dialect)", for logs. */
+static const char *who(const struct req *q, char *buf, size_t len)
+{
+	snprintf(buf, len, "uid %u pid %d (%s)", (unsigned)q->c->uid, (int)q->c->pid, dialect_name(q));
+	return buf;
 }
 
 static void deny_log(const struct req *q, const char *what, const char *name)
@@ -224,16 +232,106 @@ static int do_get(struct req *q)
 	return r;
 }
 
+/* What @pid's earlier requests told (handler's dispatch_aidl, and
+ * stability_form), or NULL. */
+static struct sm_learned *learned(struct sm *sm, pid_t pid)
+{
+	for (size_t i = 0; i < sm->n_learned; i++)
+		if (sm->learned[i].pid == pid)
+			return &sm->learned[i];
+	return NULL;
+}
+
+/* A blank entry for @pid, in place of the oldest when the table is full. */
+static struct sm_learned *learned_new(struct sm *sm, pid_t pid)
+{
+	struct sm_learned *l = &sm->learned[sm->next_learned];
+
+	sm->next_learned = (sm->next_learned + 1) % SM_LEARNED_MAX;
+	if (sm->n_learned < SM_LEARNED_MAX)
+		sm->n_learned++;
+	memset(l, 0, sizeof(*l));
+	l->pid = pid;
+	return l;
+}
+
+/* A stability word in Android 12's Category form: version 1 in the low
+ * byte, two zero bytes, the level in the high byte (raw levels, which the
+ * other releases write, never have a low byte of 1). */
+static bool is_category_word(uint32_t w)
+{
+	return (w & 0x00ffffffu) == 1u;
+}
+
+/*
+ * The binder just read came with a Category-form stability word: the
+ * caller speaks Android 12's wire (Android 12 itself, or libgbinder's
+ * "aidl4"), so answer it -- and later notify it -- in that form, or it
+ * would read our raw level as a Category of level 0 (UNDECLARED), and
+ * forward the binder with that.  The device's release 12 does the same
+ * for every request (sm_handle).  Remembered by pid, so that the
+ * caller's lookups, which carry no binder, are answered alike (libgbinder
+ * registers a notification callback before it looks up what it waits
+ * for); a raw-form word from that pid forgets it (another program may
+ * have the pid now).
+ */
+static void stability_form(struct req *q)
+{
+	size_t pos = bc_parcel_get_position(q->in);
+	struct sm_learned *l;
+	const void *raw;
+	uint32_t w;
+	bool category;
+
+	if (pos < 4 || bc_parcel_set_position(q->in, pos - 4) < 0)
+		return;
+	if (bc_parcel_read_raw(q->in, 4, &raw) == 0) {
+		memcpy(&w, raw, 4);
+		category = is_category_word(w);
+		l = learned(q->sm, q->c->pid);
+		if (!l && category)
+			l = learned_new(q->sm, q->c->pid);
+		if (l)
+			l->category = category;
+		if (category && bc_parcel_set_wire(q->reply, BINDERC_WIRE_ANDROID_12, q->h->partition) == 0)
+			q->h->wire = BINDERC_WIRE_ANDROID_12;
+	}
+	bc_parcel_set_position(q->in, pos);
+}
+
+/* A Category word of a declared level (VENDOR, SYSTEM, VINTF): never a
+ * boolean, unlike the Category of level 0, which is the int32 1. */
+static bool is_declared_category(uint32_t w)
+{
+	uint32_t level = w >> 24;
+
+	return is_category_word(w) &&
+	       (level == BINDERC_STABILITY_VENDOR || level == BINDERC_STABILITY_SYSTEM || level == BINDERC_STABILITY_VINTF);
+}
+
+/* Read a binder argument, noting the form of its stability word. */
+static int read_binder_arg(struct req *q, bc_binder **ret)
+{
+	int r = bc_parcel_read_binder(q->in, ret);
+
+	if (r == 0 && q->h->dialect == BINDERC_SM_DIALECT_AIDL)
+		stability_form(q);
+	return r;
+}
+
 /*
  * Some Android 12-era clients (libgbinder's "aidl4" service manager)
- * write the stability word after the binder themselves, on top of the
- * one their parcel writer already put there: String, object, stability,
- * stability, allowIsolated, dumpPriority.  Android reads the copy as
- * allowIsolated (non-zero: true) and allowIsolated as the dump priority,
- * and ignores the last word.  We recognise the copy instead -- exactly
- * three words left, the first equal to the stability word just read and
- * not a plausible boolean -- and skip it, so the service gets the
- * isolation and priority its client meant.
+ * write a stability word after the binder themselves, on top of the one
+ * their parcel writer already put there: String, object, stability,
+ * 0x0c000001 (SYSTEM as a Category), allowIsolated, dumpPriority.
+ * Android reads the extra word as allowIsolated (non-zero: true) and
+ * allowIsolated as the dump priority, and ignores the last word.  We
+ * recognise the extra word instead -- exactly three words left, the first
+ * not a plausible boolean: a Category of a declared level, or a copy of
+ * the word just read -- and skip it, so the service gets the isolation and
+ * priority its client meant (and, with priority 0, would never be
+ * listed).  The object's own word need not match: a binder that client
+ * forwards carries the level it was given, often not SYSTEM.
  */
 static void skip_repeated_stability(struct req *q)
 {
@@ -246,7 +344,7 @@ static void skip_repeated_stability(struct req *q)
 	if (bc_parcel_read_raw(q->in, 8, &raw) == 0) {
 		memcpy(&stab, raw, 4);
 		memcpy(&next, (const char *)raw + 4, 4);
-		if (stab == next && stab > 1) {
+		if ((stab == next && stab > 1) || is_declared_category(next)) {
 			sm_log(SM_LOG_DEBUG, "add from uid %u: repeated stability word 0x%08x skipped",
 			       (unsigned)q->c->uid, stab);
 			return; /* now past the copy */
@@ -260,14 +358,14 @@ static void skip_repeated_stability(struct req *q)
 static int do_add(struct req *q)
 {
 	bool aidl = q->h->d->status_reply; /* and a dump priority, always */
-	char *name = NULL;
+	char *name = NULL, whobuf[64];
 	bc_binder *b = NULL;
 	int32_t isolated = 0, dump = BINDERC_SM_DUMP_DEFAULT;
 	int r;
 
 	r = sm_read_name(q->in, &name);
 	if (r == 0)
-		r = bc_parcel_read_binder(q->in, &b);
+		r = read_binder_arg(q, &b);
 	if (r == 0 && aidl && b)
 		skip_repeated_stability(q);
 	if (r == 0)
@@ -294,6 +392,12 @@ static int do_add(struct req *q)
 	if (!sm_policy_allows(q->sm->policy, SM_ACT_ADD, name, q->c)) {
 		deny_log(q, "add", name);
 		r = aidl ? write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied") : -EPERM;
+		goto out;
+	}
+	/* Android's servicemanager (not vndservicemanager): a VINTF-stable
+	 * binder only under a declared name; the reason is in the log. */
+	if (!sm_vintf_may_add(q->sm->policy, name, bc_binder_get_stability(b), who(q, whobuf, sizeof(whobuf)))) {
+		r = aidl ? write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "VINTF declaration error.") : -EINVAL;
 		goto out;
 	}
 	r = sm_add(q->sm, name, b, q->c, isolated != 0, dump);
@@ -375,7 +479,7 @@ static int read_name_binder(struct req *q, char **name, bc_binder **b)
 	int r = sm_read_name(q->in, name);
 
 	if (r == 0)
-		r = bc_parcel_read_binder(q->in, b);
+		r = read_binder_arg(q, b);
 	if (r == 0)
 		r = end_of_request(q);
 	if (r < 0) {
@@ -463,8 +567,14 @@ static int do_is_declared(struct req *q)
 
 	if (r < 0)
 		return r;
-	yes = name && sm_name_is_valid(name) && sm_policy_is_declared(q->sm->policy, name) &&
-	      sm_policy_allows(q->sm->policy, SM_ACT_FIND, name, q->c);
+	/* As Android: a name the caller may not find is EX_SECURITY, not
+	 * "undeclared" (which would tell it apart from a declared one). */
+	if (name && !sm_policy_allows(q->sm->policy, SM_ACT_FIND, name, q->c)) {
+		deny_log(q, "isDeclared", name);
+		free(name);
+		return write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
+	}
+	yes = name && sm_name_is_valid(name) && sm_policy_is_declared(q->sm->policy, name);
 	free(name);
 	r = bc_parcel_write_status(q->reply, NULL);
 	if (r == 0)
@@ -498,35 +608,91 @@ static int do_declared_instances(struct req *q)
 			free(inst[i]);
 	}
 	free(iface);
-	r = bc_parcel_write_status(q->reply, NULL);
-	if (r == 0)
+	/* As Android: some declared, none findable by this caller */
+	if (k == 0 && n > 0)
+		r = write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
+	else
+		r = bc_parcel_write_status(q->reply, NULL);
+	if (r == 0 && !(k == 0 && n > 0))
 		r = bc_parcel_write_string16_array(q->reply, (const char *const *)inst, k);
 	bc_strv_free(inst, k);
 	return r;
 }
 
-static int do_string_query(struct req *q)
+/* getUpdatableNames(apexName): the declared names updatable via that
+ * APEX that the caller may find. */
+static int do_updatable_names(struct req *q)
 {
-	char *s = NULL;
-	int r = read_one_string(q, &s);
+	char *apex = NULL, **names = NULL;
+	size_t n = 0, k = 0;
+	int r = read_one_string(q, &apex);
 
 	if (r < 0)
 		return r;
-	free(s);
+	if (apex) {
+		r = sm_policy_updatable_names(q->sm->policy, apex, &names, &n);
+		free(apex);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (sm_policy_allows(q->sm->policy, SM_ACT_FIND, names[i], q->c))
+			names[k++] = names[i];
+		else
+			free(names[i]);
+	}
+	if (k == 0 && n > 0) {
+		r = write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
+	} else {
+		static const char *const none[1] = { NULL };
+
+		r = bc_parcel_write_status(q->reply, NULL);
+		if (r == 0)
+			r = bc_parcel_write_string16_array(q->reply, k ? (const char *const *)names : none, k);
+	}
+	bc_strv_free(names, k);
+	return r;
+}
+
+/*
+ * updatableViaApex(name) -> @nullable String, getConnectionInfo(name) ->
+ * @nullable ConnectionInfo { @utf8InCpp String ipAddress; int port; }:
+ * from the name's declaration, null when it has none (or is undeclared);
+ * EX_SECURITY for a name the caller may not find.
+ */
+static int do_declared_query(struct req *q)
+{
+	const struct sm_decl *d;
+	char *name = NULL;
+	size_t tok;
+	int r = read_one_string(q, &name);
+
+	if (r < 0)
+		return r;
+	if (name && !sm_policy_allows(q->sm->policy, SM_ACT_FIND, name, q->c)) {
+		deny_log(q, q->method == SM_M_UPDATABLE_VIA_APEX ? "updatableViaApex" : "getConnectionInfo", name);
+		free(name);
+		return write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
+	}
+	d = sm_policy_declaration(q->sm->policy, name);
+	free(name);
 	r = bc_parcel_write_status(q->reply, NULL);
 	if (r < 0)
 		return r;
-	switch (q->method) {
-	case SM_M_UPDATABLE_VIA_APEX:
-		return bc_parcel_write_string16(q->reply, NULL); /* @nullable String: none */
-	case SM_M_GET_UPDATABLE_NAMES: {
-		static const char *const none[1] = { NULL };
-
-		return bc_parcel_write_string16_array(q->reply, none, 0); /* String[]: empty */
-	}
-	default:
-		return bc_parcel_write_int32(q->reply, 0); /* @nullable ConnectionInfo: none */
-	}
+	if (q->method == SM_M_UPDATABLE_VIA_APEX)
+		return bc_parcel_write_string16(q->reply, d ? d->apex : NULL);
+	if (!d || !d->ip)
+		return bc_parcel_write_int32(q->reply, 0);
+	r = bc_parcel_write_int32(q->reply, 1);
+	if (r == 0)
+		r = bc_parcel_begin_parcelable(q->reply, &tok);
+	if (r == 0)
+		r = bc_parcel_write_string16(q->reply, d->ip);
+	if (r == 0)
+		r = bc_parcel_write_int32(q->reply, d->port);
+	if (r == 0)
+		r = bc_parcel_end_parcelable(q->reply, tok);
+	return r;
 }
 
 /* registerClientCallback(name, service, IClientCallback): only the
@@ -539,9 +705,9 @@ static int do_register_client(struct req *q)
 	int r = sm_read_name(q->in, &name);
 
 	if (r == 0)
-		r = bc_parcel_read_binder(q->in, &svc);
+		r = read_binder_arg(q, &svc);
 	if (r == 0)
-		r = bc_parcel_read_binder(q->in, &cb);
+		r = read_binder_arg(q, &cb);
 	if (r == 0)
 		r = end_of_request(q);
 	if (r < 0) {
@@ -678,9 +844,10 @@ static int run_method(struct req *q)
 	case SM_M_GET_DECLARED_INSTANCES:
 		return do_declared_instances(q);
 	case SM_M_UPDATABLE_VIA_APEX:
-	case SM_M_GET_UPDATABLE_NAMES:
 	case SM_M_GET_CONNECTION_INFO:
-		return do_string_query(q);
+		return do_declared_query(q);
+	case SM_M_GET_UPDATABLE_NAMES:
+		return do_updatable_names(q);
 	case SM_M_REGISTER_CLIENT_CALLBACK:
 		return do_register_client(q);
 	case SM_M_TRY_UNREGISTER_SERVICE:
@@ -734,14 +901,6 @@ static enum shape shape_of(int method)
 	}
 }
 
-static struct sm_learned *learned(struct sm *sm, pid_t pid)
-{
-	for (size_t i = 0; i < sm->n_learned; i++)
-		if (sm->learned[i].pid == pid)
-			return &sm->learned[i];
-	return NULL;
-}
-
 /* A request of @q's caller did not fit the device's release @rel0 and was
  * read as @method: it came from one of the releases (other than @rel0)
  * that put a method of that shape at its code.  Narrow what we know. */
@@ -757,14 +916,8 @@ static void learn(struct req *q, int rel0, int method)
 		if (x != rel0 && m != SM_M_NONE && shape_of(m) == shape_of(method))
 			mask |= 1u << (x - SM_RELEASE_FIRST);
 	}
-	if (!l) {
-		l = &sm->learned[sm->next_learned];
-		sm->next_learned = (sm->next_learned + 1) % SM_LEARNED_MAX;
-		if (sm->n_learned < SM_LEARNED_MAX)
-			sm->n_learned++;
-		l->pid = q->c->pid;
-		l->mask = 0;
-	}
+	if (!l)
+		l = learned_new(sm, q->c->pid);
 	/* Nothing in common: another program now has that pid. */
 	l->mask = (l->mask & mask) ? l->mask & mask : mask;
 }
@@ -833,6 +986,19 @@ int sm_handle(struct sm *sm, const struct sm_caller *c, uint32_t code, bc_parcel
 		sm_log(SM_LOG_NOTICE, "code %u from uid %u pid %d: %s header", code, (unsigned)c->uid, (int)c->pid,
 		       r == -EPERM ? "wrong interface in" : "malformed");
 		return r;
+	}
+	/* The AIDL header is the same from 11 on; what differs is the form of
+	 * the stability word after binders.  Reading takes either form; a
+	 * device of release 12 writes Android 12's Category form, the others
+	 * the raw level (Android 11, and 13 on), unless the caller's binders
+	 * came in Category form (stability_form), in this request or its
+	 * last one that had a binder. */
+	if (h.dialect == BINDERC_SM_DIALECT_AIDL &&
+	    (sm_release(sm) == SM_ANDROID_12 || (learned(sm, c->pid) && learned(sm, c->pid)->category))) {
+		h.wire = BINDERC_WIRE_ANDROID_12;
+		r = bc_parcel_set_wire(in, h.wire, h.partition);
+		if (r < 0)
+			return r;
 	}
 	r = bc_parcel_set_wire(reply, h.wire, h.partition);
 	if (r < 0)

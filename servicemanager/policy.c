@@ -6,7 +6,14 @@
  *   deny  ACTIONS GLOB WHO...     GLOB: fnmatch(3) pattern on the name
  *                                 WHO: *, root, uid:N, user:NAME,
  *                                      gid:N, group:NAME
- *   declare NAME                  isDeclared(NAME) is true
+ *   declare NAME [updatable-via-apex APEX] [ip ADDRESS port PORT]
+ *                                 NAME is declared (Android: in the VINTF
+ *                                 manifest): isDeclared, getDeclaredInstances,
+ *                                 updatableViaApex, getUpdatableNames and
+ *                                 getConnectionInfo answer from these
+ *                                 lines, and only a declared NAME may be
+ *                                 registered with VINTF stability
+ *                                 (declared.c)
  *   max-services N                limits (defaults in sm_policy_new_default)
  *   max-services-per-uid N
  *   max-callbacks N
@@ -26,6 +33,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <arpa/inet.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -62,7 +70,7 @@ struct start_cmd {
 struct sm_policy {
 	struct rule *rules;
 	size_t n_rules;
-	char **declared;
+	struct sm_decl *declared; /* in file order */
 	size_t n_declared;
 	struct start_cmd *starts;
 	size_t n_starts;
@@ -147,8 +155,11 @@ void sm_policy_free(struct sm_policy *p)
 		free(p->rules[i].who);
 	}
 	free(p->rules);
-	for (size_t i = 0; i < p->n_declared; i++)
-		free(p->declared[i]);
+	for (size_t i = 0; i < p->n_declared; i++) {
+		free(p->declared[i].name);
+		free(p->declared[i].apex);
+		free(p->declared[i].ip);
+	}
 	free(p->declared);
 	for (size_t i = 0; i < p->n_starts; i++) {
 		free(p->starts[i].name);
@@ -356,6 +367,80 @@ nomem:
 	return -ENOMEM;
 }
 
+/* An APEX name, as Android's apex manifests spell them. */
+static bool apex_name_is_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > SM_NAME_MAX)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '.' && *s != '_')
+			return false;
+	return true;
+}
+
+static bool ip_is_valid(const char *s)
+{
+	unsigned char buf[16];
+
+	return inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1;
+}
+
+/* declare NAME [updatable-via-apex APEX] [ip ADDRESS port PORT] */
+static int parse_declare(struct parser *ps, struct sm_policy *p, char **w, size_t n)
+{
+	static const char usage[] = "usage: declare NAME [updatable-via-apex APEX] [ip ADDRESS port PORT]";
+	struct sm_decl d = { 0 };
+	const char *apex = NULL, *ip = NULL;
+	unsigned long port = 0;
+	bool has_port = false;
+	struct sm_decl *nd;
+
+	if (n < 2 || !sm_name_is_valid(w[1]))
+		return perr(ps, "%s (NAME: 1..%d of [A-Za-z0-9_.-/])", usage, SM_NAME_MAX);
+	for (size_t i = 2; i < n; i += 2) {
+		if (i + 1 >= n)
+			return perr(ps, "%s", usage);
+		if (strcmp(w[i], "updatable-via-apex") == 0 && !apex) {
+			if (!apex_name_is_valid(w[i + 1]))
+				return perr(ps, "bad APEX name '%s'", w[i + 1]);
+			apex = w[i + 1];
+		} else if (strcmp(w[i], "ip") == 0 && !ip) {
+			if (!ip_is_valid(w[i + 1]))
+				return perr(ps, "bad IP address '%s'", w[i + 1]);
+			ip = w[i + 1];
+		} else if (strcmp(w[i], "port") == 0 && !has_port) {
+			if (parse_uint(w[i + 1], 65535, &port) < 0 || port == 0)
+				return perr(ps, "bad port '%s' (1..65535)", w[i + 1]);
+			has_port = true;
+		} else {
+			return perr(ps, "%s", usage);
+		}
+	}
+	/* getConnectionInfo answers only with both (Android's too) */
+	if (!ip != !has_port)
+		return perr(ps, "ip and port go together");
+	if (sm_policy_declaration(p, w[1]))
+		return perr(ps, "'%s' is declared twice", w[1]);
+	d.name = strdup(w[1]);
+	d.apex = apex ? strdup(apex) : NULL;
+	d.ip = ip ? strdup(ip) : NULL;
+	d.port = (uint16_t)port;
+	nd = realloc(p->declared, (p->n_declared + 1) * sizeof(*nd));
+	if (!d.name || (apex && !d.apex) || (ip && !d.ip) || !nd) {
+		if (nd)
+			p->declared = nd;
+		free(d.name);
+		free(d.apex);
+		free(d.ip);
+		return -ENOMEM;
+	}
+	p->declared = nd;
+	p->declared[p->n_declared++] = d;
+	return 0;
+}
+
 static int parse_line(struct parser *ps, struct sm_policy *p, char *line)
 {
 	char *w[MAX_WORDS];
@@ -372,20 +457,8 @@ static int parse_line(struct parser *ps, struct sm_policy *p, char *line)
 		return perr(ps, "too many words");
 	if (strcmp(w[0], "allow") == 0 || strcmp(w[0], "deny") == 0)
 		return parse_rule(ps, p, w, n);
-	if (strcmp(w[0], "declare") == 0) {
-		char **nd;
-
-		if (n != 2 || !sm_name_is_valid(w[1]))
-			return perr(ps, "usage: declare NAME (1..%d of [A-Za-z0-9_.-/])", SM_NAME_MAX);
-		nd = realloc(p->declared, (p->n_declared + 1) * sizeof(*nd));
-		if (!nd)
-			return -ENOMEM;
-		p->declared = nd;
-		if (!(p->declared[p->n_declared] = strdup(w[1])))
-			return -ENOMEM;
-		p->n_declared++;
-		return 0;
-	}
+	if (strcmp(w[0], "declare") == 0)
+		return parse_declare(ps, p, w, n);
 	if (strcmp(w[0], "start-command") == 0)
 		return parse_start(ps, p, w, n);
 	if (strcmp(w[0], "android-release") == 0) {
@@ -567,35 +640,10 @@ bool sm_policy_uses_groups(const struct sm_policy *p)
 	return false;
 }
 
-bool sm_policy_is_declared(const struct sm_policy *p, const char *name)
+const struct sm_decl *sm_policy_declarations(const struct sm_policy *p, size_t *ret_n)
 {
-	for (size_t i = 0; i < p->n_declared; i++)
-		if (strcmp(p->declared[i], name) == 0)
-			return true;
-	return false;
-}
-
-int sm_policy_declared_instances(const struct sm_policy *p, const char *iface, char ***ret, size_t *ret_n)
-{
-	size_t il = strlen(iface), n = 0;
-	char **v = calloc(p->n_declared + 1, sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->n_declared; i++) {
-		const char *d = p->declared[i];
-
-		if (strncmp(d, iface, il) != 0 || d[il] != '/' || !d[il + 1])
-			continue;
-		if (!(v[n] = strdup(d + il + 1))) {
-			bc_strv_free(v, n);
-			return -ENOMEM;
-		}
-		n++;
-	}
-	*ret = v;
-	*ret_n = n;
-	return 0;
+	*ret_n = p ? p->n_declared : 0;
+	return p ? p->declared : NULL;
 }
 
 const struct sm_limits *sm_policy_limits(const struct sm_policy *p)

@@ -4,6 +4,8 @@
  *
  *   policy.c    the policy file: who may add or find which names, which
  *               names are declared, resource limits
+ *   declared.c  the declared names (Android's VINTF manifest): the
+ *               queries that answer from them, the VINTF registration rule
  *   proto.c     the two wire dialects: header detection, request
  *               decoding, reply encoding (no state)
  *   registry.c  the state: services, notification callbacks, limits
@@ -87,11 +89,15 @@ int sm_policy_parse(const char *text, const char *origin, struct sm_policy **ret
 void sm_policy_free(struct sm_policy *p);
 /** Whether @c may do @action (one enum sm_action) on @name. */
 bool sm_policy_allows(const struct sm_policy *p, unsigned action, const char *name, const struct sm_caller *c);
-/** Whether @name is declared ("declare" lines). */
-bool sm_policy_is_declared(const struct sm_policy *p, const char *name);
-/** Declared names that start with "@iface/": the instance parts, in file
- * order, newly allocated (free with bc_strv_free). */
-int sm_policy_declared_instances(const struct sm_policy *p, const char *iface, char ***ret, size_t *ret_n);
+/** A "declare NAME [updatable-via-apex APEX] [ip ADDRESS port PORT]" line. */
+struct sm_decl {
+	char *name;
+	char *apex;    /* updatable-via-apex, or NULL */
+	char *ip;      /* with port: what getConnectionInfo answers, or NULL */
+	uint16_t port;
+};
+/** The declarations, in file order (*@ret_n of them). */
+const struct sm_decl *sm_policy_declarations(const struct sm_policy *p, size_t *ret_n);
 const struct sm_limits *sm_policy_limits(const struct sm_policy *p);
 /** The "android-release N" of the file, 0 when it has none. */
 int sm_policy_release(const struct sm_policy *p);
@@ -102,6 +108,24 @@ bool sm_policy_is_isolated(const struct sm_policy *p, uid_t uid);
 /** The "start-command NAME PATH ARG..." argument vector for @name
  * (PATH first, NULL-terminated), or NULL when it has none. */
 const char *const *sm_policy_start_command(const struct sm_policy *p, const char *name);
+
+/* ---- declared.c ---------------------------------------------------------- */
+
+/** The declaration of @name, or NULL. */
+const struct sm_decl *sm_policy_declaration(const struct sm_policy *p, const char *name);
+/** Whether @name is declared. */
+bool sm_policy_is_declared(const struct sm_policy *p, const char *name);
+/** Declared names that start with "@iface/": the instance parts, in file
+ * order, newly allocated (free with bc_strv_free). */
+int sm_policy_declared_instances(const struct sm_policy *p, const char *iface, char ***ret, size_t *ret_n);
+/** Declared names updatable via APEX @apex, in file order, newly allocated. */
+int sm_policy_updatable_names(const struct sm_policy *p, const char *apex, char ***ret, size_t *ret_n);
+/**
+ * Android's rule for addService: a binder whose @stability includes VINTF
+ * is registered only under a declared @name.  False (and the reason
+ * logged, naming @who) when it may not be.
+ */
+bool sm_vintf_may_add(const struct sm_policy *p, const char *name, int stability, const char *who);
 
 /* ---- proto.c ------------------------------------------------------------- */
 
@@ -199,10 +223,13 @@ struct sm {
 	int release;	 /* --android-release; 0: the policy's, else 14 */
 	int shape;	 /* its enum sm_union_shape (with release only) */
 	/* handler.c: the releases each recent caller's requests proved
-	 * possible (bit release - SM_RELEASE_FIRST), by pid, oldest replaced */
+	 * possible (bit release - SM_RELEASE_FIRST), and whether its last
+	 * binder came with an Android 12 (Category) stability word, by pid,
+	 * oldest replaced */
 	struct sm_learned {
 		pid_t pid;
 		unsigned mask;
+		bool category;
 	} learned[SM_LEARNED_MAX];
 	size_t n_learned, next_learned;
 	/* lazy.c: processes started by start-command, by service name */

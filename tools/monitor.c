@@ -15,12 +15,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <uapi/binder.h>
 
 #include <binderc/report.h>
 
 #include "monitor.h"
-
-#define TF_ONE_WAY_BIT 0x01u
 
 struct opts {
 	bool json;
@@ -107,7 +106,7 @@ static const char *kind_of(const struct bc_report *r)
 {
 	if (r->is_reply)
 		return "reply";
-	return (r->flags & TF_ONE_WAY_BIT) ? "oneway" : "call";
+	return (r->flags & TF_ONE_WAY) ? "oneway" : "call";
 }
 
 static void error_name(uint32_t error, char *buf, size_t size)

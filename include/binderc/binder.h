@@ -85,11 +85,40 @@ int bc_binder_get_handle(const bc_binder *b, uint32_t *ret);
 /** Process a proxy belongs to (or a local object was sent through), or
  * NULL.  No reference is taken. */
 bc_process *bc_binder_get_process(const bc_binder *b);
-/** Stability level (enum bc_stability) written with a local object;
- * 0 selects the default of the writing parcel's partition. */
+/**
+ * Mark local object @b with stability @level (enum bc_stability), the
+ * word written after it in the dialects that have one (Android 11+):
+ * BINDERC_STABILITY_VINTF for an object of a @VintfStability interface
+ * (what bc-aidl's generated stubs do, and Android's
+ * AIBinder_markVintfStability), VENDOR or SYSTEM by hand; 0 selects the
+ * level of the partition of each parcel it is written to (SYSTEM, or
+ * VENDOR for BINDERC_PARTITION_VENDOR).  Set it before the object is
+ * first sent: peers keep the first level they see and refuse another
+ * (Android's Stability::setRepr), so once the object went out through a
+ * driver a different level is -EBUSY.  -EINVAL for a proxy or a level
+ * that is not one of enum bc_stability.
+ */
 int bc_binder_set_stability(bc_binder *b, int level);
-/** Stability level received with a proxy, or set on a local object. */
+/** Stability level received with a proxy, or set on a local object (0
+ * when none was: the partition's level is written then). */
 int bc_binder_get_stability(const bc_binder *b);
+/**
+ * Require stability @level (VENDOR, SYSTEM or VINTF) of proxy @b: from
+ * now on its user transactions (codes BINDERC_FIRST_CALL_TRANSACTION to
+ * BINDERC_LAST_CALL_TRANSACTION; ping and interface calls are never
+ * checked) fail with -EPROTOTYPE, before anything is sent, unless its
+ * level includes every bit of @level, as Android's Stability::check
+ * decides (VINTF includes SYSTEM and VENDOR; a level that came with no
+ * word counts as the partition's own).  This is how a proxy of a
+ * @VintfStability interface refuses a binder of system or vendor
+ * stability; Android refuses such calls with BAD_TYPE.  Requirements
+ * add up; a proxy is shared by everything in the process that holds its
+ * handle.  Returns 0, or -EPROTOTYPE at once when @b is already known to
+ * fall short (the requirement stays recorded).  A local object is never
+ * refused (its calls do not cross a process): 0.  -EINVAL for another
+ * @level.
+ */
+int bc_binder_require_stability(bc_binder *b, int level);
 /**
  * Scheduling the driver gives the threads serving local object @b, asked
  * for in the flags of the object when it is first sent (its node is made

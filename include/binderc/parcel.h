@@ -136,9 +136,12 @@ int bc_parcel_write_string16_array(bc_parcel *p, const char *const *v, size_t n)
 /**
  * Append a strong binder object.  A local object is written as
  * BINDER_TYPE_BINDER, a proxy as BINDER_TYPE_HANDLE, NULL as a null
- * binder (type BINDER, zero pointer and cookie, no offsets entry).  In the
- * Android 11+ dialects an int32 stability word follows.  The parcel keeps a
- * reference on @b until it is freed.
+ * binder (type BINDER, zero pointer and cookie, no offsets entry).  As
+ * Android's libbinder, the proxy of handle 0 (the context manager) gets
+ * no offsets entry either: it crosses untranslated and names the
+ * receiver's own handle 0.  In the Android 11+ dialects an int32
+ * stability word follows.  The parcel keeps a reference on @b until it is
+ * freed.
  */
 int bc_parcel_write_binder(bc_parcel *p, bc_binder *b);
 /** Like bc_parcel_write_binder() but a weak object (WEAK_BINDER/HANDLE). */
@@ -231,8 +234,9 @@ void bc_strv_free(char **v, size_t n);
 /**
  * Read a strong binder object; *@ret gets a new reference (NULL for a null
  * binder).  The object must be at a position listed in the offsets array
- * (except the null binder).  -ENODEV when the parcel has no process to
- * resolve a handle.
+ * (except the null binder and handle 0, which Android does not list;
+ * handle 0 read by the context manager's own process is its context
+ * object).  -ENODEV when the parcel has no process to resolve a handle.
  */
 int bc_parcel_read_binder(bc_parcel *p, bc_binder **ret);
 /** Read a strong or weak binder object as a new weak reference (NULL for a

@@ -10,6 +10,8 @@
  *   -EAGAIN   the target is frozen (BR_FROZEN_REPLY),
  *   -EBADMSG  unknown transaction (also what a handler returns for a code
  *             it does not know),
+ *   -EPROTOTYPE  (from this process) the proxy is less stable than
+ *             bc_binder_require_stability() asked: Android's BAD_TYPE,
  *   any other negative value a remote handler returned (sent back with
  *   TF_STATUS_CODE).
  * The same value can come from this process (-EPERM, -EINVAL...) or from

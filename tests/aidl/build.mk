@@ -8,7 +8,8 @@
 #    and checked byte for byte against hand-written parcel code;
 #  - test_aidl_bad: every file in bad/ is refused with the message and
 #    file:line:col its first line announces (in-process and through the
-#    bc-aidl binary);
+#    bc-aidl binary); it also holds the checks of bc-aidl's own tables
+#    (annotations.c, kinds.c);
 #  - test_aidl_fuzz: mutations of the good corpus never crash the front
 #    end and always end in success or one clean error.
 
@@ -46,7 +47,7 @@ $(AIDLT_BIN)/test_aidl_golden: $(AIDLT_GOLDEN) $(AIDLT_SRC)/at.h $(TH_HDRS) $(AI
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(AIDLT_GEN) -o $@ $(AIDLT_GOLDEN) $(AIDLT_GEN_O) $(LBC_SAN_A) \
 		$(CRITERION_LIBS) -lpthread
 
-$(AIDLT_BIN)/test_aidl_bad: $(AIDLT_SRC)/bad.c $(AIDLT_SRC)/annotations.c $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDL_SAN_A) $(BC_AIDL) $(wildcard $(AIDLT_SRC)/bad/*.aidl)
+$(AIDLT_BIN)/test_aidl_bad: $(AIDLT_SRC)/bad.c $(AIDLT_SRC)/annotations.c $(AIDLT_SRC)/kinds.c $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDL_SAN_A) $(BC_AIDL) $(wildcard $(AIDLT_SRC)/bad/*.aidl)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) $(AIDLT_FLAGS) -I$(TOP)/aidl -o $@ $(filter %.c,$^) $(AIDL_SAN_A) $(CRITERION_LIBS) -lm
 

@@ -19,11 +19,6 @@
 
 #include "srv.h"
 
-#ifndef FLAT_BINDER_FLAG_INHERIT_RT
-/* Android's extension of the flags; the 6.1 UAPI header lacks them. */
-#define FLAT_BINDER_FLAG_SCHED_POLICY_SHIFT 9
-#define FLAT_BINDER_FLAG_INHERIT_RT 0x800
-#endif
 #define RT_POLICY(p) ((uint32_t)(p) << FLAT_BINDER_FLAG_SCHED_POLICY_SHIFT)
 
 #define C_SCHED 0x20u /* reply: struct rt_seen; oneway: note the class */

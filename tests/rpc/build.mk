@@ -8,7 +8,12 @@ RPCT_SRC := $(TOP)/tests/rpc
 RPCT_BIN := $(B)/tests/rpc
 # rpc_ prefixed: the tally names host binaries by their base name, and
 # tests/unit has a test_malformed and a test_fuzz of its own.
-RPCT_NAMES := rpc_wire rpc_session rpc_malformed rpc_fuzz rpc_addr rpc_death rpc_listen rpc_conns rpc_async rpc_join rpc_tool
+RPCT_NAMES := rpc_wire rpc_session rpc_malformed rpc_fuzz
+# What a proxy requires of its object's stability (bc_binder_require_stability).
+RPCT_NAMES += rpc_stability
+# Addresses and sockets, deaths, accept loop and limits, sessions of
+# several connections, oneway order, joins, the binder tool's rpc commands.
+RPCT_NAMES += rpc_addr rpc_death rpc_listen rpc_conns rpc_async rpc_join rpc_tool
 RPCT_BINS := $(patsubst %,$(RPCT_BIN)/test_%,$(RPCT_NAMES))
 
 HOST_TESTS += $(RPCT_BINS)

@@ -283,6 +283,10 @@ struct child {
 	int status; /* what registration returned */
 };
 
+/* The stability level (enum bc_stability) spawn_service() marks its
+ * object with; 0: none (the partition's). */
+static int spawn_level;
+
 /*
  * Fork a service process: as @uid (if >= 0), it registers one echo object
  * under @n names (@fmt with %d, or @fmt itself when @n is 1) in @dialect,
@@ -313,6 +317,8 @@ static struct child spawn_service(const char *fmt, int n, int dialect, int uid)
 			r = bc_class_new(ECHO_DESC, echo_transact, NULL, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);
 		if (r == 0)
 			r = bc_binder_new(cls, NULL, &b);
+		if (r == 0 && spawn_level)
+			r = bc_binder_set_stability(b, spawn_level);
 		if (r == 0)
 			r = bc_process_start_thread_pool(p);
 		if (r == 0)
@@ -1992,4 +1998,102 @@ Test(examples, pingpong_without_servicemanager, .init = setup, .fini = teardown,
 	}
 	cr_assert_eq(rc, 0, "pingpong: %s", out);
 	cr_expect(strstr(out, "sent 41, got 42 back (Success)"), "pingpong printed: %s", out);
+}
+
+/* ---- stability: declarations, what a proxy requires, the manager itself ---- */
+
+/* Android 14's rule: a VINTF-stable binder is registered only under a
+ * declared name (EX_ILLEGAL_ARGUMENT, -EINVAL at our client); the level
+ * travels with the binder to the client, whose VINTF requirement then
+ * takes it and refuses a system-stable one (-EPROTOTYPE, Android's
+ * BAD_TYPE) before sending anything. */
+Test(stability, vintf_declared_registered_and_required, .init = init_paths, .fini = teardown,
+     .timeout = TH_TEST_TIMEOUT_S)
+{
+	struct child vintf, undeclared, plain;
+	bc_binder *b = NULL, *sys = NULL;
+	bc_parcel *req = NULL, *reply = NULL;
+	bc_sm *sm, *sm12;
+
+	sm_start("declare org.ex.IFoo/default\n");
+	spawn_level = BINDERC_STABILITY_VINTF;
+	vintf = spawn_service("org.ex.IFoo/default", 1, BINDERC_SM_DIALECT_AIDL, -1);
+	undeclared = spawn_service("org.ex.IFoo/undeclared", 1, BINDERC_SM_DIALECT_AIDL, -1);
+	spawn_level = BINDERC_STABILITY_SYSTEM;
+	plain = spawn_service("org.ex.IFoo/plain", 1, BINDERC_SM_DIALECT_AIDL, -1);
+	spawn_level = 0;
+	cr_expect_eq(vintf.status, 0);
+	cr_expect_eq(undeclared.status, -EINVAL, "undeclared VINTF service: %d", undeclared.status);
+	cr_expect_eq(plain.status, 0);
+
+	sm = client(BINDERC_SM_DIALECT_AIDL);
+	cr_expect_eq(bc_sm_check(sm, "org.ex.IFoo/undeclared", &b), -ENOENT);
+	cr_assert_eq(bc_sm_check(sm, "org.ex.IFoo/default", &b), 0);
+	cr_expect_eq(bc_binder_get_stability(b), BINDERC_STABILITY_VINTF);
+	cr_expect_eq(bc_binder_require_stability(b, BINDERC_STABILITY_VINTF), 0);
+	expect_echo(b, "vintf");
+	bc_binder_unref(b);
+	/* Android 12's form (Category words) carries the same level */
+	sm12 = client(BINDERC_SM_DIALECT_ANDROID_12);
+	cr_assert_eq(bc_sm_check(sm12, "org.ex.IFoo/default", &b), 0);
+	cr_expect_eq(bc_binder_get_stability(b), BINDERC_STABILITY_VINTF);
+	bc_binder_unref(b);
+	bc_sm_unref(sm12);
+
+	cr_assert_eq(bc_sm_check(sm, "org.ex.IFoo/plain", &sys), 0);
+	cr_expect_eq(bc_binder_get_stability(sys), BINDERC_STABILITY_SYSTEM);
+	expect_echo(sys, "before");
+	cr_expect_eq(bc_binder_require_stability(sys, BINDERC_STABILITY_VINTF), -EPROTOTYPE);
+	cr_assert_eq(bc_binder_new_parcel(sys, &req), 0);
+	bc_parcel_write_interface_token(req, ECHO_DESC);
+	bc_parcel_write_string16(req, "after");
+	cr_expect_eq(bc_binder_transact(sys, ECHO_CODE, req, &reply, 0, NULL), -EPROTOTYPE);
+	cr_expect_null(reply);
+	cr_expect_eq(bc_binder_ping(sys), 0);
+	bc_parcel_unref(req);
+	bc_binder_unref(sys);
+	bc_sm_unref(sm);
+	kill_child(&vintf);
+	kill_child(&undeclared);
+	kill_child(&plain);
+}
+
+/* A client registers the service manager itself under another name: it
+ * passes its handle 0, written as Android writes it, with no offsets
+ * entry, so that it crosses untranslated (ours refused such an object:
+ * -EBADMSG, -129 at an Android 14 client).  Android's registers it and
+ * hands it out; so must ours, in both dialects, and a lookup gives handle
+ * 0 back. */
+Test(stability, manager_registered_under_another_name, .init = setup, .fini = teardown,
+     .timeout = TH_TEST_TIMEOUT_S)
+{
+	bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL), *legacy = client(BINDERC_SM_DIALECT_LEGACY);
+	bc_binder *h0 = NULL, *b = NULL;
+	char *desc = NULL, **v = NULL;
+	uint32_t h = 99;
+	size_t n = 0;
+	bool seen = false;
+	int r;
+
+	cr_assert_eq(bc_process_get_handle(proc, 0, &h0), 0);
+	r = bc_sm_add(sm, "manager.alias", h0, 0, 0);
+	cr_assert_eq(r, 0, "addService(handle 0): %d (%s)", r, strerror(-r));
+	r = bc_sm_add(legacy, "manager.legacy", h0, 0, 0);
+	cr_expect_eq(r, 0, "legacy addService(handle 0): %d (%s)", r, strerror(-r));
+	cr_assert_eq(bc_sm_check(sm, "manager.alias", &b), 0);
+	cr_assert_not_null(b);
+	cr_expect_eq(bc_binder_get_handle(b, &h), 0);
+	cr_expect_eq(h, 0, "the manager came back as handle %u", h);
+	cr_assert_eq(bc_binder_get_interface(b, &desc), 0);
+	cr_expect_str_eq(desc, SMD);
+	free(desc);
+	bc_binder_unref(b);
+	cr_assert_eq(bc_sm_list(sm, 0, &v, &n), 0);
+	for (size_t i = 0; i < n; i++)
+		seen |= strcmp(v[i], "manager.alias") == 0;
+	bc_strv_free(v, n);
+	cr_expect(seen, "manager.alias not listed");
+	bc_binder_unref(h0);
+	bc_sm_unref(legacy);
+	bc_sm_unref(sm);
 }

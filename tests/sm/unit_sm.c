@@ -284,6 +284,15 @@ Test(policy, syntax_errors_name_the_line)
 		{ "allow add x group:no-such-group-here\n", "t:1: unknown group" },
 		{ "declare\n", "t:1: usage: declare" },
 		{ "declare bad name\n", "t:1: usage: declare" },
+		{ "declare a.IX/d port\n", "t:1: usage: declare" },
+		{ "declare a.IX/d colour blue\n", "t:1: usage: declare" },
+		{ "declare a.IX/d updatable-via-apex com/x\n", "t:1: bad APEX name" },
+		{ "declare a.IX/d ip 10.0.0.300 port 1\n", "t:1: bad IP address" },
+		{ "declare a.IX/d ip ::1 port 65536\n", "t:1: bad port" },
+		{ "declare a.IX/d ip ::1 port 0\n", "t:1: bad port" },
+		{ "declare a.IX/d ip ::1\n", "t:1: ip and port go together" },
+		{ "declare a.IX/d port 1\n", "t:1: ip and port go together" },
+		{ "declare a.IX/d\ndeclare a.IX/d\n", "t:2: 'a.IX/d' is declared twice" },
 		{ "max-services lots\n", "t:1: usage: max-services" },
 		{ "max-services 99999999\n", "t:1: usage: max-services" },
 		{ "isolated-uids 9-3\n", "t:1: bad uid range" },
@@ -1822,4 +1831,319 @@ Test(dialect, names_codes_and_methods_agree)
 				cr_expect_eq(code, sm_code_of(d->release, m), "%s: method %d", d->name, m);
 		}
 	}
+}
+
+/* ---- declared instances and stability ---------------------------------------
+ *
+ * The "declare" lines stand for Android's VINTF manifest: Android 14's
+ * ServiceManager.cpp answers isDeclared, getDeclaredInstances,
+ * updatableViaApex, getUpdatableNames and getConnectionInfo from it and
+ * refuses to register a binder of VINTF stability under an undeclared
+ * name (EX_ILLEGAL_ARGUMENT "VINTF declaration error.").
+ */
+
+#define DECLS                                                                                  \
+	"declare org.ex.IFoo/default updatable-via-apex com.ex.foo ip 192.0.2.7 port 5555\n"  \
+	"declare org.ex.IFoo/second updatable-via-apex com.ex.foo\n"                           \
+	"declare org.ex.IFoo/hidden\n"                                                         \
+	"declare org.ex.IBar/default ip 2001:db8::1 port 7\n"                                  \
+	"deny find org.ex.IFoo/hidden uid:1000\n"                                              \
+	"deny find org.ex.IBar/* uid:1001\n"
+
+static bc_binder *service_of(int level)
+{
+	bc_binder *b = new_service();
+
+	cr_assert_eq(bc_binder_set_stability(b, level), 0);
+	return b;
+}
+
+Test(declared, policy_attributes)
+{
+	struct sm_policy *p = NULL;
+	const struct sm_decl *d;
+	char err[256], **v = NULL;
+	size_t n = 0;
+
+	cr_assert_eq(sm_policy_parse(DECLS, "t", &p, err, sizeof(err)), 0, "%s", err);
+	d = sm_policy_declaration(p, "org.ex.IFoo/default");
+	cr_assert_not_null(d);
+	cr_expect_str_eq(d->apex, "com.ex.foo");
+	cr_expect_str_eq(d->ip, "192.0.2.7");
+	cr_expect_eq(d->port, 5555);
+	d = sm_policy_declaration(p, "org.ex.IFoo/hidden");
+	cr_assert_not_null(d);
+	cr_expect_null(d->apex);
+	cr_expect_null(d->ip);
+	cr_expect_null(sm_policy_declaration(p, "org.ex.IFoo"));
+	cr_assert_eq(sm_policy_updatable_names(p, "com.ex.foo", &v, &n), 0);
+	cr_assert_eq(n, 2);
+	cr_expect_str_eq(v[0], "org.ex.IFoo/default");
+	cr_expect_str_eq(v[1], "org.ex.IFoo/second");
+	bc_strv_free(v, n);
+	cr_assert_eq(sm_policy_updatable_names(p, "com.ex", &v, &n), 0);
+	cr_expect_eq(n, 0);
+	bc_strv_free(v, n);
+	sm_policy_free(p);
+}
+
+Test(declared, vintf_binder_only_under_a_declared_name)
+{
+	struct sm *sm = new_sm("declare org.ex.IFoo/default\ndeclare org.ex.IFoo/second\n");
+	bc_binder *vintf = service_of(BINDERC_STABILITY_VINTF), *sys = service_of(BINDERC_STABILITY_SYSTEM);
+	bc_binder *vnd = service_of(BINDERC_STABILITY_VENDOR), *plain = new_service();
+
+	cr_expect_eq(aidl_add(sm, 0, "org.ex.IFoo/default", vintf, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_NONE);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 0, SM_AIDL_CHECK_SERVICE, "org.ex.IFoo/default"), vintf);
+	/* undeclared: refused, nothing registered, the reason in the log */
+	last_log[0] = '\0';
+	cr_expect_eq(aidl_add(sm, 0, "org.ex.IFoo/third", vintf, BINDERC_SM_DUMP_DEFAULT),
+		     BINDERC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_null(sm_find(sm, "org.ex.IFoo/third"));
+	cr_expect(strstr(last_log, "org.ex.IFoo/third") && strstr(last_log, "not declared"), "log: %s", last_log);
+	cr_expect(strstr(last_log, "org.ex.IFoo/default, org.ex.IFoo/second"), "log: %s", last_log);
+	cr_expect_eq(aidl_add(sm, 0, "other.IBaz/default", vintf, BINDERC_SM_DUMP_DEFAULT),
+		     BINDERC_EX_ILLEGAL_ARGUMENT);
+	cr_expect(strstr(last_log, "no other instance"), "log: %s", last_log);
+	/* legacy clients get the transaction status of a bad argument */
+	{
+		bc_parcel *in = req(BINDERC_WIRE_ANDROID_10), *reply;
+
+		bc_parcel_write_string16(in, "undeclared.vintf");
+		bc_parcel_write_binder(in, vintf);
+		bc_parcel_write_int32(in, 0);
+		bc_parcel_write_int32(in, BINDERC_SM_DUMP_DEFAULT);
+		cr_expect_eq(call(sm, 0, SM_LEGACY_ADD, in, &reply), -EINVAL);
+		bc_parcel_unref(reply);
+		cr_expect_null(sm_find(sm, "undeclared.vintf"));
+	}
+	/* what does not include VINTF needs no declaration */
+	cr_expect_eq(aidl_add(sm, 0, "org.ex.IFoo/third", sys, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_NONE);
+	cr_expect_eq(aidl_add(sm, 0, "vendor.thing", vnd, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_NONE);
+	cr_expect_eq(aidl_add(sm, 0, "plain.thing", plain, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_NONE);
+	/* the policy comes first, as Android's SELinux check does */
+	cr_expect_eq(aidl_add(sm, 1000, "org.ex.IFoo/none", vintf, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_SECURITY);
+	sm_fini(sm);
+	bc_binder_unref(vintf);
+	bc_binder_unref(sys);
+	bc_binder_unref(vnd);
+	bc_binder_unref(plain);
+}
+
+/* An AIDL request of one String argument from @uid; the reply after its
+ * status word (which must be @ex). */
+static bc_parcel *query(struct sm *sm, uid_t uid, uint32_t code, const char *s, int32_t ex)
+{
+	bc_parcel *in = req(BINDERC_WIRE_ANDROID_13), *reply;
+
+	bc_parcel_write_string16(in, s);
+	cr_assert_eq(call(sm, uid, code, in, &reply), 0, "code %u '%s'", code, s);
+	cr_assert_eq(read_i32(reply), ex, "code %u '%s'", code, s);
+	return reply;
+}
+
+Test(declared, queries_answer_from_the_declarations)
+{
+	struct sm *sm = new_sm(DECLS);
+	bc_parcel *reply;
+	char *s = NULL, **v = NULL;
+	size_t n = 0;
+	int32_t size;
+	bool yes;
+
+	/* Android 14 codes (the default release) */
+	reply = query(sm, 1000, SM_AIDL_IS_DECLARED, "org.ex.IFoo/second", 0);
+	cr_assert_eq(bc_parcel_read_bool(reply, &yes), 0);
+	cr_expect(yes);
+	bc_parcel_unref(reply);
+	bc_parcel_unref(query(sm, 1000, SM_AIDL_IS_DECLARED, "org.ex.IFoo/hidden", BINDERC_EX_SECURITY));
+
+	reply = query(sm, 1000, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.IFoo", 0);
+	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
+	cr_assert_eq(n, 2);
+	cr_expect_str_eq(v[0], "default");
+	cr_expect_str_eq(v[1], "second");
+	bc_strv_free(v, n);
+	bc_parcel_unref(reply);
+	/* declared, but none the caller may find: EX_SECURITY, as Android */
+	bc_parcel_unref(query(sm, 1001, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.IBar", BINDERC_EX_SECURITY));
+	reply = query(sm, 1001, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.INone", 0);
+	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
+	cr_expect_eq(n, 0);
+	bc_strv_free(v, n);
+	bc_parcel_unref(reply);
+
+	reply = query(sm, 1000, SM_AIDL_UPDATABLE_VIA_APEX, "org.ex.IFoo/default", 0);
+	cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
+	cr_expect_str_eq(s, "com.ex.foo");
+	free(s);
+	cr_expect_eq(bc_parcel_remaining(reply), 0);
+	bc_parcel_unref(reply);
+	reply = query(sm, 1000, SM_AIDL_UPDATABLE_VIA_APEX, "org.ex.IBar/default", 0);
+	cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
+	cr_expect_null(s);
+	bc_parcel_unref(reply);
+	bc_parcel_unref(query(sm, 1000, SM_AIDL_UPDATABLE_VIA_APEX, "org.ex.IFoo/hidden", BINDERC_EX_SECURITY));
+
+	/* uid 1000 may not find IFoo/hidden, which is not updatable anyway */
+	reply = query(sm, 1000, SM_AIDL_GET_UPDATABLE_NAMES, "com.ex.foo", 0);
+	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
+	cr_assert_eq(n, 2);
+	cr_expect_str_eq(v[0], "org.ex.IFoo/default");
+	cr_expect_str_eq(v[1], "org.ex.IFoo/second");
+	bc_strv_free(v, n);
+	bc_parcel_unref(reply);
+
+	/* ConnectionInfo { String ipAddress; int port; }: non-null, size,
+	 * String16, int32 */
+	reply = query(sm, 1000, SM_AIDL_GET_CONNECTION_INFO, "org.ex.IBar/default", 0);
+	cr_expect_eq(read_i32(reply), 1);
+	size = read_i32(reply);
+	cr_expect_eq(size, 4 + 4 + 24 + 4, "size %d", size); /* itself, len 11, 12 units, port */
+	cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
+	cr_expect_str_eq(s, "2001:db8::1");
+	free(s);
+	cr_expect_eq(read_i32(reply), 7);
+	cr_expect_eq(bc_parcel_remaining(reply), 0);
+	bc_parcel_unref(reply);
+	reply = query(sm, 1000, SM_AIDL_GET_CONNECTION_INFO, "org.ex.IFoo/second", 0);
+	cr_expect_eq(read_i32(reply), 0); /* declared without ip and port: null */
+	bc_parcel_unref(reply);
+	bc_parcel_unref(query(sm, 1001, SM_AIDL_GET_CONNECTION_INFO, "org.ex.IBar/default", BINDERC_EX_SECURITY));
+	sm_fini(sm);
+}
+
+/* The stability word after the first binder of @reply's data at @off. */
+static uint32_t word_at(bc_parcel *reply, size_t off)
+{
+	uint32_t w = 0;
+
+	cr_assert_geq(bc_parcel_size(reply), off + 4);
+	memcpy(&w, (const unsigned char *)bc_parcel_data(reply) + off, 4);
+	return w;
+}
+
+/* checkService("s1") on a device of @release, asked in @wire: the word
+ * after the object in the reply. */
+static uint32_t check_word(int release, int wire)
+{
+	static const uint32_t r[] = { H_AIDL, S_S1, END };
+	struct sm *sm = golden_sm(release);
+	bc_parcel *reply;
+	uint32_t w;
+
+	cr_assert_eq(call(sm, 0, 2, raw_request(wire, r), &reply), 0);
+	w = word_at(reply, 4 + 24);
+	bc_parcel_unref(reply);
+	return w;
+}
+
+Test(declared, reply_stability_form_follows_the_release)
+{
+	/* Android 12 writes Category {1, 0, 0, level}, the others the level */
+	cr_expect_eq(check_word(12, BINDERC_WIRE_ANDROID_12), 0x0c000001u);
+	cr_expect_eq(check_word(14, BINDERC_WIRE_ANDROID_13), 0x0000000cu);
+	cr_expect_eq(check_word(13, BINDERC_WIRE_ANDROID_13), 0x0000000cu);
+	cr_expect_eq(check_word(11, BINDERC_WIRE_ANDROID_11), 0x0000000cu);
+}
+
+Test(declared, category_words_in_a_request_are_answered_alike)
+{
+	/* A callback registered in Category form on a 14 device is notified
+	 * in that form. */
+	static const uint32_t r[] = { H_AIDL, S_S1, CB, END }, want[] = { 0, END };
+	struct sm *sm = golden_sm(14);
+	bc_parcel *reply;
+
+	cr_assert_eq(call(sm, 0, 5, raw_request(BINDERC_WIRE_ANDROID_12, r), &reply), 0);
+	expect_reply(reply, want, "registerForNotifications in Category form");
+	bc_parcel_unref(reply);
+	cr_assert_eq(sm->n_cbs, 1);
+	cr_expect_eq(sm->cbs[0]->wire, BINDERC_WIRE_ANDROID_12);
+	/* and in raw form, raw */
+	sm = golden_sm(14);
+	cr_assert_eq(call(sm, 0, 5, raw_request(BINDERC_WIRE_ANDROID_13, r), &reply), 0);
+	bc_parcel_unref(reply);
+	cr_assert_eq(sm->n_cbs, 1);
+	cr_expect_eq(sm->cbs[0]->wire, BINDERC_WIRE_ANDROID_13);
+}
+
+/* allowIsolated true followed by one trailing word leaves three words
+ * after the object too; the word 1 (a boolean, or the Category of level 0)
+ * is not taken for libgbinder's extra word. */
+Test(declared, allow_isolated_true_is_not_an_extra_word)
+{
+	static const uint32_t r[] = { H_AIDL, S_S2, OBJ, 1, 8, 0x12345678u, END }, want[] = { 0, END };
+	struct sm *sm = golden_sm(14);
+	bc_parcel *reply;
+
+	cr_assert_eq(call(sm, 0, 3, raw_request(BINDERC_WIRE_ANDROID_12, r), &reply), 0);
+	expect_reply(reply, want, "addService, allowIsolated, trailing word");
+	bc_parcel_unref(reply);
+	cr_assert_not_null(sm_find(sm, "s2"));
+	cr_expect_eq(sm_find(sm, "s2")->allow_isolated, true);
+	cr_expect_eq(sm_find(sm, "s2")->dump_flags, 8);
+}
+
+/* checkService("s1") by @pid, asked in the raw form: the word after the
+ * object in the reply. */
+static uint32_t check_word_by(struct sm *sm, pid_t pid)
+{
+	static const uint32_t r[] = { H_AIDL, S_S1, END };
+	bc_parcel *in = raw_request(BINDERC_WIRE_ANDROID_13, r), *reply = NULL;
+	struct sm_caller c;
+	uint32_t w;
+
+	cr_assert_eq(bc_parcel_new(&reply), 0);
+	sm_caller_init(&c, 0, pid);
+	cr_assert_eq(sm_handle(sm, &c, 2, in, reply), 0);
+	w = word_at(reply, 4 + 24);
+	bc_parcel_unref(in);
+	bc_parcel_unref(reply);
+	return w;
+}
+
+/* A caller that sent a binder in Category form gets its lookups (which
+ * carry no binder) answered in that form too, until it sends one in the
+ * raw form; other callers are not affected. */
+Test(declared, category_callers_are_remembered)
+{
+	static const uint32_t watch[] = { H_AIDL, S_S1, CB, END };
+	struct sm *sm = golden_sm(14);
+	bc_parcel *reply;
+
+	cr_expect_eq(check_word_by(sm, 1234), 0x0000000cu);
+	cr_assert_eq(call(sm, 0, 5, raw_request(BINDERC_WIRE_ANDROID_12, watch), &reply), 0); /* pid 1234 */
+	bc_parcel_unref(reply);
+	cr_expect_eq(check_word_by(sm, 1234), 0x0c000001u);
+	cr_expect_eq(check_word_by(sm, 4321), 0x0000000cu);
+	/* unregister in the raw form: forgotten */
+	cr_assert_eq(call(sm, 0, 6, raw_request(BINDERC_WIRE_ANDROID_13, watch), &reply), 0);
+	bc_parcel_unref(reply);
+	cr_expect_eq(check_word_by(sm, 1234), 0x0000000cu);
+}
+
+/* libgbinder's aidl4 binder-bridge forwards a binder it got elsewhere: its
+ * own word is the level it was given (here VENDOR, Category 0x03000001),
+ * then the service manager's extra 0x0c000001.  The extra word is skipped
+ * although it differs from the object's, so the service is registered
+ * with priority DEFAULT and listed. */
+Test(declared, forwarded_binder_from_aidl4_is_listed)
+{
+	static const uint32_t r[] = { H_AIDL, S_S2, CB, 0x0c000001u, 0, 8, END }, want[] = { 0, END };
+	static const uint32_t list[] = { H_AIDL, 15, END }, listed[] = { 0, 2, S_S1, S_S2, END };
+	struct sm *sm = golden_sm(14);
+	bc_parcel *reply;
+
+	cr_assert_eq(bc_binder_set_stability(g_cb, BINDERC_STABILITY_VENDOR), 0);
+	cr_assert_eq(call(sm, 0, 3, raw_request(BINDERC_WIRE_ANDROID_12, r), &reply), 0);
+	cr_assert_eq(bc_binder_set_stability(g_cb, 0), 0);
+	expect_reply(reply, want, "forwarded addService");
+	bc_parcel_unref(reply);
+	cr_assert_not_null(sm_find(sm, "s2"));
+	cr_expect_eq(sm_find(sm, "s2")->allow_isolated, false);
+	cr_expect_eq(sm_find(sm, "s2")->dump_flags, 8);
+	cr_assert_eq(call(sm, 0, 4, raw_request(BINDERC_WIRE_ANDROID_12, list), &reply), 0);
+	expect_reply(reply, listed, "listServices after the forwarded add");
+	bc_parcel_unref(reply);
 }

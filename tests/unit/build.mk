@@ -11,6 +11,8 @@ LBCUT_NAMES += report
 LBCUT_NAMES += sched
 # The registration rule of bc_slot (<binderc/slot.h>).
 LBCUT_NAMES += slot
+# Stability levels of local objects (marking, requiring, the words).
+LBCUT_NAMES += stability
 LBCUT_BINS := $(patsubst %,$(LBCUT_BIN)/test_%,$(LBCUT_NAMES))
 
 HOST_TESTS += $(LBCUT_BINS)

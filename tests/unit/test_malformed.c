@@ -307,6 +307,30 @@ Test(malformed, unresolvable_objects)
 	bc_parcel_unref(p);
 }
 
+/* Android lists no object whose binder field and cookie are 0
+ * (Parcel::writeObject): besides a null binder, handle 0, the context
+ * manager.  Unlisted, handle 0 is taken (here -ENODEV: no process to
+ * resolve it in); any other unlisted handle is refused. */
+Test(malformed, unlisted_handle_zero_only)
+{
+	unsigned char h0[28] = { T_HANDLE, 0x13, 0, 0, 0 }, h7[28] = { T_HANDLE, 0x13, 0, 0, 0, 7 };
+	bc_parcel *p;
+	bc_binder *b;
+
+	p = from_objs(h0, sizeof(h0), NULL, 0, BINDERC_WIRE_ANDROID_13);
+	cr_expect_eq(bc_parcel_read_binder(p, &b), -ENODEV);
+	bc_parcel_unref(p);
+	p = from_objs(h7, sizeof(h7), NULL, 0, BINDERC_WIRE_ANDROID_13);
+	cr_expect_eq(bc_parcel_read_binder(p, &b), -EBADMSG);
+	cr_expect_eq(bc_parcel_get_position(p), 0);
+	bc_parcel_unref(p);
+	/* handle 0 with a cookie is not Android's form either */
+	h0[16] = 1;
+	p = from_objs(h0, sizeof(h0), NULL, 0, BINDERC_WIRE_ANDROID_13);
+	cr_expect_eq(bc_parcel_read_binder(p, &b), -EBADMSG);
+	bc_parcel_unref(p);
+}
+
 Test(malformed, parcelables)
 {
 	size_t end;

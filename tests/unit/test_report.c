@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <uapi/binder.h>
+#include <uapi/binder_netlink.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
@@ -34,7 +35,7 @@ static void msg_init(struct msg *m, uint8_t cmd)
 	m->len = NLMSG_LENGTH(GENL_HDRLEN);
 	g = NLMSG_DATA(&m->h);
 	g->cmd = cmd;
-	g->version = 1;
+	g->version = BINDER_FAMILY_VERSION;
 	m->h.nlmsg_len = (uint32_t)m->len;
 }
 
@@ -55,23 +56,20 @@ static void put_u32(struct msg *m, uint16_t type, uint32_t v)
 	put_attr(m, type, &v, sizeof(v));
 }
 
-/* Linux 6.18's numbering (binder_netlink.h). */
-enum { A_ERROR = 1, A_CONTEXT, A_FROM_PID, A_FROM_TID, A_TO_PID, A_TO_TID, A_IS_REPLY, A_FLAGS,
-       A_CODE, A_DATA_SIZE };
 
 static void full_report(struct msg *m)
 {
-	msg_init(m, 1);
-	put_u32(m, A_ERROR, BR_FAILED_REPLY);
-	put_attr(m, A_CONTEXT, "binderc", 8);
-	put_u32(m, A_FROM_PID, 100);
-	put_u32(m, A_FROM_TID, 101);
-	put_u32(m, A_TO_PID, 200);
-	put_u32(m, A_TO_TID, 201);
-	put_attr(m, A_IS_REPLY, NULL, 0);
-	put_u32(m, A_FLAGS, TF_ONE_WAY);
-	put_u32(m, A_CODE, 0x5f504e47);
-	put_u32(m, A_DATA_SIZE, 96);
+	msg_init(m, BINDER_CMD_REPORT);
+	put_u32(m, BINDER_A_REPORT_ERROR, BR_FAILED_REPLY);
+	put_attr(m, BINDER_A_REPORT_CONTEXT, "binderc", 8);
+	put_u32(m, BINDER_A_REPORT_FROM_PID, 100);
+	put_u32(m, BINDER_A_REPORT_FROM_TID, 101);
+	put_u32(m, BINDER_A_REPORT_TO_PID, 200);
+	put_u32(m, BINDER_A_REPORT_TO_TID, 201);
+	put_attr(m, BINDER_A_REPORT_IS_REPLY, NULL, 0);
+	put_u32(m, BINDER_A_REPORT_FLAGS, TF_ONE_WAY);
+	put_u32(m, BINDER_A_REPORT_CODE, 0x5f504e47);
+	put_u32(m, BINDER_A_REPORT_DATA_SIZE, 96);
 }
 
 Test(report_parse, every_field)
@@ -100,9 +98,9 @@ Test(report_parse, target_left_out_reads_as_zero)
 	struct msg m;
 	struct bc_report r;
 
-	msg_init(&m, 1);
-	put_u32(&m, A_ERROR, BR_DEAD_REPLY);
-	put_u32(&m, A_FROM_PID, 7);
+	msg_init(&m, BINDER_CMD_REPORT);
+	put_u32(&m, BINDER_A_REPORT_ERROR, BR_DEAD_REPLY);
+	put_u32(&m, BINDER_A_REPORT_FROM_PID, 7);
 	cr_assert_eq(bc__report_parse(&m.h, "binder", &r), 0);
 	cr_expect_eq(r.to_pid, 0);
 	cr_expect_eq(r.to_tid, 0);
@@ -119,11 +117,11 @@ Test(report_parse, not_a_report)
 	full_report(&m);
 	((struct genlmsghdr *)NLMSG_DATA(&m.h))->cmd = 2;
 	cr_expect_eq(bc__report_parse(&m.h, "binder", &r), -EPROTO, "another command");
-	msg_init(&m, 1);
-	put_u32(&m, A_FROM_PID, 7);
+	msg_init(&m, BINDER_CMD_REPORT);
+	put_u32(&m, BINDER_A_REPORT_FROM_PID, 7);
 	cr_expect_eq(bc__report_parse(&m.h, "binder", &r), -EPROTO, "no error");
-	msg_init(&m, 1);
-	put_u32(&m, A_ERROR, BR_DEAD_REPLY);
+	msg_init(&m, BINDER_CMD_REPORT);
+	put_u32(&m, BINDER_A_REPORT_ERROR, BR_DEAD_REPLY);
 	cr_expect_eq(bc__report_parse(&m.h, "binder", &r), -EPROTO, "no sender");
 	m.h.nlmsg_len = NLMSG_LENGTH(0);
 	cr_expect_eq(bc__report_parse(&m.h, "binder", &r), -EPROTO, "no genl header");
@@ -135,19 +133,19 @@ Test(report_parse, overrunning_attribute_stops_the_walk)
 	struct msg m;
 	struct bc_report r;
 
-	msg_init(&m, 1);
-	put_u32(&m, A_ERROR, BR_FAILED_REPLY);
-	put_u32(&m, A_FROM_PID, 9);
-	put_u32(&m, A_CODE, 5);
+	msg_init(&m, BINDER_CMD_REPORT);
+	put_u32(&m, BINDER_A_REPORT_ERROR, BR_FAILED_REPLY);
+	put_u32(&m, BINDER_A_REPORT_FROM_PID, 9);
+	put_u32(&m, BINDER_A_REPORT_CODE, 5);
 	/* claim more than the message holds */
 	m.h.nlmsg_len -= 2;
 	cr_assert_eq(bc__report_parse(&m.h, "binder", &r), 0);
 	cr_expect_eq(r.code, 0, "the cut attribute is not read");
 	/* a zero-length attribute header cannot loop */
-	msg_init(&m, 1);
-	put_u32(&m, A_ERROR, BR_FAILED_REPLY);
-	put_u32(&m, A_FROM_PID, 9);
-	put_attr(&m, A_CODE, NULL, 0);
+	msg_init(&m, BINDER_CMD_REPORT);
+	put_u32(&m, BINDER_A_REPORT_ERROR, BR_FAILED_REPLY);
+	put_u32(&m, BINDER_A_REPORT_FROM_PID, 9);
+	put_attr(&m, BINDER_A_REPORT_CODE, NULL, 0);
 	((struct nlattr *)((char *)&m.h + m.len - NLA_HDRLEN))->nla_len = 0;
 	cr_assert_eq(bc__report_parse(&m.h, "binder", &r), 0);
 }
@@ -159,10 +157,10 @@ Test(report_parse, context_cut_and_terminated)
 	struct bc_report r;
 
 	memset(longname, 'x', sizeof(longname));
-	msg_init(&m, 1);
-	put_u32(&m, A_ERROR, BR_FAILED_REPLY);
-	put_u32(&m, A_FROM_PID, 9);
-	put_attr(&m, A_CONTEXT, longname, sizeof(longname)); /* no NUL at all */
+	msg_init(&m, BINDER_CMD_REPORT);
+	put_u32(&m, BINDER_A_REPORT_ERROR, BR_FAILED_REPLY);
+	put_u32(&m, BINDER_A_REPORT_FROM_PID, 9);
+	put_attr(&m, BINDER_A_REPORT_CONTEXT, longname, sizeof(longname)); /* no NUL at all */
 	cr_assert_eq(bc__report_parse(&m.h, "binder", &r), 0);
 	cr_expect_eq(strlen(r.context), sizeof(r.context) - 1);
 }
@@ -173,12 +171,12 @@ Test(report_parse, short_u32_and_unknown_attributes)
 	struct bc_report r;
 	uint16_t two = 3;
 
-	msg_init(&m, 1);
-	put_u32(&m, A_ERROR, BR_FROZEN_REPLY);
-	put_u32(&m, A_FROM_PID, 9);
-	put_attr(&m, A_CODE, &two, sizeof(two)); /* too short: ignored */
+	msg_init(&m, BINDER_CMD_REPORT);
+	put_u32(&m, BINDER_A_REPORT_ERROR, BR_FROZEN_REPLY);
+	put_u32(&m, BINDER_A_REPORT_FROM_PID, 9);
+	put_attr(&m, BINDER_A_REPORT_CODE, &two, sizeof(two)); /* too short: ignored */
 	put_u32(&m, 40, 1234);			  /* newer than the library */
-	put_u32(&m, A_DATA_SIZE, 12);
+	put_u32(&m, BINDER_A_REPORT_DATA_SIZE, 12);
 	cr_assert_eq(bc__report_parse(&m.h, "binder", &r), 0);
 	cr_expect_eq(r.code, 0);
 	cr_expect_eq(r.data_size, 12);
