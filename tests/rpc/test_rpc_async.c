@@ -191,3 +191,78 @@ Test(rpc_async, too_many_bytes_held)
 	cr_assert_eq(atomic_load(&f.a.recorded), 0);
 	teardown(&f);
 }
+
+/* ---- a peer writing while we write --------------------------------------- */
+
+/* A hand-made server: answers the set-up and GET_ROOT in advance, then
+ * writes a stream of DEC_STRONGs without reading, as a peer giving back
+ * oneway targets does, and only then reads what the client sent. */
+struct dec_flood {
+	int fd;
+	size_t n_decs;
+	size_t got; /* bytes the client sent */
+	pthread_t thread;
+};
+
+static void *dec_flood_main(void *arg)
+{
+	struct dec_flood *d = arg;
+	static uint8_t decs[32 * 40000];
+	struct raw r = { .n = 0 };
+	uint8_t root[16], buf[65536];
+	size_t off = 0;
+	ssize_t n;
+
+	raw_server_setup(&r, 1);
+	bc__put_le32(root, 1);
+	bc__put_le64(root + 4, bc__rpc_addr(3, 0));
+	bc__put_le32(root + 12, 12); /* SYSTEM */
+	raw_reply(&r, 1, 0, root, sizeof(root));
+	cr_assert_eq(send(d->fd, r.b, r.n, MSG_NOSIGNAL), (ssize_t)r.n);
+	for (size_t i = 0; i < d->n_decs; i++) {
+		bc__rpc_wire_header_encode(BC_RPC_CMD_DEC_STRONG, BC_RPC_DEC_STRONG_SIZE, decs + 32 * i);
+		bc__rpc_dec_strong_encode(bc__rpc_addr(3, 0), 1, decs + 32 * i + 16);
+	}
+	/* one write of it all: more than both sockets' buffers hold */
+	while (off < 32 * d->n_decs) {
+		n = send(d->fd, decs + off, 32 * d->n_decs - off, MSG_NOSIGNAL);
+		if (n <= 0)
+			break; /* the client went: the rest of its bytes are queued */
+		off += (size_t)n;
+	}
+	while ((n = recv(d->fd, buf, sizeof(buf), 0)) > 0)
+		d->got += (size_t)n;
+	return NULL;
+}
+
+/* Without reading the peer's DEC_STRONGs while its writes block, the
+ * client and this server would each wait for the other for ever. */
+Test(rpc_async, writes_drain_dec_strongs)
+{
+	static uint8_t payload[90000];
+	struct dec_flood d = { .n_decs = 40000 };
+	bc_rpc_session *s = NULL;
+	bc_binder *root = NULL;
+	int sv[2];
+
+	cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	d.fd = sv[1];
+	cr_assert_eq(pthread_create(&d.thread, NULL, dec_flood_main, &d), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(sv[0], BINDERC_RPC_VERSION_DEFAULT, 0, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	for (int i = 0; i < 12; i++) {
+		bc_parcel *p = NULL;
+
+		cr_assert_eq(bc_binder_new_parcel(root, &p), 0);
+		cr_assert_eq(bc_parcel_write_raw(p, payload, sizeof(payload)), 0);
+		cr_assert_eq(bc_binder_transact(root, 1, p, NULL, BINDERC_FLAG_ONEWAY, NULL), 0, "call %d", i);
+		bc_parcel_unref(p);
+	}
+	cr_assert_eq(bc_rpc_session_get_error(s), 0);
+	bc_binder_unref(root);
+	bc_rpc_session_unref(s);
+	cr_assert_eq(pthread_join(d.thread, NULL), 0);
+	close(sv[1]);
+	/* every call arrived whole */
+	cr_assert_geq(d.got, 12 * sizeof(payload));
+}
