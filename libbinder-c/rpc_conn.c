@@ -133,37 +133,68 @@ static bool held_here(const struct rpc_conn *c)
 	return false;
 }
 
-int bc__rpc_call_conn(bc_rpc_session *s, bool wait, struct rpc_conn **ret)
+/* One pass over the connections to call on, from a rotating start: a
+ * free one, locked; *@any: there are some; *@other: some this thread
+ * does not hold already. */
+static struct rpc_conn *try_free(bc_rpc_session *s, bool *any, bool *other)
 {
 	size_t n = atomic_load_explicit(&s->n_conns, memory_order_acquire);
 	unsigned start = atomic_fetch_add(&s->next_call, 1);
-	struct rpc_conn *first = NULL, *got = NULL;
-	bool any = false;
 
-	for (size_t k = 0; k < n && !got; k++) {
+	for (size_t k = 0; k < n; k++) {
 		struct rpc_conn *c = s->conns[(start + k) % n];
 
 		if (c->serve)
 			continue;
-		any = true;
-		/* (a oneway call's handler, run while this thread waits on
-		 * @c, must not wait for @c: it would wait for itself) */
-		if (!first && !held_here(c))
-			first = c;
+		*any = true;
+		if (!held_here(c))
+			*other = true;
 		if (pthread_mutex_trylock(&c->mu) == 0)
-			got = c;
+			return c;
 	}
+	return NULL;
+}
+
+/* Let @c go, and wake a thread waiting for one. */
+static void release(struct rpc_conn *c)
+{
+	bc_rpc_session *s = c->s;
+
+	pthread_mutex_unlock(&c->mu);
+	/* a waiter counted after this load finds @c free in its own pass */
+	if (atomic_load(&s->conn_waiters)) {
+		pthread_mutex_lock(&s->mu);
+		pthread_cond_broadcast(&s->conn_cv);
+		pthread_mutex_unlock(&s->mu);
+	}
+}
+
+int bc__rpc_call_conn(bc_rpc_session *s, bool wait, struct rpc_conn **ret)
+{
+	bool any = false, other = false;
+	struct rpc_conn *got = try_free(s, &any, &other);
+
+	if (!got && !any)
+		return -ENOTCONN;
+	/* (a oneway call's handler, run while its thread waits on the only
+	 * connection, must not wait for it: it would wait for itself) */
+	if (!got && !other)
+		return -EDEADLK;
+	if (!got && !wait)
+		return -EWOULDBLOCK;
 	if (!got) {
-		if (!first)
-			return any ? -EDEADLK : -ENOTCONN;
-		if (!wait)
-			return -EWOULDBLOCK;
-		/* all busy: wait for one (a call's turn is short) */
-		pthread_mutex_lock(&first->mu);
-		got = first;
+		/* all busy: the first one let go, whichever it is (waiting
+		 * for one in particular could wait on a call that waits for
+		 * ours) */
+		pthread_mutex_lock(&s->mu);
+		atomic_fetch_add(&s->conn_waiters, 1);
+		while (!(got = try_free(s, &any, &other)))
+			pthread_cond_wait(&s->conn_cv, &s->mu);
+		atomic_fetch_sub(&s->conn_waiters, 1);
+		pthread_mutex_unlock(&s->mu);
 	}
 	if (!bc__rpc_own_push(s, got)) {
-		pthread_mutex_unlock(&got->mu);
+		release(got);
 		return -ELOOP; /* too many sessions nested on this thread */
 	}
 	*ret = got;
@@ -173,7 +204,7 @@ int bc__rpc_call_conn(bc_rpc_session *s, bool wait, struct rpc_conn **ret)
 void bc__rpc_call_conn_put(struct rpc_conn *c)
 {
 	bc__rpc_own_pop();
-	pthread_mutex_unlock(&c->mu);
+	release(c);
 }
 
 bool bc__rpc_drains(const struct rpc_conn *c)

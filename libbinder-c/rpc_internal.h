@@ -108,6 +108,10 @@ struct bc_rpc_session {
 	atomic_size_t n_conns;
 	unsigned n_serve, n_call; /* of each kind (mu) */
 	atomic_uint next_call;	  /* where the search for a free one starts */
+	/* threads waiting for a connection to call on (under mu, woken by
+	 * conn_cv when one is let go) */
+	atomic_uint conn_waiters;
+	pthread_cond_t conn_cv;
 	bool is_server;
 	uint32_t max_threads; /* a server's: connections served per session */
 	uint32_t peer_threads; /* a client's: what the server serves */

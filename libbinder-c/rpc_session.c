@@ -28,8 +28,10 @@ int bc__rpc_session_new(bool is_server, bc_rpc_session **ret)
 	atomic_init(&s->refs, 1);
 	atomic_init(&s->n_conns, 0);
 	atomic_init(&s->next_call, 0);
+	atomic_init(&s->conn_waiters, 0);
 	s->is_server = is_server;
 	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->conn_cv, NULL);
 	atomic_init(&s->dead, false);
 	atomic_init(&s->error, 0);
 	atomic_init(&s->drained, false);
@@ -107,6 +109,7 @@ bool bc__rpc_session_put(bc_rpc_session *s)
 	bc_binder_unref(s->root);
 	free(s->nodes);
 	free(s->pending);
+	pthread_cond_destroy(&s->conn_cv);
 	pthread_mutex_destroy(&s->mu);
 	free(s);
 	return true;

@@ -5,6 +5,7 @@
  * the server calls the client's objects outside the client's calls, and
  * oneway calls spread over connections yet run in their order.
  */
+#include "rpc_internal.h"
 #include "rpct.h"
 
 /* A rendezvous object: code 1 returns once @want calls are inside it
@@ -125,6 +126,56 @@ Test(rpc_conns, parallel_outgoing)
 	bc_binder_unref(obj);
 }
 
+/* A caller finding every connection busy takes the first one let go,
+ * not one it picked: here the two it could pick are held by calls that
+ * wait for it, and only the third (held by the test) is let go. */
+Test(rpc_conns, busy_caller_takes_first_free)
+{
+	struct meet m;
+	struct joiner j;
+	struct caller c[3];
+	struct rpc_conn *x = NULL;
+	bc_binder *obj = meet_new(&m, 3), *root = NULL;
+	bc_rpc_session *s = NULL;
+	char addr[96];
+	int64_t end;
+
+	joiner_start(&j, obj, 0, addr, sizeof(addr));
+	cr_assert_eq(bc_rpc_server_set_max_threads(j.srv, 3), 0);
+	cr_assert_eq(bc_rpc_session_connect(addr, BINDERC_RPC_VERSION_DEFAULT, 0, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	cr_assert_eq(bc__rpc_call_conn(s, false, &x), 0);
+	for (int i = 0; i < 2; i++) {
+		c[i].b = root;
+		cr_assert_eq(pthread_create(&c[i].thread, NULL, caller_main, &c[i]), 0);
+	}
+	/* two calls inside, holding the other two connections */
+	end = th_now_ms() + TH_HANG_MS;
+	pthread_mutex_lock(&m.mu);
+	while (m.inside < 2 && th_now_ms() < end) {
+		pthread_mutex_unlock(&m.mu);
+		th_nap_until(end);
+		pthread_mutex_lock(&m.mu);
+	}
+	cr_assert_eq(m.inside, 2);
+	pthread_mutex_unlock(&m.mu);
+	c[2].b = root;
+	cr_assert_eq(pthread_create(&c[2].thread, NULL, caller_main, &c[2]), 0);
+	/* the third waits for a connection */
+	while (atomic_load(&s->conn_waiters) == 0 && th_nap_until(end))
+		;
+	cr_assert_eq(atomic_load(&s->conn_waiters), 1);
+	bc__rpc_call_conn_put(x);
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(pthread_join(c[i].thread, NULL), 0);
+		cr_assert_eq(c[i].result, 0, "call %d: %d", i, c[i].result);
+	}
+	bc_binder_unref(root);
+	bc_rpc_session_unref(s);
+	cr_assert_eq(joiner_stop(&j), 0);
+	bc_binder_unref(obj);
+}
+
 /* Oneway calls from one thread spread over four connections (and so
  * over four server threads) still run one at a time, in their order. */
 Test(rpc_conns, oneway_order)
@@ -142,10 +193,12 @@ Test(rpc_conns, oneway_order)
 	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
 	for (int32_t i = 0; i < 400; i++) {
 		bc_parcel *d = NULL;
+		int r;
 
 		cr_assert_eq(bc_binder_new_parcel(root, &d), 0);
 		cr_assert_eq(bc_parcel_write_int32(d, i), 0);
-		cr_assert_eq(bc_binder_transact(root, 2, d, NULL, BINDERC_FLAG_ONEWAY, NULL), 0);
+		r = bc_binder_transact(root, 2, d, NULL, BINDERC_FLAG_ONEWAY, NULL);
+		cr_assert_eq(r, 0, "oneway %d: %d (session %d)", i, r, bc_rpc_session_get_error(s));
 		bc_parcel_unref(d);
 	}
 	end = th_now_ms() + TH_HANG_MS;
