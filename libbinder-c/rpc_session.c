@@ -1031,15 +1031,15 @@ static int32_t run_local(bc_rpc_session *s, struct rpc_conn *cn, bc_binder *b, c
 
 /* Hold oneway call @t (its body *@body and the fds in @rx, both taken)
  * until the calls numbered before it to the same object have run (mu
- * held).  Several connections carry oneway calls in any order; one
- * carries them in order, so there an early number is a violation. */
+ * held).  Several connections carry oneway calls in any order -- and a
+ * session of one connection may not stay one: the client's joins may
+ * reach us after calls it made on them, so an early number is never a
+ * violation by itself; the limits bound what a peer can make us hold. */
 static int async_hold_locked(bc_rpc_session *s, struct rpc_conn *cn, const struct bc_rpc_transaction *t,
 			     uint8_t **body, size_t len, struct rx_fds *rx)
 {
 	struct rpc_async *a;
 
-	if (s->n_serve <= 1)
-		return -EBADMSG;
 	for (size_t i = 0; i < s->n_async; i++)
 		if (s->async_q[i].addr == t->address && s->async_q[i].number == t->async_number)
 			return -EBADMSG; /* the same number twice */
