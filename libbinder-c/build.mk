@@ -19,7 +19,7 @@ LBC_NAMES += slot
 # Stability levels of binders and the check of required ones.
 LBC_NAMES += stability
 # RPC binder: binder over sockets, wire-compatible with Android (rpc.h).
-LBC_NAMES += rpc_wire rpc_session rpc_proxy rpc_server
+LBC_NAMES += rpc_wire rpc_conn rpc_session rpc_client rpc_proxy rpc_server rpc_addr rpc_death rpc_listen
 LBC_HEADERS := $(wildcard $(TOP)/include/binderc/*.h)
 LBC_PIC := $(patsubst %,$(LBC_OBJ)/pic/%.o,$(LBC_NAMES))
 LBC_STATIC := $(patsubst %,$(LBC_OBJ)/static/%.o,$(LBC_NAMES))

@@ -6,12 +6,18 @@
  *   rpc_session.c  a session: its socket, its object table, commands
  *   rpc_proxy.c    the proxy kind of a peer's object (a bc_binder_ops)
  *   rpc_server.c   accepting a client and serving its session
+ *   rpc_death.c    death notifications, and a client session's watcher
+ *   rpc_addr.c     addresses and the sockets made from them
  *
- * LOCKING: a session's connection is used by one thread at a time
- * (conn_mu, and the thread-local owner for calls nested in a handler
- * running on the serving thread).  mu protects the object table, the
- * pending DEC_STRONGs and the id counter; no I/O, allocation-heavy work
- * or callback runs under it.
+ *   rpc_conn.c     a session's connections: socket I/O, who uses which
+ *   rpc_client.c   a client's set-up, joins and incoming connections
+ *
+ * LOCKING: each connection is used by one thread at a time (its mu, and
+ * the thread-local owner for calls nested in a handler running on a
+ * thread that serves or waits on it).  A session's mu protects the
+ * object table, the pending DEC_STRONGs, the queued oneways and the id
+ * counter; no I/O, allocation-heavy work or callback runs under it.  A
+ * connection's mu is taken before the session's, never after.
  */
 #ifndef BINDERC_RPC_INTERNAL_H
 #define BINDERC_RPC_INTERNAL_H
@@ -36,6 +42,44 @@ struct bc_rpc_fds {
 /* At most this many fds go with one message (the kernel's SCM_MAX_FD). */
 #define BC_RPC_MAX_FDS 253
 
+/* One connection of a session: a connected stream socket, used by one
+ * thread at a time.  Named from this side: we serve it (read the peer's
+ * calls: a server's connections from a client's outgoing ones, a
+ * client's incoming ones) or we call on it (a client's outgoing ones, a
+ * server's from a client's incoming ones). */
+struct rpc_conn {
+	int fd;
+	bool serve;
+	pthread_mutex_t mu;
+	/* the peer's credentials (SO_PEERCRED, unix sockets), as callers'
+	 * identity; pid 0 and euid -1 (nobody's) where unknown */
+	pid_t peer_pid;
+	uid_t peer_euid;
+	bc_rpc_session *s; /* the session it was added to */
+	/* a client's incoming connection: the thread reading it */
+	bool has_reader;
+	pthread_t reader;
+};
+/* Connections per session, of both kinds (a server's limits are lower). */
+#define BC_RPC_MAX_CONNS 32
+/* Oneway calls held for an earlier one that has not come yet, per
+ * session, and their bytes; beyond either the peer is flooding and the
+ * session ends (Android ends at 10000 calls). */
+#define BC_RPC_MAX_ASYNC_QUEUED 1000
+#define BC_RPC_MAX_ASYNC_BYTES (4u << 20)
+
+/* A oneway call that came before its turn: its body and fds, run when
+ * the calls numbered before it have run. */
+struct rpc_async {
+	uint64_t addr;
+	uint64_t number;
+	uint8_t *body;
+	size_t len;
+	int *fds;
+	size_t n_fds;
+	struct rpc_conn *conn; /* whose peer sent it (identity) */
+};
+
 /* One address known in the session (RpcState's BinderNode). */
 struct rpc_node {
 	uint64_t addr;
@@ -44,6 +88,7 @@ struct rpc_node {
 	uint32_t sent; /* references sent and not given back */
 	/* Oneway numbers: the next one expected (ours) or sent (peer's). */
 	uint64_t async_next;
+	bool async_running; /* ours: a oneway call is being run */
 	/* A peer's object: its proxy, not counted (it leaves the table in its
 	 * weak_last). */
 	struct bc_rpc_proxy *proxy;
@@ -56,14 +101,27 @@ struct rpc_dec {
 
 struct bc_rpc_session {
 	atomic_int refs;
-	int fd;
+	/* The connections, never removed before the session is freed: a slot
+	 * is written before n_conns counts it (release), so that a reader of
+	 * n_conns (acquire) needs no lock.  Added under mu. */
+	struct rpc_conn *conns[BC_RPC_MAX_CONNS];
+	atomic_size_t n_conns;
+	unsigned n_serve, n_call; /* of each kind (mu) */
+	atomic_uint next_call;	  /* where the search for a free one starts */
+	/* threads waiting for a connection to call on (under mu, woken by
+	 * conn_cv when one is let go) */
+	atomic_uint conn_waiters;
+	pthread_cond_t conn_cv;
 	bool is_server;
+	uint32_t max_threads; /* a server's: connections served per session */
+	uint32_t peer_threads; /* a client's: what the server serves */
 	uint32_t version;
 	uint32_t fd_mode; /* BC_RPC_FD_MODE_NONE or _UNIX */
 	uint8_t id[BC_RPC_SESSION_ID_SIZE];
 	bc_binder *root; /* a server's */
-	pthread_mutex_t conn_mu;
 	pthread_mutex_t mu;
+	struct rpc_async *async_q; /* oneways before their turn (mu) */
+	size_t n_async, cap_async, async_bytes;
 	struct rpc_node *nodes;
 	size_t n_nodes, cap_nodes;
 	uint32_t next_id;
@@ -73,6 +131,11 @@ struct bc_rpc_session {
 	atomic_int error;
 	/* a server session gave its last object back: a clean end */
 	atomic_bool drained;
+	/* rpc_death.c: obituaries sent once; a client's watcher thread */
+	atomic_bool obituaries_sent;
+	atomic_bool watcher_starting;
+	bool watcher_started;
+	pthread_t watcher;
 };
 
 /* A proxy of the peer's object at @addr. */
@@ -81,23 +144,93 @@ struct bc_rpc_proxy {
 	bc_rpc_session *s; /* referenced */
 	uint64_t addr;
 	uint32_t recd; /* references received, to give back (under s->mu) */
+	bc_slot *deaths; /* death recipients (under s->mu) */
 };
 
 extern const struct bc_binder_ops bc__rpc_proxy_ops;
 
-/* ---- rpc_session.c ------------------------------------------------------- */
-/* A session on @fd (taken) with one reference. */
-int bc__rpc_session_new(int fd, bool is_server, bc_rpc_session **ret);
-/* End the session with @err (the first error stays). */
-void bc__rpc_fail(bc_rpc_session *s, int err);
+struct bc_rpc_server {
+	atomic_int refs;
+	bc_binder *root;
+	atomic_uint max_version;
+	atomic_bool fds; /* fd mode UNIX accepted */
+	/* rpc_listen.c: the sessions being served (referenced), the
+	 * listeners being joined, and the threads serving connections
+	 * (all under mu; cv: one of them ended) */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bc_rpc_session **sessions;
+	size_t n_sessions, cap_sessions;
+	unsigned max_sessions;
+	/* per session: connections served (the client's outgoing ones: the
+	 * threads a session may use here), and connections to call the
+	 * client on (its incoming ones) */
+	unsigned max_threads, max_incoming;
+	unsigned setup_timeout_ms; /* each read of a connection's set-up */
+	unsigned n_threads; /* join's connection threads still running */
+	int *listeners;
+	size_t n_listeners;
+	bool shut_down;
+};
+
+/* ---- rpc_conn.c ------------------------------------------------------------ */
+/* A connection on @fd (taken: closed on an error too). */
+int bc__rpc_conn_new(int fd, bool serve, struct rpc_conn **ret);
+void bc__rpc_conn_free(struct rpc_conn *c);
+/* Add @c to the session (then the session's): -EUSERS when full or
+ * when @limit (0: none) connections of its kind are there already,
+ * -EPIPE when the session has ended (@c is the caller's then). */
+int bc__rpc_conn_add(bc_rpc_session *s, struct rpc_conn *c, unsigned limit);
 /* Exact reads and writes of the socket: 0, -EPIPE for an end of stream
  * before the first byte (when @boundary), -EPROTO for one inside a
  * structure, -errno. */
-int bc__rpc_send(bc_rpc_session *s, const void *buf, size_t len);
-int bc__rpc_recv(bc_rpc_session *s, void *buf, size_t len, bool boundary);
-/* Serve commands until the peer closes (0) or an error (-errno); the
- * caller owns the connection.  For a server session. */
-int bc__rpc_serve(bc_rpc_session *s);
+int bc__rpc_send(struct rpc_conn *c, const void *buf, size_t len);
+/*
+ * A peer writing on a connection we call on while we write on it (its
+ * DEC_STRONGs after our oneway calls) would block both sides once both
+ * socket buffers are full; as Android's RpcState::drainCommands, a
+ * blocked write there reads the peer's commands meanwhile -- DEC_STRONG
+ * only: nothing else may come while we have not finished asking.
+ * bc__rpc_drains(): whether @c's writes do that; bc__rpc_send_blocked():
+ * wait until @c is writable, draining (0 or -errno).
+ */
+bool bc__rpc_drains(const struct rpc_conn *c);
+int bc__rpc_send_blocked(struct rpc_conn *c);
+int bc__rpc_recv(struct rpc_conn *c, void *buf, size_t len, bool boundary);
+/* The connection of @s this thread uses (serves, or waits on), or NULL. */
+struct rpc_conn *bc__rpc_owned(const bc_rpc_session *s);
+/* This thread uses @c of @s from now on (its mu held): false when too
+ * many sessions are nested on this thread. */
+bool bc__rpc_own_push(bc_rpc_session *s, struct rpc_conn *c);
+void bc__rpc_own_pop(void);
+/* A connection to call on in *@ret, locked and owned: a free one, else
+ * (@wait) the next one when it is free.  -ENOTCONN if the session has
+ * none, -EWOULDBLOCK if none is free and !@wait, -EDEADLK if the only
+ * ones are held by this thread already (a oneway call's handler, run
+ * while its thread waits on one), -ELOOP when too many sessions are
+ * nested on this thread. */
+int bc__rpc_call_conn(bc_rpc_session *s, bool wait, struct rpc_conn **ret);
+void bc__rpc_call_conn_put(struct rpc_conn *c);
+
+/* ---- rpc_session.c ------------------------------------------------------- */
+/* A session without connections, with one reference. */
+int bc__rpc_session_new(bool is_server, bc_rpc_session **ret);
+/* Drop a reference: true if it was the last (the session is freed). */
+bool bc__rpc_session_put(bc_rpc_session *s);
+/* End the session with @err (the first error stays): every connection
+ * is shut down. */
+void bc__rpc_fail(bc_rpc_session *s, int err);
+/* Serve commands on @c until the peer closes (0) or an error (-errno);
+ * the session ends with it.  The caller owns nothing of the session. */
+int bc__rpc_serve(bc_rpc_session *s, struct rpc_conn *c);
+/* Serve one command on @c (its mu held, owned): 0, or -errno (the
+ * session must end). */
+int bc__rpc_serve_one(bc_rpc_session *s, struct rpc_conn *c);
+/* Read one command on @c (rpc_conn.c's drain): a DEC_STRONG, run; any
+ * other is a violation (-EBADMSG). */
+int bc__rpc_drain_one(bc_rpc_session *s, struct rpc_conn *c);
+/* After the session ended: objects given back, obituaries sent. */
+void bc__rpc_ended(bc_rpc_session *s);
 /* A call to address @addr (0: special transaction @code). */
 int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel *data, bc_parcel **ret_reply,
 		     uint32_t flags, int *ret_origin);
@@ -106,5 +239,25 @@ int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel 
 void bc__rpc_queue_dec(bc_rpc_session *s, uint64_t addr, uint32_t amount);
 /* The proxy @x is being freed: out of the table. */
 void bc__rpc_forget_proxy(bc_rpc_session *s, struct bc_rpc_proxy *x);
+/* The session is over: give back every object the peer held. */
+void bc__rpc_drop_nodes(bc_rpc_session *s);
+
+/* ---- rpc_listen.c ----------------------------------------------------------- */
+/* Count @s among the server's sessions (a reference is taken):
+ * -ESHUTDOWN after bc_rpc_server_shutdown(), -EUSERS at the limit. */
+int bc__rpc_server_add_session(bc_rpc_server *srv, bc_rpc_session *s);
+void bc__rpc_server_remove_session(bc_rpc_server *srv, bc_rpc_session *s);
+/* 0 if a new session may start: -ESHUTDOWN, -EUSERS at the limit. */
+int bc__rpc_server_may_add(bc_rpc_server *srv);
+/* The live session of id @id (referenced), or NULL. */
+bc_rpc_session *bc__rpc_server_find_session(bc_rpc_server *srv, const uint8_t *id);
+
+/* ---- rpc_death.c ------------------------------------------------------------ */
+int bc__rpc_link_to_death(bc_binder *b, bc_death_fn fn, void *userdata, bc_slot **ret);
+/* Once the session is dead: call every recipient of its proxies (once;
+ * no lock held by the caller). */
+void bc__rpc_send_obituaries(bc_rpc_session *s);
+/* The session is being freed: end its watcher, if it has one. */
+void bc__rpc_watcher_stop(bc_rpc_session *s);
 
 #endif

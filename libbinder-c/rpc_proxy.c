@@ -90,7 +90,8 @@ static void rpc_proxy_prepare_parcel(bc_binder *b, bc_parcel *p)
 	p->rpc = bc_rpc_session_ref(rproxy(b)->s);
 }
 
-/* No death or frozen notifications: they need an incoming connection. */
+/* Deaths when the session ends (rpc_death.c); no frozen notifications:
+ * RPC binder has no freezing. */
 const struct bc_binder_ops bc__rpc_proxy_ops = {
 	.strong_last = rpc_proxy_strong_last,
 	.weak_last = rpc_proxy_weak_last,
@@ -102,4 +103,5 @@ const struct bc_binder_ops bc__rpc_proxy_ops = {
 	.default_stability = rpc_proxy_default_stability,
 	.received_stability = rpc_proxy_received_stability,
 	.prepare_parcel = rpc_proxy_prepare_parcel,
+	.link_to_death = bc__rpc_link_to_death,
 };

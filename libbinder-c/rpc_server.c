@@ -2,22 +2,19 @@
 /*
  * RPC servers: a root object and the highest protocol version agreed to;
  * each connection a client opens is served on the thread that hands it
- * over (bc_rpc_server_serve_fd), as a session of its own (new sessions
- * only: a session is one connection here).
+ * over (bc_rpc_server_serve_fd, or a thread of bc_rpc_server_join's), as
+ * a session of its own (new sessions only: a session is one connection
+ * here).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "rpc_internal.h"
 
-struct bc_rpc_server {
-	atomic_int refs;
-	bc_binder *root;
-	atomic_uint max_version;
-	atomic_bool fds; /* fd mode UNIX accepted */
-};
 
 int bc_rpc_server_new(bc_binder *root, bc_rpc_server **ret)
 {
@@ -31,6 +28,12 @@ int bc_rpc_server_new(bc_binder *root, bc_rpc_server **ret)
 	atomic_init(&srv->refs, 1);
 	atomic_init(&srv->max_version, BINDERC_RPC_VERSION_DEFAULT);
 	atomic_init(&srv->fds, false);
+	pthread_mutex_init(&srv->mu, NULL);
+	pthread_cond_init(&srv->cv, NULL);
+	srv->max_sessions = BINDERC_RPC_MAX_SESSIONS_DEFAULT;
+	srv->max_threads = 1; /* Android's default */
+	srv->max_incoming = BINDERC_RPC_MAX_INCOMING_DEFAULT;
+	srv->setup_timeout_ms = BINDERC_RPC_SETUP_TIMEOUT_MS_DEFAULT;
 	srv->root = bc_binder_ref(root);
 	*ret = srv;
 	return 0;
@@ -46,7 +49,12 @@ bc_rpc_server *bc_rpc_server_ref(bc_rpc_server *srv)
 bc_rpc_server *bc_rpc_server_unref(bc_rpc_server *srv)
 {
 	if (srv && atomic_fetch_sub(&srv->refs, 1) == 1) {
+		/* every session and joiner holds a reference: none is left */
 		bc_binder_unref(srv->root);
+		free(srv->sessions);
+		free(srv->listeners);
+		pthread_mutex_destroy(&srv->mu);
+		pthread_cond_destroy(&srv->cv);
 		free(srv);
 	}
 	return NULL;
@@ -85,46 +93,149 @@ static int new_session_id(uint8_t *id, size_t len)
 	return 0;
 }
 
-/* The connection's set-up (RpcServer::establishConnection). */
-static int accept_session(bc_rpc_server *srv, bc_rpc_session *s)
+/* A bound on the wait for each read of a connection's set-up (0: none):
+ * a client that connects and then says nothing must not keep a thread
+ * for ever.  Lifted once the set-up is done (a session may idle). */
+static int setup_timeout(struct rpc_conn *c, unsigned ms)
 {
-	uint8_t in[BC_RPC_CONN_HEADER_SIZE], resp[BC_RPC_NEW_SESSION_RESPONSE_SIZE], init[BC_RPC_CONN_INIT_SIZE];
-	uint8_t skip[BC_RPC_SESSION_ID_SIZE];
-	struct bc_rpc_conn_header h;
-	int r = bc__rpc_recv(s, in, sizeof(in), false);
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (suseconds_t)(ms % 1000) * 1000 };
 
-	if (r < 0)
-		return r;
-	r = bc__rpc_conn_header_decode(in, &h);
-	if (r < 0)
-		return r;
-	if (h.session_id_size) {
-		/* a join: no session here has a second connection */
-		r = bc__rpc_recv(s, skip, h.session_id_size, false);
-		return r < 0 ? r : -ENOENT;
-	}
+	return setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ? -errno : 0;
+}
+
+/* A set-up read that timed out says so. */
+static int setup_error(int r)
+{
+	return r == -EAGAIN || r == -EWOULDBLOCK ? -ETIMEDOUT : r;
+}
+
+/* A new session's set-up on its first connection @c, whose header @h was
+ * read (RpcServer::establishConnection). */
+static int setup_session(bc_rpc_server *srv, bc_rpc_session *s, struct rpc_conn *c,
+			 const struct bc_rpc_conn_header *h)
+{
+	uint8_t resp[BC_RPC_NEW_SESSION_RESPONSE_SIZE], init[BC_RPC_CONN_INIT_SIZE];
+	int r;
+
 	/* a new session must be asked for on an outgoing connection */
-	if (h.options & BC_RPC_CONN_OPTION_INCOMING)
+	if (h->options & BC_RPC_CONN_OPTION_INCOMING)
 		return -EBADMSG;
-	s->version = bc__rpc_server_version(h.version, atomic_load(&srv->max_version));
+	s->version = bc__rpc_server_version(h->version, atomic_load(&srv->max_version));
 	bc__rpc_new_session_response_encode(s->version, resp);
-	r = bc__rpc_send(s, resp, sizeof(resp));
+	r = bc__rpc_send(c, resp, sizeof(resp));
 	if (r < 0)
 		return r;
 	/* Android too answers before it drops an fd mode it does not serve. */
-	if (h.fd_mode == BC_RPC_FD_MODE_UNIX && atomic_load(&srv->fds))
+	if (h->fd_mode == BC_RPC_FD_MODE_UNIX && atomic_load(&srv->fds))
 		s->fd_mode = BC_RPC_FD_MODE_UNIX;
-	else if (h.fd_mode != BC_RPC_FD_MODE_NONE)
+	else if (h->fd_mode != BC_RPC_FD_MODE_NONE)
 		return -EOPNOTSUPP;
-	r = bc__rpc_recv(s, init, sizeof(init), false);
+	r = bc__rpc_recv(c, init, sizeof(init), false);
 	if (r == 0)
 		r = bc__rpc_conn_init_check(init);
+	if (r == 0)
+		r = setup_timeout(c, 0);
+	return setup_error(r);
+}
+
+/* A new session on @c: set up, then served on this thread. */
+static int serve_new(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h)
+{
+	bc_rpc_session *s;
+	int r = bc__rpc_session_new(true, &s);
+
+	if (r < 0) {
+		bc__rpc_conn_free(c);
+		return r;
+	}
+	s->root = bc_binder_ref(srv->root);
+	pthread_mutex_lock(&srv->mu);
+	s->max_threads = srv->max_threads;
+	pthread_mutex_unlock(&srv->mu);
+	/* the id first: a join looks sessions up by it */
+	r = new_session_id(s->id, sizeof(s->id));
+	if (r == 0)
+		r = bc__rpc_conn_add(s, c, 0);
+	if (r < 0) {
+		bc__rpc_conn_free(c);
+		bc_rpc_session_unref(s);
+		return r;
+	}
+	/* known to the server while served, so that its shutdown ends it */
+	r = bc__rpc_server_add_session(srv, s);
+	if (r == 0) {
+		r = setup_session(srv, s, c, h);
+		if (r == 0)
+			r = bc__rpc_serve(s, c);
+		else
+			bc__rpc_fail(s, r);
+		bc__rpc_server_remove_session(srv, s);
+	} else {
+		bc__rpc_fail(s, r);
+	}
+	bc_rpc_session_unref(s);
+	return r;
+}
+
+/* A connection @c joining an existing session: one more to serve here
+ * (the client's outgoing), or one to call the client on (its incoming). */
+static int serve_join(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h)
+{
+	uint8_t id[BC_RPC_SESSION_ID_SIZE], init[BC_RPC_CONN_INIT_SIZE];
+	bool incoming = h->options & BC_RPC_CONN_OPTION_INCOMING;
+	bc_rpc_session *s = NULL;
+	unsigned limit;
+	int r = bc__rpc_recv(c, id, sizeof(id), false);
+
+	if (r == 0) {
+		s = bc__rpc_server_find_session(srv, id);
+		if (!s)
+			r = -ENOENT; /* Android drops it too, saying nothing */
+	}
+	if (r == 0 && !incoming) {
+		r = bc__rpc_recv(c, init, sizeof(init), false);
+		if (r == 0)
+			r = bc__rpc_conn_init_check(init);
+	}
+	/* (an incoming one is only written to, by the session's callers) */
+	if (r == 0)
+		r = setup_timeout(c, 0);
+	r = setup_error(r);
+	pthread_mutex_lock(&srv->mu);
+	limit = incoming ? srv->max_incoming : srv->max_threads;
+	pthread_mutex_unlock(&srv->mu);
+	if (r == 0 && incoming) {
+		/* we call on it: we send "cci", once it is counted */
+		c->serve = false;
+		r = limit ? bc__rpc_conn_add(s, c, limit) : -EUSERS;
+		if (r == 0) {
+			bc__rpc_conn_init_encode(init);
+			r = bc__rpc_send(c, init, sizeof(init));
+			/* the session's now: a failed write ends the session */
+			if (r < 0)
+				bc__rpc_fail(s, r);
+			bc_rpc_session_unref(s);
+			return r;
+		}
+	} else if (r == 0) {
+		r = bc__rpc_conn_add(s, c, limit);
+		if (r == 0) {
+			r = bc__rpc_serve(s, c);
+			bc_rpc_session_unref(s);
+			return r;
+		}
+	}
+	bc__rpc_conn_free(c);
+	bc_rpc_session_unref(s);
 	return r;
 }
 
 int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd)
 {
-	bc_rpc_session *s;
+	uint8_t in[BC_RPC_CONN_HEADER_SIZE];
+	struct bc_rpc_conn_header h;
+	struct rpc_conn *c;
+	unsigned timeout;
 	int r;
 
 	if (!srv || fd < 0) {
@@ -132,17 +243,26 @@ int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd)
 			close(fd);
 		return -EINVAL;
 	}
-	r = bc__rpc_session_new(fd, true, &s);
+	/* turned away before a byte is read: at the limit (or stopped) */
+	r = bc__rpc_server_may_add(srv);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	r = bc__rpc_conn_new(fd, true, &c);
 	if (r < 0)
 		return r;
-	s->root = bc_binder_ref(srv->root);
-	r = new_session_id(s->id, sizeof(s->id));
+	pthread_mutex_lock(&srv->mu);
+	timeout = srv->setup_timeout_ms;
+	pthread_mutex_unlock(&srv->mu);
+	r = setup_timeout(c, timeout);
 	if (r == 0)
-		r = accept_session(srv, s);
+		r = bc__rpc_recv(c, in, sizeof(in), false);
 	if (r == 0)
-		r = bc__rpc_serve(s);
-	else
-		bc__rpc_fail(s, r);
-	bc_rpc_session_unref(s);
-	return r;
+		r = bc__rpc_conn_header_decode(in, &h);
+	if (r < 0) {
+		bc__rpc_conn_free(c);
+		return setup_error(r);
+	}
+	return h.session_id_size ? serve_join(srv, c, &h) : serve_new(srv, c, &h);
 }

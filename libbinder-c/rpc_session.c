@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * An RPC binder session: one connection (a connected stream socket), the
- * table of object addresses both sides know, and the command loop that
- * runs whenever a thread owns the connection: a client waiting for a
- * reply executes the TRANSACTs (nested calls) and DEC_STRONGs that come
- * first, as Android's RpcState::waitForReply does; a server thread does
- * the same until the client goes.
+ * An RPC binder session: its connections (rpc_conn.c), the table of
+ * object addresses both sides know, and the command loop that runs
+ * whenever a thread holds a connection: a caller waiting for a reply
+ * executes the TRANSACTs (nested calls) and DEC_STRONGs that come first,
+ * as Android's RpcState::waitForReply does; a thread serving a
+ * connection does the same until the session ends.
  *
  * Any failed read or write, and any protocol violation, ends the whole
  * session (Android does the same: the stream cannot be resynchronised).
@@ -19,48 +19,19 @@
 
 #include "rpc_internal.h"
 
-/* The sessions whose connections this thread owns (innermost last), for
- * calls made by a handler running inside a command loop: they go on the
- * same connection, nested, as in Android.  A handler of one session may
- * call into another, so it is a stack; its depth bounds such chains. */
-#define OWNED_MAX 8
-static _Thread_local bc_rpc_session *tl_owned[OWNED_MAX];
-static _Thread_local unsigned tl_n_owned;
-
-static bool owns(const bc_rpc_session *s)
-{
-	for (unsigned i = 0; i < tl_n_owned; i++)
-		if (tl_owned[i] == s)
-			return true;
-	return false;
-}
-
-static bool own_push(bc_rpc_session *s)
-{
-	if (tl_n_owned == OWNED_MAX)
-		return false;
-	tl_owned[tl_n_owned++] = s;
-	return true;
-}
-
-static void own_pop(void)
-{
-	tl_n_owned--;
-}
-
-int bc__rpc_session_new(int fd, bool is_server, bc_rpc_session **ret)
+int bc__rpc_session_new(bool is_server, bc_rpc_session **ret)
 {
 	bc_rpc_session *s = calloc(1, sizeof(*s));
 
-	if (!s) {
-		close(fd);
+	if (!s)
 		return -ENOMEM;
-	}
 	atomic_init(&s->refs, 1);
-	s->fd = fd;
+	atomic_init(&s->n_conns, 0);
+	atomic_init(&s->next_call, 0);
+	atomic_init(&s->conn_waiters, 0);
 	s->is_server = is_server;
-	pthread_mutex_init(&s->conn_mu, NULL);
 	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->conn_cv, NULL);
 	atomic_init(&s->dead, false);
 	atomic_init(&s->error, 0);
 	atomic_init(&s->drained, false);
@@ -78,7 +49,7 @@ bc_rpc_session *bc_rpc_session_ref(bc_rpc_session *s)
 /* Give every held object back (the session is over: the peer will not
  * give them back) and forget them, so that an object holding a proxy of
  * its own session does not keep that session for ever. */
-static void drop_nodes(bc_rpc_session *s)
+void bc__rpc_drop_nodes(bc_rpc_session *s)
 {
 	for (;;) {
 		bc_binder *b = NULL;
@@ -98,19 +69,55 @@ static void drop_nodes(bc_rpc_session *s)
 	}
 }
 
-bc_rpc_session *bc_rpc_session_unref(bc_rpc_session *s)
+static void async_free(struct rpc_async *a)
 {
+	for (size_t i = 0; i < a->n_fds; i++)
+		close(a->fds[i]);
+	free(a->fds);
+	free(a->body);
+}
+
+bool bc__rpc_session_put(bc_rpc_session *s)
+{
+	size_t n;
+
 	if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
-		return NULL;
-	/* No proxy is left (each holds a reference). */
-	drop_nodes(s);
-	close(s->fd);
+		return false;
+	/* No proxy is left (each holds a reference), and no thread of ours
+	 * is running a command (each holds one meanwhile). */
+	bc__rpc_watcher_stop(s);
+	n = atomic_load(&s->n_conns);
+	if (!atomic_load(&s->dead))
+		bc__rpc_fail(s, -ESHUTDOWN); /* wakes the readers */
+	for (size_t i = 0; i < n; i++) {
+		struct rpc_conn *c = s->conns[i];
+
+		if (!c->has_reader)
+			continue;
+		/* a reader dropping the last reference returns at once */
+		if (pthread_equal(pthread_self(), c->reader))
+			pthread_detach(c->reader);
+		else
+			pthread_join(c->reader, NULL);
+	}
+	bc__rpc_drop_nodes(s);
+	for (size_t i = 0; i < n; i++)
+		bc__rpc_conn_free(s->conns[i]);
+	for (size_t i = 0; i < s->n_async; i++)
+		async_free(&s->async_q[i]);
+	free(s->async_q);
 	bc_binder_unref(s->root);
 	free(s->nodes);
 	free(s->pending);
-	pthread_mutex_destroy(&s->conn_mu);
+	pthread_cond_destroy(&s->conn_cv);
 	pthread_mutex_destroy(&s->mu);
 	free(s);
+	return true;
+}
+
+bc_rpc_session *bc_rpc_session_unref(bc_rpc_session *s)
+{
+	bc__rpc_session_put(s);
 	return NULL;
 }
 
@@ -133,9 +140,19 @@ void bc__rpc_fail(bc_rpc_session *s, int err)
 		if (err != -EPIPE && err != -ESHUTDOWN)
 			/* a peer's status may be any int32: no strerror() */
 			bc__log("rpc session ended: %d", err);
-		/* wakes a thread blocked on the socket; the fd stays ours */
-		shutdown(s->fd, SHUT_RDWR);
+		size_t n = atomic_load_explicit(&s->n_conns, memory_order_acquire);
+
+		/* wakes the threads blocked on the sockets; the fds stay ours
+		 * (a connection added later sees dead and shuts itself) */
+		for (size_t i = 0; i < n; i++)
+			shutdown(s->conns[i]->fd, SHUT_RDWR);
 	}
+}
+
+void bc__rpc_ended(bc_rpc_session *s)
+{
+	bc__rpc_drop_nodes(s);
+	bc__rpc_send_obituaries(s);
 }
 
 void bc_rpc_session_shutdown(bc_rpc_session *s)
@@ -143,47 +160,10 @@ void bc_rpc_session_shutdown(bc_rpc_session *s)
 	if (!s)
 		return;
 	bc__rpc_fail(s, -ESHUTDOWN);
-	drop_nodes(s);
+	bc__rpc_ended(s);
 }
 
-/* ---- the socket ------------------------------------------------------------ */
-
-int bc__rpc_send(bc_rpc_session *s, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = send(s->fd, p, len, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno == ECONNRESET ? -EPIPE : -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-int bc__rpc_recv(bc_rpc_session *s, void *buf, size_t len, bool boundary)
-{
-	uint8_t *p = buf;
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = recv(s->fd, p + got, len - got, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno == ECONNRESET ? -EPIPE : -errno;
-		if (n == 0)
-			/* inside a structure, the stream was cut */
-			return got == 0 && boundary ? -EPIPE : -EPROTO;
-		got += (size_t)n;
-	}
-	return 0;
-}
+/* ---- messages ------------------------------------------------------------ */
 
 /* What follows a command's fixed part: parcel data, and at version 2 the
  * object table listing its binders. */
@@ -197,7 +177,7 @@ struct out_parcel {
 };
 
 /* Bytes with fds (SCM_RIGHTS) on the first sendmsg(), the rest after. */
-static int send_fds(bc_rpc_session *s, const void *buf, size_t len, const int *fds, size_t n_fds)
+static int send_fds(struct rpc_conn *cn, const void *buf, size_t len, const int *fds, size_t n_fds)
 {
 	union {
 		struct cmsghdr align;
@@ -216,16 +196,26 @@ static int send_fds(bc_rpc_session *s, const void *buf, size_t len, const int *f
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
 	memcpy(CMSG_DATA(c), fds, sizeof(int) * n_fds);
-	do
-		n = sendmsg(s->fd, &msg, MSG_NOSIGNAL);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
+	for (;;) {
+		n = sendmsg(cn->fd, &msg, MSG_NOSIGNAL | (bc__rpc_drains(cn) ? MSG_DONTWAIT : 0));
+		if (n >= 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		if (bc__rpc_drains(cn) && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			int r = bc__rpc_send_blocked(cn);
+
+			if (r < 0)
+				return r;
+			continue;
+		}
 		return errno == ECONNRESET ? -EPIPE : -errno;
-	return bc__rpc_send(s, (const uint8_t *)buf + n, len - (size_t)n);
+	}
+	return bc__rpc_send(cn, (const uint8_t *)buf + n, len - (size_t)n);
 }
 
 /* One command: header, fixed part, parcel data, object table. */
-static int send_cmd(bc_rpc_session *s, uint32_t cmd, const void *fixed, size_t flen, const struct out_parcel *op)
+static int send_cmd(struct rpc_conn *cn, uint32_t cmd, const void *fixed, size_t flen, const struct out_parcel *op)
 {
 	uint8_t hdr[BC_RPC_WIRE_HEADER_SIZE];
 	size_t dlen = op ? op->size : 0, n = op ? op->n_offs : 0;
@@ -233,18 +223,18 @@ static int send_cmd(bc_rpc_session *s, uint32_t cmd, const void *fixed, size_t f
 
 	bc__rpc_wire_header_encode(cmd, (uint32_t)(flen + dlen + 4 * n), hdr);
 	if (op && op->n_fds)
-		r = send_fds(s, hdr, sizeof(hdr), op->fds, op->n_fds);
+		r = send_fds(cn, hdr, sizeof(hdr), op->fds, op->n_fds);
 	else
-		r = bc__rpc_send(s, hdr, sizeof(hdr));
+		r = bc__rpc_send(cn, hdr, sizeof(hdr));
 	if (r == 0)
-		r = bc__rpc_send(s, fixed, flen);
+		r = bc__rpc_send(cn, fixed, flen);
 	if (r == 0 && dlen)
-		r = bc__rpc_send(s, op->data, dlen);
+		r = bc__rpc_send(cn, op->data, dlen);
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		uint8_t w[4];
 
 		bc__put_le32(w, op->offs[i]);
-		r = bc__rpc_send(s, w, sizeof(w));
+		r = bc__rpc_send(cn, w, sizeof(w));
 	}
 	return r;
 }
@@ -263,7 +253,7 @@ static void rx_close(struct rx_fds *rx)
 
 /* A command header, and the fds sent with its bytes (RpcState reads fds
  * only there).  An end of stream before it is -EPIPE, inside it -EPROTO. */
-static int recv_header(bc_rpc_session *s, uint8_t *hdr, struct rx_fds *rx)
+static int recv_header(bc_rpc_session *s, struct rpc_conn *cn, uint8_t *hdr, struct rx_fds *rx)
 {
 	size_t got = 0;
 
@@ -276,7 +266,7 @@ static int recv_header(bc_rpc_session *s, uint8_t *hdr, struct rx_fds *rx)
 		struct iovec iov = { .iov_base = hdr + got, .iov_len = BC_RPC_WIRE_HEADER_SIZE - got };
 		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
 				      .msg_controllen = sizeof(ctl.buf) };
-		ssize_t n = recvmsg(s->fd, &msg, MSG_CMSG_CLOEXEC);
+		ssize_t n = recvmsg(cn->fd, &msg, MSG_CMSG_CLOEXEC);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -313,10 +303,11 @@ static int recv_header(bc_rpc_session *s, uint8_t *hdr, struct rx_fds *rx)
 
 /* The next command; *@body is the caller's to free, the fds in @rx the
  * caller's to take or close (closed here on an error). */
-static int read_cmd(bc_rpc_session *s, struct bc_rpc_wire_header *h, uint8_t **body, struct rx_fds *rx)
+static int read_cmd(bc_rpc_session *s, struct rpc_conn *cn, struct bc_rpc_wire_header *h, uint8_t **body,
+		    struct rx_fds *rx)
 {
 	uint8_t hdr[BC_RPC_WIRE_HEADER_SIZE];
-	int r = recv_header(s, hdr, rx);
+	int r = recv_header(s, cn, hdr, rx);
 
 	*body = NULL;
 	if (r == 0 && rx->n && bc__get_le32(hdr) == BC_RPC_CMD_DEC_STRONG)
@@ -330,7 +321,7 @@ static int read_cmd(bc_rpc_session *s, struct bc_rpc_wire_header *h, uint8_t **b
 	if (r == 0 && !(*body = malloc(h->body_size + 1u)))
 		r = -ENOMEM;
 	if (r == 0)
-		r = bc__rpc_recv(s, *body, h->body_size, false);
+		r = bc__rpc_recv(cn, *body, h->body_size, false);
 	if (r < 0) {
 		free(*body);
 		*body = NULL;
@@ -766,8 +757,8 @@ int bc__rpc_parcel_read_binder(bc_parcel *p, bc_binder **ret)
 
 /* ---- DEC_STRONG ------------------------------------------------------------ */
 
-/* Send the DEC_STRONGs waiting (the caller owns the connection). */
-static int flush_decs(bc_rpc_session *s)
+/* Send the DEC_STRONGs waiting on @cn (the caller holds it). */
+static int flush_decs(bc_rpc_session *s, struct rpc_conn *cn)
 {
 	for (;;) {
 		struct rpc_dec d;
@@ -782,26 +773,25 @@ static int flush_decs(bc_rpc_session *s)
 		d = s->pending[--s->n_pending];
 		pthread_mutex_unlock(&s->mu);
 		bc__rpc_dec_strong_encode(d.addr, d.amount, body);
-		r = send_cmd(s, BC_RPC_CMD_DEC_STRONG, body, sizeof(body), NULL);
+		r = send_cmd(cn, BC_RPC_CMD_DEC_STRONG, body, sizeof(body), NULL);
 		if (r < 0)
 			return r;
 	}
 }
 
-/* Flush from a thread that does not own the connection, if it is free:
- * the owner flushes before it lets go otherwise. */
+/* Flush on a connection to call on that is free (never the caller's
+ * own: a trylock of it fails): its holder flushes before it lets go
+ * otherwise, and a serving thread before its next reply. */
 static void try_flush(bc_rpc_session *s)
 {
-	if (owns(s) || atomic_load(&s->dead))
-		return;
-	while (pthread_mutex_trylock(&s->conn_mu) == 0) {
-		int r = 0;
+	struct rpc_conn *cn;
 
-		if (own_push(s)) {
-			r = flush_decs(s);
-			own_pop();
-		}
-		pthread_mutex_unlock(&s->conn_mu);
+	if (atomic_load(&s->dead))
+		return;
+	while (bc__rpc_call_conn(s, false, &cn) == 0) {
+		int r = flush_decs(s, cn);
+
+		bc__rpc_call_conn_put(cn);
 		if (r < 0)
 			bc__rpc_fail(s, r);
 		pthread_mutex_lock(&s->mu);
@@ -822,6 +812,18 @@ void bc__rpc_queue_dec(bc_rpc_session *s, uint64_t addr, uint32_t amount)
 		return;
 	while (!done) {
 		pthread_mutex_lock(&s->mu);
+		/* one DEC_STRONG per address, however many wait: oneway calls
+		 * leave theirs pending until a reply carries them (below) */
+		for (size_t i = 0; i < s->n_pending && !done; i++) {
+			if (s->pending[i].addr == addr && s->pending[i].amount <= UINT32_MAX - amount) {
+				s->pending[i].amount += amount;
+				done = true;
+			}
+		}
+		if (done) {
+			pthread_mutex_unlock(&s->mu);
+			break;
+		}
 		if (s->n_pending == s->cap_pending && np && np_cap > s->cap_pending) {
 			/* the buffer made unlocked, if nobody grew it meanwhile */
 			if (s->n_pending)
@@ -943,7 +945,7 @@ static int check_table(bc_rpc_session *s, const struct bc_rpc_payload *pl, size_
 	return 0;
 }
 
-static int send_reply(bc_rpc_session *s, int32_t status, bc_parcel *reply)
+static int send_reply(bc_rpc_session *s, struct rpc_conn *cn, int32_t status, bc_parcel *reply)
 {
 	uint8_t fixed[BC_RPC_REPLY_SIZE];
 	struct out_parcel op;
@@ -958,7 +960,7 @@ static int send_reply(bc_rpc_session *s, int32_t status, bc_parcel *reply)
 		memset(&op, 0, sizeof(op));
 	}
 	bc__rpc_reply_encode(status, (uint32_t)op.size, s->version, fixed);
-	r = send_cmd(s, BC_RPC_CMD_REPLY, fixed, bc__rpc_reply_size(s->version), &op);
+	r = send_cmd(cn, BC_RPC_CMD_REPLY, fixed, bc__rpc_reply_size(s->version), &op);
 	out_done(&op);
 	return r;
 }
@@ -966,13 +968,19 @@ static int send_reply(bc_rpc_session *s, int32_t status, bc_parcel *reply)
 /* A special transaction (address 0); the reply's status. */
 static int32_t special(bc_rpc_session *s, uint32_t code, bc_parcel *reply)
 {
+	uint32_t n;
+
 	switch (code) {
 	case BC_RPC_SPECIAL_GET_ROOT:
 		/* a client session has no root: status 0, empty parcel */
 		return s->is_server ? bc_parcel_write_binder(reply, s->root) : 0;
 	case BC_RPC_SPECIAL_GET_MAX_THREADS:
-		/* one connection per session; a client offers no incoming one */
-		return bc_parcel_write_int32(reply, s->is_server ? 1 : 0);
+		/* a server: the connections it serves per session; a client:
+		 * the incoming connections it offers */
+		pthread_mutex_lock(&s->mu);
+		n = s->is_server ? s->max_threads : s->n_serve;
+		pthread_mutex_unlock(&s->mu);
+		return bc_parcel_write_int32(reply, (int32_t)n);
 	case BC_RPC_SPECIAL_GET_SESSION_ID:
 		return bc_parcel_write_byte_array(reply, s->id, sizeof(s->id));
 	default:
@@ -980,54 +988,36 @@ static int32_t special(bc_rpc_session *s, uint32_t code, bc_parcel *reply)
 	}
 }
 
-/* Run a call on our object at @t->address: its status (the handler's);
- * *@fatal for a violation that ends the session. */
-static int32_t call_local(bc_rpc_session *s, const struct bc_rpc_transaction *t, const struct bc_rpc_payload *pl,
-			  struct rx_fds *rx, bc_parcel **ret_reply, int *fatal)
+/* Run a call on our object @b (a strong reference, dropped here) that
+ * came on @cn: its status (the handler's). */
+static int32_t run_local(bc_rpc_session *s, struct rpc_conn *cn, bc_binder *b, const struct bc_rpc_transaction *t,
+			 const struct bc_rpc_payload *pl, struct rx_fds *rx, bc_parcel **ret_reply)
 {
 	bool oneway = t->flags & BC_RPC_FLAG_ONEWAY;
-	bc_binder *b = NULL;
-	struct rpc_node *n;
 	bc_parcel *in = NULL;
 	bc_txn *txn = NULL;
-	int r = 0;
+	int r = rpc_parcel_received(s, pl, rx, &in);
 
-	pthread_mutex_lock(&s->mu);
-	n = node_of_addr_locked(s, t->address);
-	if (!n || !n->local) {
-		/* a proxy's address, or an object that is gone: Android ends
-		 * the session too */
-		r = -EBADMSG;
-	} else if (oneway && t->async_number != n->async_next) {
-		/* one connection: oneway calls arrive in order or not at all */
-		r = -EBADMSG;
-	} else {
-		if (oneway)
-			n->async_next++;
-		b = n->local;
-		if (!bc__binder_strong_inc(b))
-			b = NULL;
-	}
-	pthread_mutex_unlock(&s->mu);
-	if (r < 0 || !b)
-		rx_close(rx);
-	if (r < 0) {
-		*fatal = r;
-		return -EINVAL; /* BAD_VALUE */
-	}
-	if (!b)
-		return -EPIPE; /* DEAD_OBJECT */
-	r = rpc_parcel_received(s, pl, rx, &in);
 	if (r == 0)
-		/* no identity on the wire: pid 0, and an euid that is nobody's
-		 * (0 would read as root to a handler checking permissions) */
-		r = bc__txn_new(NULL, t->code, t->flags & BC_RPC_FLAG_ONEWAY, 0, (uid_t)-1, NULL, &txn);
+		/* no identity on the wire: the socket's peer (SO_PEERCRED), else
+		 * pid 0 and an euid that is nobody's (0 would read as root to a
+		 * handler checking permissions); pid 0 for oneway calls, as the
+		 * kernel reports them */
+		r = bc__txn_new(NULL, t->code, t->flags & BC_RPC_FLAG_ONEWAY, oneway ? 0 : cn->peer_pid, cn->peer_euid,
+				NULL, &txn);
 	if (r == 0) {
+		/* Nobody waits on @cn for a oneway call's end: its handler's
+		 * calls must not go there nested (Android's never do), but on a
+		 * connection to call on. */
+		bool hide = oneway && bc__rpc_own_push(s, NULL);
+
 		txn->reply->rpc = bc_rpc_session_ref(s);
 		r = bc__local_dispatch(b, txn, t->code, in, txn->reply);
 		if (r == BINDERC_TXN_DEFERRED)
 			r = bc__txn_wait(txn);
-		if (r == 0)
+		if (hide)
+			bc__rpc_own_pop();
+		if (r == 0 && ret_reply)
 			*ret_reply = bc_parcel_ref(txn->reply);
 	}
 	bc_txn_unref(txn);
@@ -1039,7 +1029,154 @@ static int32_t call_local(bc_rpc_session *s, const struct bc_rpc_transaction *t,
 	return r;
 }
 
-static int process_transact(bc_rpc_session *s, const uint8_t *body, size_t len, struct rx_fds *rx)
+/* Hold oneway call @t (its body *@body and the fds in @rx, both taken)
+ * until the calls numbered before it to the same object have run (mu
+ * held).  Several connections carry oneway calls in any order -- and a
+ * session of one connection may not stay one: the client's joins may
+ * reach us after calls it made on them, so an early number is never a
+ * violation by itself; the limits bound what a peer can make us hold. */
+static int async_hold_locked(bc_rpc_session *s, struct rpc_conn *cn, const struct bc_rpc_transaction *t,
+			     uint8_t **body, size_t len, struct rx_fds *rx)
+{
+	struct rpc_async *a;
+
+	for (size_t i = 0; i < s->n_async; i++)
+		if (s->async_q[i].addr == t->address && s->async_q[i].number == t->async_number)
+			return -EBADMSG; /* the same number twice */
+	if (s->n_async == BC_RPC_MAX_ASYNC_QUEUED || len > BC_RPC_MAX_ASYNC_BYTES - s->async_bytes)
+		return -ENOBUFS;
+	if (s->n_async == s->cap_async) {
+		/* rare (calls overtaking each other), so allocated here */
+		size_t cap = s->cap_async ? s->cap_async * 2 : 8;
+		struct rpc_async *nq = realloc(s->async_q, cap * sizeof(*nq));
+
+		if (!nq)
+			return -ENOMEM;
+		s->async_q = nq;
+		s->cap_async = cap;
+	}
+	a = &s->async_q[s->n_async];
+	memset(a, 0, sizeof(*a));
+	if (rx->n) {
+		a->fds = malloc(rx->n * sizeof(int));
+		if (!a->fds)
+			return -ENOMEM;
+		memcpy(a->fds, rx->fd, rx->n * sizeof(int));
+		a->n_fds = rx->n;
+		rx->n = 0;
+	}
+	a->addr = t->address;
+	a->number = t->async_number;
+	a->body = *body;
+	a->len = len;
+	a->conn = cn;
+	*body = NULL;
+	s->n_async++;
+	s->async_bytes += len;
+	return 0;
+}
+
+/* A oneway call to @addr has run: count it, and take the next one held
+ * for the object, if it came already (*@next, removed from the queue;
+ * with a strong reference on the object in *@b). */
+static bool async_next(bc_rpc_session *s, uint64_t addr, struct rpc_async *next, bc_binder **b)
+{
+	struct rpc_node *n;
+	bool found = false;
+
+	pthread_mutex_lock(&s->mu);
+	n = node_of_addr_locked(s, addr);
+	if (n) {
+		n->async_next++;
+		for (size_t i = 0; i < s->n_async && !found; i++) {
+			if (s->async_q[i].addr == addr && s->async_q[i].number == n->async_next) {
+				*next = s->async_q[i];
+				s->async_bytes -= next->len;
+				s->async_q[i] = s->async_q[--s->n_async];
+				found = true;
+			}
+		}
+		*b = found && n->local && bc__binder_strong_inc(n->local) ? n->local : NULL;
+		n->async_running = found && *b;
+	}
+	pthread_mutex_unlock(&s->mu);
+	if (found && !*b) {
+		async_free(next); /* the object went meanwhile */
+		found = false;
+	}
+	return found;
+}
+
+/* Run a call on our object at @t->address: its status (the handler's);
+ * *@fatal for a violation that ends the session.  A oneway call that
+ * came before its turn is held (its body and fds taken). */
+static int32_t call_local(bc_rpc_session *s, struct rpc_conn *cn, const struct bc_rpc_transaction *t,
+			  const struct bc_rpc_payload *pl, uint8_t **body, size_t len, struct rx_fds *rx,
+			  bc_parcel **ret_reply, int *fatal)
+{
+	bool oneway = t->flags & BC_RPC_FLAG_ONEWAY, held = false;
+	bc_binder *b = NULL;
+	struct rpc_node *n;
+	int32_t status;
+	int r = 0;
+
+	pthread_mutex_lock(&s->mu);
+	n = node_of_addr_locked(s, t->address);
+	if (!n || !n->local) {
+		/* a proxy's address, or an object that is gone: Android ends
+		 * the session too */
+		r = -EBADMSG;
+	} else if (oneway && t->async_number < n->async_next) {
+		r = -EBADMSG; /* a number that was used */
+	} else if (oneway && (t->async_number != n->async_next || n->async_running)) {
+		r = async_hold_locked(s, cn, t, body, len, rx);
+		held = r == 0;
+	} else {
+		b = n->local;
+		if (!bc__binder_strong_inc(b))
+			b = NULL;
+		else if (oneway)
+			n->async_running = true;
+	}
+	pthread_mutex_unlock(&s->mu);
+	if (r < 0 || !b)
+		rx_close(rx);
+	if (r < 0) {
+		*fatal = r;
+		return -EINVAL; /* BAD_VALUE */
+	}
+	if (held)
+		return 0; /* oneway: nobody waits for a status */
+	if (!b)
+		return -EPIPE; /* DEAD_OBJECT */
+	status = run_local(s, cn, b, t, pl, rx, ret_reply);
+	if (oneway) {
+		/* then the ones held for it, in their order, on this thread */
+		struct rpc_async next;
+
+		while (async_next(s, t->address, &next, &b)) {
+			struct bc_rpc_transaction t2;
+			struct bc_rpc_payload pl2;
+			struct rx_fds rx2;
+
+			/* checked when it came: it decodes the same again */
+			r = bc__rpc_transaction_decode(next.body, next.len, s->version, &t2, &pl2);
+			if (next.n_fds)
+				memcpy(rx2.fd, next.fds, next.n_fds * sizeof(int));
+			rx2.n = next.n_fds;
+			next.n_fds = 0;
+			if (r == 0)
+				run_local(s, next.conn, b, &t2, &pl2, &rx2, NULL);
+			else
+				bc_binder_unref(b);
+			rx_close(&rx2);
+			async_free(&next);
+		}
+	}
+	return status;
+}
+
+static int process_transact(bc_rpc_session *s, struct rpc_conn *cn, uint8_t **body, size_t len, struct rx_fds *rx)
 {
 	struct bc_rpc_transaction t;
 	struct bc_rpc_payload pl;
@@ -1047,7 +1184,7 @@ static int process_transact(bc_rpc_session *s, const uint8_t *body, size_t len, 
 	int32_t status;
 	int fatal = 0, r;
 
-	r = bc__rpc_transaction_decode(body, len, s->version, &t, &pl);
+	r = bc__rpc_transaction_decode(*body, len, s->version, &t, &pl);
 	if (r == 0)
 		r = check_table(s, &pl, rx->n);
 	if (r < 0 || t.address == 0)
@@ -1060,20 +1197,31 @@ static int process_transact(bc_rpc_session *s, const uint8_t *body, size_t len, 
 			return r;
 		status = special(s, t.code, reply);
 	} else {
-		status = call_local(s, &t, &pl, rx, &reply, &fatal);
+		status = call_local(s, cn, &t, &pl, body, len, rx, &reply, &fatal);
 	}
-	r = flush_decs(s);
-	if (r == 0 && !(t.flags & BC_RPC_FLAG_ONEWAY))
-		r = send_reply(s, status, reply);
+	/* The DEC_STRONGs go before a reply, which the peer reads; after a
+	 * oneway call nobody reads this connection, and a stream of them
+	 * would fill the socket and stop us: they wait for the next reply,
+	 * or for a free connection to call on. */
+	if (t.flags & BC_RPC_FLAG_ONEWAY) {
+		r = 0;
+		try_flush(s);
+	} else {
+		r = flush_decs(s, cn);
+		if (r == 0)
+			r = send_reply(s, cn, status, reply);
+	}
 	bc_parcel_unref(reply);
 	return fatal ? fatal : r;
 }
 
 /* ---- the command loop ------------------------------------------------------- */
 
-/* Execute commands until a REPLY (@reply_body set; the caller frees it)
- * or, when @reply_body is NULL (a server), until the peer goes. */
-static int run(bc_rpc_session *s, uint8_t **reply_body, size_t *reply_len, struct rx_fds *reply_rx)
+/* Execute commands on @cn until a REPLY (@reply_body set; the caller
+ * frees it) or, when @reply_body is NULL (serving), until the peer goes,
+ * or after one command (@once). */
+static int run(bc_rpc_session *s, struct rpc_conn *cn, uint8_t **reply_body, size_t *reply_len,
+	       struct rx_fds *reply_rx, bool once)
 {
 	for (;;) {
 		struct bc_rpc_wire_header h;
@@ -1083,14 +1231,14 @@ static int run(bc_rpc_session *s, uint8_t **reply_body, size_t *reply_len, struc
 
 		if (atomic_load(&s->drained) && !reply_body)
 			return 0;
-		r = read_cmd(s, &h, &body, &rx);
+		r = read_cmd(s, cn, &h, &body, &rx);
 		if (r == -EPIPE && !reply_body)
-			return 0; /* the client closed between messages */
+			return 0; /* the peer closed between messages */
 		if (r < 0)
 			return r;
 		switch (h.command) {
 		case BC_RPC_CMD_TRANSACT:
-			r = process_transact(s, body, h.body_size, &rx);
+			r = process_transact(s, cn, &body, h.body_size, &rx);
 			break;
 		case BC_RPC_CMD_DEC_STRONG:
 			r = process_dec_strong(s, body, h.body_size);
@@ -1107,36 +1255,61 @@ static int run(bc_rpc_session *s, uint8_t **reply_body, size_t *reply_len, struc
 		}
 		rx_close(&rx);
 		free(body);
-		if (r < 0)
+		if (r < 0 || once)
 			return r;
 	}
 }
 
-int bc__rpc_serve(bc_rpc_session *s)
+int bc__rpc_drain_one(bc_rpc_session *s, struct rpc_conn *cn)
 {
-	int r;
+	struct bc_rpc_wire_header h;
+	struct rx_fds rx;
+	uint8_t *body;
+	int r = read_cmd(s, cn, &h, &body, &rx);
 
-	/* Held while serving: another thread dropping a proxy of this
-	 * session must not write between our messages (its DEC_STRONG waits
-	 * for our next flush). */
-	pthread_mutex_lock(&s->conn_mu);
-	if (own_push(s)) {
-		r = run(s, NULL, NULL, NULL);
-		own_pop();
+	if (r == 0)
+		r = h.command == BC_RPC_CMD_DEC_STRONG ? process_dec_strong(s, body, h.body_size) : -EBADMSG;
+	rx_close(&rx);
+	free(body);
+	return r;
+}
+
+int bc__rpc_serve_one(bc_rpc_session *s, struct rpc_conn *cn)
+{
+	int r = run(s, cn, NULL, NULL, NULL, true);
+
+	/* a clean end between messages ends the session all the same */
+	return r == 0 && (atomic_load(&s->drained) || atomic_load(&s->dead)) ? -EPIPE : r;
+}
+
+int bc__rpc_serve(bc_rpc_session *s, struct rpc_conn *cn)
+{
+	int r, ended;
+
+	/* Held while serving: no other thread writes between our messages */
+	pthread_mutex_lock(&cn->mu);
+	if (bc__rpc_own_push(s, cn)) {
+		r = run(s, cn, NULL, NULL, NULL, false);
+		bc__rpc_own_pop();
 	} else {
 		r = -ELOOP; /* served from inside too many other sessions' calls */
 	}
-	pthread_mutex_unlock(&s->conn_mu);
+	pthread_mutex_unlock(&cn->mu);
+	/* ended from outside (a server's shutdown), or by another of its
+	 * connections: the end we read was that */
+	ended = atomic_load(&s->error);
 	bc__rpc_fail(s, r < 0 ? r : -EPIPE);
-	drop_nodes(s);
+	bc__rpc_ended(s);
 	/* What ended the session first: a nested call's broken reply, say,
 	 * rather than the failed write of the reply that followed. */
-	return r < 0 ? atomic_load(&s->error) : 0;
+	if (r < 0)
+		return atomic_load(&s->error);
+	return ended == -EPIPE ? 0 : ended;
 }
 
-/* Send one call and wait for its reply (the caller owns the connection). */
-static int call(bc_rpc_session *s, uint64_t addr, uint32_t code, const struct out_parcel *op, uint32_t flags,
-		bc_parcel **ret_reply, int *ret_origin)
+/* Send one call on @cn and wait for its reply (the caller holds @cn). */
+static int call(bc_rpc_session *s, struct rpc_conn *cn, uint64_t addr, uint32_t code, const struct out_parcel *op,
+		uint32_t flags, bc_parcel **ret_reply, int *ret_origin)
 {
 	struct bc_rpc_transaction t = { .address = addr, .code = code, .flags = flags, .data_size = (uint32_t)op->size };
 	uint8_t fixed[BC_RPC_TRANSACTION_SIZE];
@@ -1157,11 +1330,11 @@ static int call(bc_rpc_session *s, uint64_t addr, uint32_t code, const struct ou
 		pthread_mutex_unlock(&s->mu);
 	}
 	bc__rpc_transaction_encode(&t, fixed);
-	r = flush_decs(s);
+	r = flush_decs(s, cn);
 	if (r == 0)
-		r = send_cmd(s, BC_RPC_CMD_TRANSACT, fixed, sizeof(fixed), op);
+		r = send_cmd(cn, BC_RPC_CMD_TRANSACT, fixed, sizeof(fixed), op);
 	if (r == 0 && !(flags & BC_RPC_FLAG_ONEWAY))
-		r = run(s, &body, &len, &rx);
+		r = run(s, cn, &body, &len, &rx, false);
 	if (r == 0 && body)
 		r = bc__rpc_reply_decode(body, len, s->version, &status, &pl);
 	if (r == 0 && body)
@@ -1187,7 +1360,8 @@ static int call(bc_rpc_session *s, uint64_t addr, uint32_t code, const struct ou
 int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel *data, bc_parcel **ret_reply,
 		     uint32_t flags, int *ret_origin)
 {
-	bool nested = owns(s);
+	struct rpc_conn *cn = bc__rpc_owned(s);
+	bool nested = cn != NULL;
 	struct out_parcel op;
 	int r = parcel_out(s, data, &op);
 
@@ -1195,131 +1369,37 @@ int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel 
 		*ret_origin = BINDERC_ERROR_TRANSPORT;
 		r = -EPIPE;
 	}
-	/* A server's one connection is read by its serving thread: only
-	 * that thread's handlers may call the client. */
-	if (r == 0 && !nested && s->is_server)
-		r = -EWOULDBLOCK;
+	/* A handler's calls go on the connection its thread holds (nested);
+	 * others on a free connection to call on.  A server has those only
+	 * if its client offered incoming connections: without, only its
+	 * handlers may call the client. */
+	if (r == 0 && !nested) {
+		r = bc__rpc_call_conn(s, true, &cn);
+		if (r == -ENOTCONN)
+			r = s->is_server ? -EWOULDBLOCK : -EPIPE;
+	}
 	if (r < 0) {
 		out_done(&op);
 		return r;
-	}
-	if (!nested) {
-		pthread_mutex_lock(&s->conn_mu);
-		if (!own_push(s)) {
-			pthread_mutex_unlock(&s->conn_mu);
-			out_done(&op);
-			return -ELOOP;
-		}
 	}
 	if (atomic_load(&s->dead)) {
 		*ret_origin = BINDERC_ERROR_TRANSPORT;
 		r = -EPIPE;
 	} else {
-		r = call(s, addr, code, &op, flags & BINDERC_FLAG_ONEWAY ? BC_RPC_FLAG_ONEWAY : 0, ret_reply, ret_origin);
+		r = call(s, cn, addr, code, &op, flags & BINDERC_FLAG_ONEWAY ? BC_RPC_FLAG_ONEWAY : 0, ret_reply,
+			 ret_origin);
 	}
 	out_done(&op);
 	if (!nested) {
-		int f = atomic_load(&s->dead) ? 0 : flush_decs(s);
+		int f = atomic_load(&s->dead) ? 0 : flush_decs(s, cn);
 
 		if (f < 0)
 			bc__rpc_fail(s, f);
-		own_pop();
-		pthread_mutex_unlock(&s->conn_mu);
+		bc__rpc_call_conn_put(cn);
 		if (atomic_load(&s->dead))
-			drop_nodes(s);
+			bc__rpc_ended(s);
 		else
 			try_flush(s);
 	}
 	return r;
-}
-
-/* ---- the client's calls -------------------------------------------------------- */
-
-int bc_rpc_session_get_root(bc_rpc_session *s, bc_binder **ret)
-{
-	bc_parcel *reply = NULL;
-	int origin = BINDERC_ERROR_LOCAL;
-	int r;
-
-	if (!s || !ret)
-		return -EINVAL;
-	*ret = NULL;
-	r = bc__rpc_transact(s, 0, BC_RPC_SPECIAL_GET_ROOT, NULL, &reply, 0, &origin);
-	/* a client session answers GET_ROOT with an empty parcel */
-	if (r == 0 && bc_parcel_remaining(reply))
-		r = bc_parcel_read_binder(reply, ret);
-	/* a root the session cannot take: the server is not to be trusted */
-	if (r == -EBADMSG)
-		bc__rpc_fail(s, r);
-	bc_parcel_unref(reply);
-	return r;
-}
-
-/* A special call during set-up, its reply in *@ret. */
-static int setup_call(bc_rpc_session *s, uint32_t code, bc_parcel **ret)
-{
-	int origin = BINDERC_ERROR_LOCAL;
-
-	return bc__rpc_transact(s, 0, code, NULL, ret, 0, &origin);
-}
-
-int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_rpc_session **ret)
-{
-	struct bc_rpc_conn_header h = { .version = max_version, .fd_mode = BC_RPC_FD_MODE_NONE };
-	uint8_t out[BC_RPC_CONN_HEADER_SIZE + BC_RPC_CONN_INIT_SIZE], resp[BC_RPC_NEW_SESSION_RESPONSE_SIZE];
-	bc_parcel *reply = NULL;
-	bc_rpc_session *s;
-	const void *id = NULL;
-	size_t id_len = 0;
-	int32_t threads;
-	int r;
-
-	if (flags & BINDERC_RPC_FDS)
-		h.fd_mode = BC_RPC_FD_MODE_UNIX;
-	if (fd < 0 || !ret || max_version > BC_RPC_V_MAX || (flags & ~BINDERC_RPC_FDS)) {
-		if (fd >= 0)
-			close(fd);
-		return -EINVAL;
-	}
-	r = bc__rpc_session_new(fd, false, &s);
-	if (r < 0)
-		return r;
-	/* a server that does not take the mode closes the connection */
-	s->fd_mode = h.fd_mode;
-	/* header and "cci" first, the answer after (as Android's client) */
-	bc__rpc_conn_header_encode(&h, out);
-	bc__rpc_conn_init_encode(out + BC_RPC_CONN_HEADER_SIZE);
-	r = bc__rpc_send(s, out, sizeof(out));
-	if (r == 0)
-		r = bc__rpc_recv(s, resp, sizeof(resp), false);
-	if (r == -EPROTO)
-		r = -EPIPE; /* nothing came back */
-	if (r == 0) {
-		bc__rpc_new_session_response_decode(resp, &s->version);
-		if (!bc__rpc_client_accepts(max_version, s->version))
-			r = -EPROTONOSUPPORT;
-	}
-	/* what Android's client asks next; a session uses one connection,
-	 * so the thread count is only checked */
-	if (r == 0)
-		r = setup_call(s, BC_RPC_SPECIAL_GET_MAX_THREADS, &reply);
-	if (r == 0)
-		r = bc_parcel_read_int32(reply, &threads);
-	reply = bc_parcel_unref(reply);
-	if (r == 0)
-		r = setup_call(s, BC_RPC_SPECIAL_GET_SESSION_ID, &reply);
-	if (r == 0)
-		r = bc_parcel_read_byte_array(reply, &id, &id_len);
-	if (r == 0 && id_len != BC_RPC_SESSION_ID_SIZE)
-		r = -EBADMSG;
-	if (r == 0)
-		memcpy(s->id, id, id_len);
-	bc_parcel_unref(reply);
-	if (r < 0) {
-		bc__rpc_fail(s, r);
-		bc_rpc_session_unref(s);
-		return r;
-	}
-	*ret = s;
-	return 0;
 }

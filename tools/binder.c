@@ -21,10 +21,10 @@
 #include <binderc/binderc.h>
 #include <binderc/servicemanager.h>
 
+#include "call.h"
 #include "freeze.h"
 #include "monitor.h"
-
-enum { EXIT_NOTFOUND = 1, EXIT_USAGE = 2, EXIT_UNREACHABLE = 3 };
+#include "rpctool.h"
 
 static const char *prog = "binder";
 
@@ -60,6 +60,16 @@ static void usage(FILE *f)
 		"                       their calls in progress, else fails and leaves them thawed\n"
 		"  thaw PID...          thaw them; queued oneway calls are delivered\n"
 		"  frozen PID...        what they were sent while frozen (BINDER_GET_FROZEN_INFO)\n"
+		"  rpc ping [--plain-tcp] ADDR\n"
+		"                       ping the root object of the RPC binder server at ADDR\n"
+		"  rpc call [--oneway] [--no-token] [--plain-tcp] ADDR CODE [ARG]...\n"
+		"                       as call, on the root object of the RPC server at ADDR\n"
+		"  rpc serve NAME --listen ADDR [--plain-tcp] [--max-sessions N] [--max-threads N]\n"
+		"                       serve the registered service NAME over RPC binder at ADDR\n"
+		"                       until killed (calls of plain data only: no binders or fds)\n"
+		"                       ADDR: unix:PATH, unix-abstract:NAME, tcp:HOST:PORT (only\n"
+		"                       with --plain-tcp: no encryption, no authentication),\n"
+		"                       vsock:CID:PORT\n"
 		"\n"
 		"Options:\n"
 		"  -d, --device PATH    binder device (default: $BINDER_DEVICE, else /dev/binderc,\n"
@@ -73,7 +83,7 @@ static void usage(FILE *f)
 		"3 device or service manager unreachable.\n");
 }
 
-static int usage_error(const char *fmt, const char *arg)
+int binder_usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "%s: ", prog);
 	fprintf(stderr, fmt, arg);
@@ -81,14 +91,7 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-struct ctx {
-	const char *device;
-	int dialect;
-	bc_process *proc;
-	bc_sm *sm;
-};
-
-static int connect_sm(struct ctx *c)
+int binder_connect_sm(struct ctx *c)
 {
 	int r = bc_process_open(c->device, &c->proc);
 
@@ -113,7 +116,7 @@ static int connect_sm(struct ctx *c)
 }
 
 /* A failed call's status in words (<binderc/status.h>). */
-static const char *call_error(int r)
+const char *binder_call_error(int r)
 {
 	switch (r) {
 	case -EPIPE:
@@ -130,7 +133,7 @@ static const char *call_error(int r)
 }
 
 /* Look @name up; prints the reason and returns the exit status on failure. */
-static int find(struct ctx *c, const char *name, bc_binder **ret)
+int binder_find(struct ctx *c, const char *name, bc_binder **ret)
 {
 	int r = bc_sm_check(c->sm, name, ret);
 
@@ -191,7 +194,7 @@ static int cmd_check(struct ctx *c, const char *name)
 static int cmd_ping(struct ctx *c, const char *name)
 {
 	bc_binder *b = NULL;
-	int r = find(c, name, &b);
+	int r = binder_find(c, name, &b);
 
 	if (r)
 		return r;
@@ -216,7 +219,7 @@ static int cmd_wait(struct ctx *c, const char *name, const char *secs)
 		double s = strtod(secs, &end);
 
 		if (*end || s < 0 || s > 86400.0 * 365)
-			return usage_error("bad number of seconds '%s'", secs);
+			return binder_usage_error("bad number of seconds '%s'", secs);
 		ms = (long)(s * 1000);
 	}
 	r = bc_sm_wait(c->sm, name, (int)ms, &b);
@@ -235,7 +238,7 @@ static int cmd_wait(struct ctx *c, const char *name, const char *secs)
 
 /* ---- call ------------------------------------------------------------- */
 
-static int parse_code(const char *s, uint32_t *ret)
+int binder_parse_code(const char *s, uint32_t *ret)
 {
 	char *end;
 	unsigned long v;
@@ -289,27 +292,27 @@ static int write_args(bc_parcel *p, int argc, char **argv)
 			goto written;
 		}
 		if (!v)
-			return usage_error("'%s' needs a value", t);
+			return binder_usage_error("'%s' needs a value", t);
 		i++;
 		if (strcmp(t, "i32") == 0) {
 			if (parse_ll(v, INT32_MIN, UINT32_MAX, &ll) < 0)
-				return usage_error("bad i32 '%s'", v);
+				return binder_usage_error("bad i32 '%s'", v);
 			r = bc_parcel_write_int32(p, (int32_t)(uint32_t)ll);
 		} else if (strcmp(t, "i64") == 0) {
 			if (parse_ll(v, INT64_MIN, INT64_MAX, &ll) < 0)
-				return usage_error("bad i64 '%s'", v);
+				return binder_usage_error("bad i64 '%s'", v);
 			r = bc_parcel_write_int64(p, ll);
 		} else if (strcmp(t, "b") == 0) {
 			if (parse_ll(v, 0, 1, &ll) < 0)
-				return usage_error("bad bool '%s' (0 or 1)", v);
+				return binder_usage_error("bad bool '%s' (0 or 1)", v);
 			r = bc_parcel_write_bool(p, ll != 0);
 		} else if (strcmp(t, "f") == 0) {
 			if (parse_dbl(v, &d) < 0)
-				return usage_error("bad float '%s'", v);
+				return binder_usage_error("bad float '%s'", v);
 			r = bc_parcel_write_float(p, (float)d);
 		} else if (strcmp(t, "d") == 0) {
 			if (parse_dbl(v, &d) < 0)
-				return usage_error("bad double '%s'", v);
+				return binder_usage_error("bad double '%s'", v);
 			r = bc_parcel_write_double(p, d);
 		} else if (strcmp(t, "s16") == 0) {
 			r = bc_parcel_write_string16(p, v);
@@ -329,7 +332,7 @@ static int write_args(bc_parcel *p, int argc, char **argv)
 			if (r < 0)
 				close(fd);
 		} else {
-			return usage_error("unknown argument type '%s' (i32 i64 b f d s16 s8 fd null)", t);
+			return binder_usage_error("unknown argument type '%s' (i32 i64 b f d s16 s8 fd null)", t);
 		}
 	written:
 		if (r < 0) {
@@ -460,41 +463,20 @@ static void print_decoded(bc_parcel *p)
 	}
 }
 
-static int cmd_call(struct ctx *c, int argc, char **argv)
+int binder_call_object(bc_binder *b, const char *what, bool oneway, bool token, uint32_t code, int argc,
+		       char **argv)
 {
-	bool oneway = false, token = true;
 	bc_parcel *req = NULL, *reply = NULL;
-	bc_binder *b = NULL;
-	const char *name;
-	uint32_t code;
-	int i = 0, r;
+	int r = bc_binder_new_parcel(b, &req);
 
-	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
-		if (strcmp(argv[i], "--oneway") == 0)
-			oneway = true;
-		else if (strcmp(argv[i], "--no-token") == 0)
-			token = false;
-		else
-			return usage_error("unknown call option '%s'", argv[i]);
-	}
-	if (argc - i < 2)
-		return usage_error("%s", "call: NAME and CODE needed");
-	name = argv[i];
-	if (parse_code(argv[i + 1], &code) < 0)
-		return usage_error("bad code '%s'", argv[i + 1]);
-	r = find(c, name, &b);
-	if (r)
-		return r;
-	r = bc_binder_new_parcel(b, &req);
 	if (r == 0 && token) {
 		char *desc = NULL;
 
 		r = bc_binder_get_interface(b, &desc);
 		if (r < 0) {
-			fprintf(stderr, "%s: asking '%s' for its interface: %s%s\n", prog, name, call_error(r),
+			fprintf(stderr, "%s: asking '%s' for its interface: %s%s\n", prog, what, binder_call_error(r),
 				r == -EAGAIN || r == -EPIPE ? "" : " (try --no-token)");
 			bc_parcel_unref(req);
-			bc_binder_unref(b);
 			return EXIT_NOTFOUND;
 		}
 		r = bc_parcel_write_interface_token(req, desc);
@@ -502,22 +484,19 @@ static int cmd_call(struct ctx *c, int argc, char **argv)
 	}
 	if (r < 0) {
 		fprintf(stderr, "%s: %s\n", prog, strerror(-r));
-		bc_binder_unref(b);
 		bc_parcel_unref(req);
 		return EXIT_UNREACHABLE;
 	}
-	r = write_args(req, argc - i - 2, argv + i + 2);
+	r = write_args(req, argc, argv);
 	if (r) {
 		bc_parcel_unref(req);
-		bc_binder_unref(b);
 		return r;
 	}
 	r = bc_binder_transact(b, code, req, oneway ? NULL : &reply,
 			       oneway ? BINDERC_FLAG_ONEWAY | BINDERC_FLAG_TELL_FROZEN : 0, NULL);
 	bc_parcel_unref(req);
-	bc_binder_unref(b);
 	if (r < 0) {
-		printf("Call failed: %s (%d)\n", call_error(r), r);
+		printf("Call failed: %s (%d)\n", binder_call_error(r), r);
 		return EXIT_NOTFOUND;
 	}
 	if (oneway) {
@@ -535,6 +514,44 @@ static int cmd_call(struct ctx *c, int argc, char **argv)
 	}
 	bc_parcel_unref(reply);
 	return 0;
+}
+
+int binder_call_options(int argc, char **argv, bool *oneway, bool *token, bool *plain_tcp)
+{
+	int i = 0;
+
+	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+		if (strcmp(argv[i], "--oneway") == 0)
+			*oneway = true;
+		else if (strcmp(argv[i], "--no-token") == 0)
+			*token = false;
+		else if (plain_tcp && strcmp(argv[i], "--plain-tcp") == 0)
+			*plain_tcp = true;
+		else
+			return -binder_usage_error("unknown call option '%s'", argv[i]);
+	}
+	return i;
+}
+
+static int cmd_call(struct ctx *c, int argc, char **argv)
+{
+	bool oneway = false, token = true;
+	bc_binder *b = NULL;
+	uint32_t code;
+	int i = binder_call_options(argc, argv, &oneway, &token, NULL), r;
+
+	if (i < 0)
+		return -i;
+	if (argc - i < 2)
+		return binder_usage_error("%s", "call: NAME and CODE needed");
+	if (binder_parse_code(argv[i + 1], &code) < 0)
+		return binder_usage_error("bad code '%s'", argv[i + 1]);
+	r = binder_find(c, argv[i], &b);
+	if (r)
+		return r;
+	r = binder_call_object(b, argv[i], oneway, token, code, argc - i - 2, argv + i + 2);
+	bc_binder_unref(b);
+	return r;
 }
 
 /* BINDER_CTL_ADD on the mount's binder-control, once per name. */
@@ -625,6 +642,12 @@ static int run_freeze(struct ctx *c, const char *cmd, int argc, char **argv)
 	return binder_freeze(prog, c->device, cmd, argc, argv);
 }
 
+static int run_rpc(struct ctx *c, const char *cmd, int argc, char **argv)
+{
+	(void)cmd;
+	return binder_rpc(c, argc, argv);
+}
+
 /* The commands, once: their names (for the errors too), how many
  * arguments each takes, and whether it talks to the service manager
  * (mkdev needs a binderfs mount, monitor netlink, freezing the device). */
@@ -644,6 +667,8 @@ static const struct command {
 	{ "freeze", 1, 1 << 20, false, run_freeze },
 	{ "thaw", 1, 1 << 20, false, run_freeze },
 	{ "frozen", 1, 1 << 20, false, run_freeze },
+	/* only rpc serve needs the device: it opens it itself */
+	{ "rpc", 1, 1 << 20, false, run_rpc },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -687,7 +712,7 @@ int main(int argc, char **argv)
 			long v = strtol(optarg, &end, 10);
 
 			if (*end || v < BINDERC_SM_DIALECT_ANDROID_11 || v > BINDERC_SM_DIALECT_ANDROID_16)
-				return usage_error("--android takes 11..16, not '%s'", optarg);
+				return binder_usage_error("--android takes 11..16, not '%s'", optarg);
 			c.dialect = (int)v;
 			break;
 		}
@@ -700,7 +725,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("no command %s", command_names());
+		return binder_usage_error("no command %s", command_names());
 	cmd = argv[optind++];
 	argc -= optind;
 	argv += optind;
@@ -713,10 +738,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (argc < command->min || argc > command->max)
-		return usage_error("wrong number of arguments for '%s'", cmd);
+		return binder_usage_error("wrong number of arguments for '%s'", cmd);
 	if (!command->needs_sm)
 		return command->run(&c, cmd, argc, argv);
-	r = connect_sm(&c);
+	r = binder_connect_sm(&c);
 	if (r == 0)
 		r = command->run(&c, cmd, argc, argv);
 	fflush(stdout);

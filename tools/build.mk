@@ -7,7 +7,7 @@ BINDER_TOOL := $(B)/guest/bin/binder
 ALL_TARGETS += $(BINDER_TOOL)
 INSTALL_TARGETS += install-binder-tool
 
-$(B)/obj/tools/binder.o: $(TOP)/tools/binder.c $(TOP)/include/binderc/servicemanager.h
+$(B)/obj/tools/binder.o: $(TOP)/tools/binder.c $(TOP)/tools/call.h $(TOP)/tools/rpctool.h $(TOP)/include/binderc/servicemanager.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
 
@@ -21,7 +21,12 @@ $(B)/obj/tools/freeze.o: $(TOP)/tools/freeze.c $(TOP)/include/binderc/process.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
 
-BINDER_TOOL_OBJ := $(addprefix $(B)/obj/tools/,binder.o monitor.o freeze.o)
+# `binder rpc ping`, `call`, `serve` (RPC binder, <binderc/rpc.h>).
+$(B)/obj/tools/rpctool.o: $(TOP)/tools/rpctool.c $(TOP)/tools/rpctool.h $(TOP)/tools/call.h $(TOP)/include/binderc/rpc.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -MMD -MP -c $< -o $@
+
+BINDER_TOOL_OBJ := $(addprefix $(B)/obj/tools/,binder.o monitor.o freeze.o rpctool.o)
 
 $(BINDER_TOOL): $(BINDER_TOOL_OBJ) $(LBC_A)
 	@mkdir -p $(dir $@)

@@ -29,22 +29,44 @@
  * a session's parcels (a received parcel owns its fds; elsewhere
  * bc_parcel_write_fd() says -EOPNOTSUPP).
  *
- * What this version does not do yet: more than one connection per session (so a server calls a client only from
- * within a call of that client, and there are no death notifications:
- * bc_binder_link_to_death() says -ENOSYS), TLS.
+ * Death notifications: bc_binder_link_to_death() on an RPC proxy; when
+ * the session ends, for any reason (the peer closed or died, a broken
+ * stream, bc_rpc_session_shutdown()), every recipient of every proxy of
+ * the session is called once, on the thread that noticed (the serving
+ * thread of a server session; for a client session a watcher thread the
+ * first link starts, which polls the socket for the peer's hang-up, or
+ * the caller whose call failed).  -EPIPE once the session has ended.
+ *
+ * Connections: a session is a group of connections, each used by one
+ * thread at a time.  The client's outgoing ones carry its calls (as many
+ * as the server serves per session, bc_rpc_server_set_max_threads(), so
+ * that several threads call in parallel; each is served by a server
+ * thread); its incoming ones (bc_rpc_session_join(..., true)) carry the
+ * server's calls to the client's objects outside the client's own calls
+ * -- without one, a server reaches the client only from a handler of
+ * the client's call (nested, on that call's connection), and elsewhere
+ * gets -EWOULDBLOCK.  Oneway calls to one object run one at a time in
+ * the order they were made, whatever connections carried them.
+ *
+ * What this version does not do yet: TLS.
  *
  * Handlers of calls that come over a session run on the thread reading
- * its connection; bc_txn_get_calling_pid() says 0 there and
- * bc_txn_get_calling_euid() (uid_t)-1: the protocol carries no caller
- * identity.
+ * the connection they came on.  The protocol carries no caller identity, so on a unix
+ * socket (or socketpair) bc_txn_get_calling_pid() and
+ * bc_txn_get_calling_euid() say who the socket's peer was when it
+ * connected (SO_PEERCRED; pid 0 for oneway calls, as over the kernel);
+ * over other transports pid 0 and euid (uid_t)-1, nobody's.
  *
  * Errors of a session are final: a malformed or truncated stream, an
- * unknown command or a failed read or write ends the session (its
- * socket is shut down) and every later call on it says -EPIPE;
+ * unknown command or a failed read or write on any of its connections
+ * ends the session (its sockets are shut down) and every later call on
+ * it says -EPIPE;
  * bc_rpc_session_get_error() tells what ended it.
  */
 #ifndef BINDERC_RPC_H
 #define BINDERC_RPC_H
+
+#include <sys/socket.h>
 
 #include <binderc/binder.h>
 
@@ -82,6 +104,21 @@ typedef struct bc_rpc_server bc_rpc_server;
  * closed), -errno of the socket.  On an error @fd is closed too.
  */
 int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_rpc_session **ret);
+/**
+ * Join one more connection, the connected stream socket @fd (taken: on
+ * an error too) to the same server, to client session @s:
+ *  - outgoing (!@incoming): one more connection to make calls on, so
+ *    that calls of several threads run in parallel.  At most as many as
+ *    the server serves per session (it told at set-up): -EUSERS beyond.
+ *  - incoming: a connection on which the server calls the client's
+ *    objects whenever it likes, not only from inside the client's calls;
+ *    a thread of this library serves it, running those handlers, and
+ *    notices the server's end at once.  -EPIPE if the server refused it.
+ * Blocks for an incoming connection's answer.
+ */
+int bc_rpc_session_join_fd(bc_rpc_session *s, int fd, bool incoming);
+/** bc_rpc_connect() to @addr, then bc_rpc_session_join_fd(). */
+int bc_rpc_session_join(bc_rpc_session *s, const char *addr, unsigned flags, bool incoming);
 /** Take a reference.  Returns @s. */
 bc_rpc_session *bc_rpc_session_ref(bc_rpc_session *s);
 /** Drop one; proxies of the session hold their own.  Returns NULL. */
@@ -99,6 +136,78 @@ int bc_rpc_session_get_error(const bc_rpc_session *s);
  * later ones fail with -EPIPE. */
 void bc_rpc_session_shutdown(bc_rpc_session *s);
 
+/* ---- addresses ---------------------------------------------------------- */
+
+/*
+ * One syntax for every transport:
+ *
+ *   unix:PATH             a unix domain socket at PATH (relative or absolute)
+ *   unix-abstract:NAME    a unix socket in the abstract namespace
+ *   tcp:HOST:PORT         HOST a dotted IPv4 address, [IPv6] or localhost
+ *                         (no resolver); PORT 0 to listen on any free port
+ *   vsock:CID:PORT        CID a number, or any, local or host
+ *
+ * TCP is plain TCP (no TLS yet): every call travels readable and anyone
+ * who reaches the port may call the objects served.  It is refused
+ * (-EPERM) unless BINDERC_RPC_PLAIN_TCP is among the flags, and a warning
+ * goes to stderr for each TCP socket made.  Unix sockets are guarded by
+ * their file's permissions; handlers see the peer's credentials
+ * (SO_PEERCRED) as bc_txn_get_calling_pid() and _euid().
+ */
+
+/** Flag of the address functions and bc_rpc_session_connect(): allow
+ * tcp: addresses (plain TCP, see above). */
+#define BINDERC_RPC_PLAIN_TCP 0x2u
+
+/**
+ * Parse @addr into a socket address (*@ret, *@ret_len).  -EINVAL for a
+ * malformed address (an empty path or name, a bad host or number, text
+ * after the port), -ERANGE for a port or CID too large, -ENAMETOOLONG
+ * for a unix path or name that does not fit a sockaddr_un,
+ * -EAFNOSUPPORT for an unknown scheme, -EPERM for tcp: without
+ * BINDERC_RPC_PLAIN_TCP.
+ */
+int bc_rpc_address_parse(const char *addr, unsigned flags, struct sockaddr_storage *ret, socklen_t *ret_len);
+/** Write socket address @sa in the syntax above into @buf (NUL-ended).
+ * -ENOSPC if it does not fit, -EAFNOSUPPORT for another family,
+ * -EINVAL for an unnamed unix socket. */
+int bc_rpc_address_format(const struct sockaddr *sa, socklen_t len, char *buf, size_t size);
+/** The address of socket @fd (its peer's if @peer), formatted: e.g.
+ * the port a "tcp:127.0.0.1:0" listener was given. */
+int bc_rpc_socket_address(int fd, bool peer, char *buf, size_t size);
+/** A listening stream socket at @addr in *@ret_fd (close-on-exec).
+ * An existing unix path is not replaced (-EADDRINUSE). */
+int bc_rpc_listen(const char *addr, unsigned flags, int *ret_fd);
+/** A stream socket connected to @addr in *@ret_fd. */
+int bc_rpc_connect(const char *addr, unsigned flags, int *ret_fd);
+/** The next connection on listening socket @listen_fd in *@ret_fd
+ * (blocks; retried on EINTR and on clients that gave up). */
+int bc_rpc_accept(int listen_fd, int *ret_fd);
+/** bc_rpc_connect(), then bc_rpc_session_connect_fd() on the socket,
+ * then as many more outgoing connections (bc_rpc_session_join()) as the
+ * server serves per session, up to BINDERC_RPC_MAX_OUTGOING in all (a
+ * join that fails leaves the session with fewer).  @flags may hold
+ * BINDERC_RPC_PLAIN_TCP and BINDERC_RPC_FDS. */
+#define BINDERC_RPC_MAX_OUTGOING 8u
+int bc_rpc_session_connect(const char *addr, uint32_t max_version, unsigned flags, bc_rpc_session **ret);
+
+/*
+ * Bootstrap sockets, as Android's setupUnixDomainSocketBootstrapClient and
+ * _Server: a unix socket (often inherited, or one end of a socketpair made
+ * before a fork) over which each new connection is handed as one end of a
+ * fresh socketpair, the only fd of a 4-byte message.  A pre-connected
+ * socket (setupPreconnectedClient) needs nothing more than
+ * bc_rpc_session_connect_fd() and bc_rpc_server_serve_fd().
+ */
+/** Client side: a new connection's socket in *@ret_fd, its other end
+ * sent over @bootstrap_fd.  -EPIPE if the server's end is closed. */
+int bc_rpc_bootstrap_connect(int bootstrap_fd, int *ret_fd);
+/** Server side: the next connection's socket from @bootstrap_fd in
+ * *@ret_fd (blocks).  -EPIPE when the client closed the bootstrap
+ * socket, -EBADMSG for a message without exactly one fd, -ENOTSOCK for
+ * an fd that is no stream socket (what came is closed). */
+int bc_rpc_bootstrap_accept(int bootstrap_fd, int *ret_fd);
+
 /* ---- server ------------------------------------------------------------- */
 
 /** A server of root object @root (a reference is taken; may be NULL). */
@@ -113,17 +222,71 @@ int bc_rpc_server_set_max_version(bc_rpc_server *srv, uint32_t version);
  * Android's server does). */
 int bc_rpc_server_set_fds(bc_rpc_server *srv, bool allow);
 /**
- * Serve one client's new session on the connected stream socket @fd
- * (taken: closed on return) on the calling thread, until the client
- * closes or drops every object it held.  Handlers of the root object
- * run on this thread.  0 for such an end; -EBADMSG, -EMSGSIZE or
- * -EPROTO if the client broke the protocol (a malformed or truncated
- * message), -ENOENT if it asked to join a session (only one connection
- * per session is served), -EOPNOTSUPP if it asked for fd transport,
+ * Serve the connection a client opened, the connected stream socket @fd
+ * (taken), on the calling thread: a new session, or one more connection
+ * of a session of this server (a join), until the session ends (the
+ * client closes, or drops every object it held).  Handlers of calls on
+ * the connection run on this thread.  A client's incoming connection is
+ * only handed to its session (which keeps @fd): 0 at once.  0 for a
+ * clean end; -EBADMSG, -EMSGSIZE or -EPROTO if the client broke the
+ * protocol (a malformed or truncated message), -ENOENT if it asked to
+ * join a session this server does not serve, -EUSERS for a join beyond
+ * the server's per-session limits, -EOPNOTSUPP if it asked for fd transport,
  * -EPIPE if it went away while a handler's call back to it waited,
- * -errno of the socket.  What ended the session first is returned.
+ * -ESHUTDOWN if bc_rpc_server_shutdown() ended it (or came first),
+ * -EUSERS at the server's session limit, -errno of the socket.  What
+ * ended the session first is returned.
  */
 int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd);
+
+/** The most connections a server serves per session (what it answers
+ * GET_MAX_THREADS: a client opens that many to call in parallel; default
+ * 1, as Android's), 1 to BINDERC_RPC_MAX_THREADS.  Each is served by a
+ * thread of its own. */
+#define BINDERC_RPC_MAX_THREADS 16u
+int bc_rpc_server_set_max_threads(bc_rpc_server *srv, unsigned max);
+/** The most incoming connections a client may offer per session (on
+ * which the server calls the client's objects outside the client's own
+ * calls), 0 to BINDERC_RPC_MAX_THREADS; default
+ * BINDERC_RPC_MAX_INCOMING_DEFAULT.  One beyond it is closed. */
+#define BINDERC_RPC_MAX_INCOMING_DEFAULT 4u
+int bc_rpc_server_set_max_incoming(bc_rpc_server *srv, unsigned max);
+/** How long a server waits for each part of a connection's set-up (its
+ * header, session id, "cci") before it drops the connection, in ms (0:
+ * for ever); default BINDERC_RPC_SETUP_TIMEOUT_MS_DEFAULT.  A client that
+ * connects and says nothing would otherwise keep a thread for ever.
+ * bc_rpc_server_serve_fd() then says -ETIMEDOUT. */
+#define BINDERC_RPC_SETUP_TIMEOUT_MS_DEFAULT 10000u
+int bc_rpc_server_set_setup_timeout(bc_rpc_server *srv, unsigned ms);
+/** How many sessions a server serves at once unless told otherwise. */
+#define BINDERC_RPC_MAX_SESSIONS_DEFAULT 128u
+/**
+ * The most sessions @srv serves at once (> 0): bc_rpc_server_join()
+ * closes a connection beyond it as soon as it is accepted (its client's
+ * set-up fails with -EPIPE), and bc_rpc_server_serve_fd() refuses one
+ * with -EUSERS.  This bounds what a flood of connections costs: a thread
+ * and a socket per session.
+ */
+int bc_rpc_server_set_max_sessions(bc_rpc_server *srv, unsigned max);
+/**
+ * Accept connections on listening socket @listen_fd (bc_rpc_listen())
+ * and serve each new session on a thread of its own, until
+ * bc_rpc_server_shutdown().  Blocks.  0 after a shutdown, else -errno of
+ * accept() (out of fds, it waits for a session to end instead).
+ * Several threads may join one server, each on its own socket.
+ */
+int bc_rpc_server_join(bc_rpc_server *srv, int listen_fd);
+/**
+ * Stop @srv: every bc_rpc_server_join() returns (its listening socket is
+ * shut down; closing it stays the caller's), every session it serves
+ * ends (as if its client had gone: calls in flight fail with -EPIPE on
+ * both sides), and new connections are refused.  Returns when every
+ * session has ended and given its objects back, so not from a handler of
+ * one of the server's sessions.  (The threads that served them may still
+ * be exiting, each holding a reference to the server, and so to its
+ * root, for a moment.)  Final.
+ */
+void bc_rpc_server_shutdown(bc_rpc_server *srv);
 
 #ifdef __cplusplus
 }

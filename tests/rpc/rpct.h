@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -202,6 +203,48 @@ static inline int rpct_add(bc_binder *b, int32_t x, int32_t y, int32_t *sum)
 	bc_parcel_unref(data);
 	bc_parcel_unref(reply);
 	return r;
+}
+
+/* ---- a server joined on a listening socket ---- */
+
+struct joiner {
+	bc_rpc_server *srv;
+	int lfd;
+	int result;
+	pthread_t thread;
+};
+
+static inline void *join_main(void *arg)
+{
+	struct joiner *j = arg;
+
+	j->result = bc_rpc_server_join(j->srv, j->lfd);
+	return NULL;
+}
+
+/* A server of @root joined (bc_rpc_server_join) on a fresh abstract
+ * unix address, written to @addr; at most @max_sessions (0: default). */
+static inline void joiner_start(struct joiner *j, bc_binder *root, unsigned max_sessions, char *addr, size_t size)
+{
+	static atomic_int seq;
+
+	memset(j, 0, sizeof(*j));
+	snprintf(addr, size, "unix-abstract:binderc-listen-%d-%d", (int)getpid(), atomic_fetch_add(&seq, 1));
+	cr_assert_eq(bc_rpc_listen(addr, 0, &j->lfd), 0);
+	cr_assert_eq(bc_rpc_server_new(root, &j->srv), 0);
+	if (max_sessions)
+		cr_assert_eq(bc_rpc_server_set_max_sessions(j->srv, max_sessions), 0);
+	j->result = 1;
+	cr_assert_eq(pthread_create(&j->thread, NULL, join_main, j), 0);
+}
+
+static inline int joiner_stop(struct joiner *j)
+{
+	bc_rpc_server_shutdown(j->srv);
+	cr_assert_eq(pthread_join(j->thread, NULL), 0);
+	close(j->lfd);
+	bc_rpc_server_unref(j->srv);
+	return j->result;
 }
 
 #endif

@@ -35,12 +35,12 @@ Test(rpc_session, root_calls)
 	free(desc);
 	cr_assert_eq(rpct_add(root, 2, 40, &v), 0);
 	cr_assert_eq(v, 42);
-	/* no caller identity: pid 0, an euid that is nobody's (not root's) */
+	/* the caller's identity: the socketpair's peer (SO_PEERCRED), us */
 	cr_assert_eq(bc_binder_transact(root, RPCT_WHO, NULL, &reply, 0, NULL), 0);
 	cr_assert_eq(bc_parcel_read_int32(reply, &v), 0);
-	cr_assert_eq(v, 0);
+	cr_assert_eq(v, (int32_t)getpid());
 	cr_assert_eq(bc_parcel_read_int32(reply, &v), 0);
-	cr_assert_eq(v, -1);
+	cr_assert_eq(v, (int32_t)geteuid());
 	reply = bc_parcel_unref(reply);
 	/* the handler's status comes back as the remote's */
 	cr_assert_eq(bc_binder_transact(root, RPCT_FAIL, NULL, &reply, 0, &err), -EPERM);
