@@ -401,6 +401,15 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 		fprintf(c, "\tif (!%s%s)\n\t\treturn -EINVAL;\n", p->name,
 			has_len(&p->type) ? aidl_printf(ctx, " || !%s_len", p->name) : "");
 	}
+	/* @VintfStability: every call requires VINTF of the binder it goes
+	 * to, as Android's proxies do (Stability::check in BpBinder::transact),
+	 * so that no caller can forget it.  Made in each call because a proxy
+	 * function is handed any bc_binder and there is no proxy object to
+	 * mark once; the requirement is one atomic OR on the shared proxy,
+	 * and a refused call sends nothing (-EPROTOTYPE). */
+	if (g->d->vintf)
+		fprintf(c, "\t_r = bc_binder_require_stability(binder, BINDERC_STABILITY_VINTF);\n"
+			   "\tif (_r < 0)\n\t\tgoto out;\n");
 	fprintf(c, "\t_r = bc_binder_new_parcel(binder, &_data);\n\tif (_r < 0)\n\t\tgoto out;\n"
 		   "\t_r = bc_parcel_write_interface_token(_data, %s_DESCRIPTOR);\n\tif (_r < 0)\n\t\tgoto out;\n",
 		cn);

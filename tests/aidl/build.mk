@@ -40,11 +40,15 @@ AIDLT_GOLDEN := $(AIDLT_SRC)/golden_types.c $(AIDLT_SRC)/golden_iface.c $(AIDLT_
 	$(AIDLT_SRC)/golden_fds.c $(AIDLT_SRC)/golden_union.c $(AIDLT_SRC)/golden_nested.c \
 	$(AIDLT_SRC)/golden_fixed.c $(AIDLT_SRC)/golden_fixed_out.c $(AIDLT_SRC)/golden_nested_iface.c \
 	$(AIDLT_SRC)/golden_hal.c $(AIDLT_SRC)/golden_lists.c $(AIDLT_SRC)/golden_defaults.c \
-	$(AIDLT_SRC)/golden_holder.c $(AIDLT_SRC)/golden_generic.c
+	$(AIDLT_SRC)/golden_holder.c $(AIDLT_SRC)/golden_generic.c $(AIDLT_SRC)/golden_stability.c
 
-$(AIDLT_BIN)/test_aidl_golden: $(AIDLT_GOLDEN) $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDLT_GEN_O) $(LBC_SAN_A)
+# golden_stability.c reads the generated text (AIDLT_GEN) and serves a
+# stub over RPC binder with tests/rpc's helpers
+AIDLT_GOLDEN_FLAGS := -DAIDLT_GEN='"$(AIDLT_GEN)"' -I$(TOP)/tests/rpc
+
+$(AIDLT_BIN)/test_aidl_golden: $(AIDLT_GOLDEN) $(AIDLT_SRC)/at.h $(TOP)/tests/rpc/rpct.h $(TH_HDRS) $(AIDLT_GEN_O) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(AIDLT_GEN) -o $@ $(AIDLT_GOLDEN) $(AIDLT_GEN_O) $(LBC_SAN_A) \
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) $(AIDLT_GOLDEN_FLAGS) -I$(AIDLT_GEN) -o $@ $(AIDLT_GOLDEN) $(AIDLT_GEN_O) $(LBC_SAN_A) \
 		$(CRITERION_LIBS) -lpthread
 
 $(AIDLT_BIN)/test_aidl_bad: $(AIDLT_SRC)/bad.c $(AIDLT_SRC)/annotations.c $(AIDLT_SRC)/kinds.c $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDL_SAN_A) $(BC_AIDL) $(wildcard $(AIDLT_SRC)/bad/*.aidl)
