@@ -140,6 +140,9 @@ const struct gkind_row gen_kinds[G_NKINDS] = {
 	},
 	[G_PFD] = {
 		.param_in = "$T $V",
+		/* out: the received fd (owned); inout: the caller's, closed and
+		 * replaced by the received one when the call succeeds */
+		.param_out = "$T *$V",
 		.ret = "$T *$V",
 		.local = "int $V = -1;",
 		.member = "int $V; /* owned; -1: none */",
@@ -208,8 +211,8 @@ const struct gkind_row gen_kinds[G_NKINDS] = {
 		.flags = GK_LEN,
 	},
 	[G_PFDV] = {
-		/* out and inout are refused */
 		.param_in = LEN_IN("const int *"),
+		.param_out = LEN_OUT("int **"),
 		.ret = LEN_OUT("int **"),
 		.local = "int *$V = NULL;",
 		.member = "int *$V; /* owned; -1: null element */",
@@ -218,6 +221,8 @@ const struct gkind_row gen_kinds[G_NKINDS] = {
 		.free = "bcaidl_free_pfdv($V, $L);",
 		/* N invalid fds, as std::array<ScopedFileDescriptor, N> */
 		.dflt = "-1",
+		/* an out array in a stub: $L fds -1, for the implementation to fill */
+		.new_n = "_r = bcaidl_pfdv_new($L, &$V);\nif (_r < 0)\n\tgoto $G;",
 		.arg = "$V, $L",
 		.flags = GK_LEN,
 	},

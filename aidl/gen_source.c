@@ -468,7 +468,9 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 				if (p->dir == D_INOUT)
 					gen_free(g, c, &p->type, aidl_printf(ctx, "*%s", p->name),
 						 aidl_printf(ctx, "*%s_len", p->name), "\t");
-				fprintf(c, "\t*%s = %s;\n\t*%s_len = %s_len;\n", p->name, t, p->name, t);
+				fprintf(c, "\t*%s = %s;\n", p->name, t);
+				if (has_len(&p->type))
+					fprintf(c, "\t*%s_len = %s_len;\n", p->name, t);
 			}
 			disown(g, &p->type, t, "\t");
 		}
@@ -514,6 +516,9 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 			fprintf(c, "\tif (_r < 0) {\n\t\t_r = bcaidl_bad_request(_r);\n\t\tgoto out;\n\t}\n");
 		} else if (gt.row->flags & GK_ADDR) {
 			gen_emit(ctx, c, "\t", &gt, gt.row->init, (struct gvars){ .V = a, .G = "out" });
+		} else if (!(gt.row->flags & GK_LEN)) {
+			/* a single value (an out ParcelFileDescriptor): its local
+			 * starts empty (-1) for the implementation to set */
 		} else {
 			/* an out T[N] is not in the request: N default elements,
 			 * as Android's stubs allocate (the reply refuses another

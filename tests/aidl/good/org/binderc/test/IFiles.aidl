@@ -9,4 +9,7 @@ interface IFiles {
     long sizes(in ParcelFileDescriptor pfd, in FileDescriptor fd, @nullable in ParcelFileDescriptor maybe);
     FileDescriptor dupOf(in FileDescriptor fd);
     Fds swap(in Fds f);
+    // out and inout: the fds come back in the reply as ParcelFileDescriptors
+    void reopen(out ParcelFileDescriptor fd, inout ParcelFileDescriptor io);
+    int fill(out ParcelFileDescriptor[] fds, inout ParcelFileDescriptor[] io, out ParcelFileDescriptor[2] two);
 }
