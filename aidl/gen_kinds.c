@@ -226,6 +226,24 @@ const struct gkind_row gen_kinds[G_NKINDS] = {
 		.arg = "$V, $L",
 		.flags = GK_LEN,
 	},
+	[G_FDV] = {
+		/* Android's std::vector<unique_fd> (writeUniqueFileDescriptorVector):
+		 * int32 count, then each fd as FileDescriptor (no marker, unlike
+		 * ParcelFileDescriptor[]); no null elements, NULL for a @nullable
+		 * null array ($N) */
+		.param_in = LEN_IN("const int *"),
+		.param_out = LEN_OUT("int **"),
+		.ret = LEN_OUT("int **"),
+		.local = "int *$V = NULL;",
+		.member = "int *$V; /* owned */",
+		.write = "_r = bcaidl_write_fdv($P, $V, $L, $N);",
+		.read = "_r = bcaidl_read_fdv($P, &$V, &$L, $N);",
+		.free = "bcaidl_free_pfdv($V, $L);",
+		.dflt = "-1",
+		.new_n = "_r = bcaidl_pfdv_new($L, &$V);\nif (_r < 0)\n\tgoto $G;",
+		.arg = "$V, $L",
+		.flags = GK_LEN,
+	},
 	[G_HOLDER] = {
 		/* a parcelable's field only: never a parameter or a return value */
 		.param_in = "const $T *$V",
@@ -265,7 +283,7 @@ struct gtype gen_type(const struct aidl_type *t)
 		break;
 	case B_FD:
 	case B_PFD:
-		k = t->basic == B_FD ? G_FD : t->array ? G_PFDV : G_PFD;
+		k = t->basic == B_FD ? (t->array ? G_FDV : G_FD) : t->array ? G_PFDV : G_PFD;
 		g.ctype = "int";
 		break;
 	case B_HOLDER:

@@ -12,6 +12,7 @@
 
 #include "at.h"
 
+#include "org_binderc_test_FdBag.h"
 #include "org_binderc_test_Fds.h"
 #include "org_binderc_test_IFiles.h"
 
@@ -158,6 +159,14 @@ static int fx_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *i
 	if (code == org_binderc_test_IFiles_CODE_reopen) {
 		pfd_by_hand(reply, fx.reply_a);
 		pfd_by_hand(reply, fx.reply_b);
+	} else if (code == org_binderc_test_IFiles_CODE_dupAll) {
+		bc_parcel_write_int32(reply, 1); /* the return value: one fd */
+		bc_parcel_write_fd(reply, dup(fx.reply_a), true);
+		bc_parcel_write_int32(reply, 1); /* outs */
+		bc_parcel_write_fd(reply, dup(fx.reply_b), true);
+		bc_parcel_write_int32(reply, 2); /* io */
+		bc_parcel_write_fd(reply, dup(fx.reply_b), true);
+		bc_parcel_write_fd(reply, dup(fx.reply_a), true);
 	} else {
 		bc_parcel_write_int32(reply, 7); /* the return value */
 		bc_parcel_write_int32(reply, 1); /* fds: one */
@@ -328,4 +337,143 @@ Test(aidl_fds, out_inout_pfd_stub_bytes)
 	}
 	bc_parcel_unref(in), bc_parcel_unref(reply);
 	close(files[0]), close(files[1]);
+}
+
+/* ---- FileDescriptor[] --------------------------------------------------------- */
+
+/* Android's writeUniqueFileDescriptorVector: int32 count, then each fd
+ * object (a duplicate), with no marker before each as a
+ * ParcelFileDescriptor[] has; int32 -1 for a null @nullable array. */
+Test(aidl_fds, fd_array_proxy_bytes)
+{
+	int a = at_temp_file("a"), b = at_temp_file("b"), m = at_temp_file("m");
+	int in[2] = { a, b }, *outs = NULL, *io = malloc(sizeof(int)), *ret = NULL;
+	size_t outs_len = 1, io_len = 1, ret_len = 0;
+	bc_binder *svc = fx_new();
+
+	io[0] = m;
+	fx.want = files_request();
+	bc_parcel_write_int32(fx.want, 2);
+	bc_parcel_write_fd(fx.want, dup(a), true);
+	bc_parcel_write_fd(fx.want, dup(b), true);
+	bc_parcel_write_int32(fx.want, -1); /* maybe: null */
+	bc_parcel_write_int32(fx.want, 1);  /* outs: the size asked for */
+	bc_parcel_write_int32(fx.want, 1);  /* io */
+	bc_parcel_write_fd(fx.want, dup(m), true);
+	fx.code = org_binderc_test_IFiles_CODE_dupAll;
+	fx.reply_a = a, fx.reply_b = b;
+	cr_assert_eq(org_binderc_test_IFiles_dupAll(svc, in, 2, NULL, 0, &outs, &outs_len, &io, &io_len, &ret, &ret_len),
+		     0);
+	cr_assert_eq(ret_len, 1);
+	cr_assert(at_same_file(ret[0], a));
+	cr_assert_eq(outs_len, 1);
+	cr_assert(at_same_file(outs[0], b));
+	cr_assert_eq(io_len, 2);
+	cr_assert(at_same_file(io[0], b) && at_same_file(io[1], a));
+	cr_assert_eq(fcntl(m, F_GETFD), -1, "the inout array's fds were closed");
+	close(ret[0]), close(outs[0]), close(io[0]), close(io[1]);
+	free(ret), free(outs), free(io);
+	/* no -1 element in a FileDescriptor[], nullable or not */
+	in[1] = -1;
+	io = NULL, io_len = 0;
+	cr_assert_eq(org_binderc_test_IFiles_dupAll(svc, in, 2, NULL, 0, &outs, &outs_len, &io, &io_len, NULL, NULL),
+		     -EINVAL);
+	cr_assert_eq(org_binderc_test_IFiles_dupAll(svc, &a, 1, in, 2, &outs, &outs_len, &io, &io_len, NULL, NULL),
+		     -EINVAL);
+	bc_parcel_unref(fx.want);
+	bc_binder_unref(svc);
+	close(a), close(b);
+}
+
+static int s_dup_all(void *self, const int *fds, size_t fds_len, const int *maybe, size_t maybe_len, int **outs,
+		     size_t *outs_len, int **io, size_t *io_len, int **ret, size_t *ret_len)
+{
+	(void)self;
+	cr_assert_eq(fds_len, 1);
+	cr_assert_not_null(maybe);
+	cr_assert_eq(maybe_len, 1);
+	cr_assert(at_same_file(fds[0], maybe[0]));
+	cr_assert_eq(*outs_len, 2);
+	cr_assert(outs[0][0] == -1 && outs[0][1] == -1);
+	cr_assert_eq(*io_len, 0);
+	cr_assert_not_null(*io, "an empty array is not NULL");
+	outs[0][0] = dup(fds[0]);
+	outs[0][1] = dup(fds[0]);
+	*ret = malloc(sizeof(int));
+	**ret = dup(maybe[0]);
+	*ret_len = 1;
+	return 0;
+}
+
+Test(aidl_fds, fd_array_stub_bytes)
+{
+	int a = at_temp_file("a");
+	const struct org_binderc_test_IFiles_ops ops = { .dupAll = s_dup_all };
+	bc_parcel *in = at_parcel(), *reply = at_parcel(), *want = at_parcel();
+
+	bc_parcel_write_int32(in, 1);
+	bc_parcel_write_fd(in, dup(a), true);
+	bc_parcel_write_int32(in, 1); /* maybe: one */
+	bc_parcel_write_fd(in, dup(a), true);
+	bc_parcel_write_int32(in, 2); /* outs: two asked for */
+	bc_parcel_write_int32(in, 0); /* io: empty */
+	at_rewind(in);
+	cr_assert_eq(org_binderc_test_IFiles_dispatch(&ops, NULL, org_binderc_test_IFiles_CODE_dupAll, in, reply), 0);
+	bc_parcel_write_status(want, NULL);
+	bc_parcel_write_int32(want, 1);
+	bc_parcel_write_fd(want, dup(a), true);
+	bc_parcel_write_int32(want, 2);
+	bc_parcel_write_fd(want, dup(a), true);
+	bc_parcel_write_fd(want, dup(a), true);
+	bc_parcel_write_int32(want, 0);
+	at_same_but_fds(reply, want);
+	bc_parcel_unref(in), bc_parcel_unref(reply), bc_parcel_unref(want);
+
+	/* a null where a FileDescriptor[] is required: a malformed request */
+	in = at_parcel(), reply = at_parcel();
+	bc_parcel_write_int32(in, -1);
+	at_rewind(in);
+	cr_assert_eq(org_binderc_test_IFiles_dispatch(&ops, NULL, org_binderc_test_IFiles_CODE_dupAll, in, reply),
+		     -EINVAL);
+	bc_parcel_unref(in), bc_parcel_unref(reply);
+	close(a);
+}
+
+/* As fields: a FileDescriptor[2] starts as two fds -1 (Android's
+ * std::array<unique_fd, 2>), which cannot be written until set; a
+ * @nullable one starts null. */
+Test(aidl_fds, fd_array_fields)
+{
+	int a = at_temp_file("a");
+	org_binderc_test_FdBag v, r;
+	bc_parcel *p = at_parcel(), *q = at_parcel();
+	size_t tok;
+
+	cr_assert_eq(org_binderc_test_FdBag_init(&v), 0);
+	cr_assert_null(v.maybe);
+	cr_assert_eq(v.two_len, 2);
+	cr_assert(v.two[0] == -1 && v.two[1] == -1);
+	cr_assert_eq(org_binderc_test_FdBag_write(p, &v), -EINVAL);
+	bc_parcel_unref(p);
+	p = at_parcel();
+	v.two[0] = dup(a), v.two[1] = dup(a);
+	cr_assert_eq(org_binderc_test_FdBag_write(p, &v), 0);
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_int32(q, 0);  /* fds: empty */
+	bc_parcel_write_int32(q, -1); /* maybe: null */
+	bc_parcel_write_int32(q, 2);
+	bc_parcel_write_fd(q, dup(a), true);
+	bc_parcel_write_fd(q, dup(a), true);
+	bc_parcel_end_parcelable(q, tok);
+	at_same_but_fds(p, q);
+	at_rewind(p);
+	cr_assert_eq(org_binderc_test_FdBag_read(p, &r), 0);
+	cr_assert_eq(r.fds_len, 0);
+	cr_assert_null(r.maybe);
+	cr_assert_eq(r.two_len, 2);
+	cr_assert(at_same_file(r.two[0], a) && at_same_file(r.two[1], a));
+	org_binderc_test_FdBag_clear(&r);
+	org_binderc_test_FdBag_clear(&v);
+	bc_parcel_unref(p), bc_parcel_unref(q);
+	close(a);
 }
