@@ -35,7 +35,7 @@ logged() { file=$1; want=$2; i=0
 
 echo "== bc-aidl HAL examples on $dev"
 i=0
-until servicemanager --daemon --device "$dev" --pidfile /tmp/aidl-hal-sm.pid -c tests/aidl/hal.policy; do
+until servicemanager --daemon --device "$dev" --pidfile /tmp/aidl-hal-sm.pid -c "$(pwd)/tests/aidl/hal.policy"; do
 	i=$((i + 1)); [ $i -lt 20 ] || { echo "hal: no service manager"; exit 1; }; sleep 0.25
 done
 
