@@ -151,7 +151,7 @@ Test(aidl_fuzz, mutated_corpus, .timeout = 240)
 		refused++;
 		/* one clean message: located in the input or in a file it imports */
 		cr_assert(strstr(err, ": error: ") != NULL, "iteration %d: %s", iter, err);
-		cr_assert(strchr(err, '\n') == NULL, "iteration %d: multi-line error", iter);
+		cr_assert(strchr(err, '\n') == NULL, "iteration %d: multi-line error: %s", iter, err);
 		cr_assert(strncmp(err, "fuzz.aidl:", 10) == 0 || strncmp(err, GOOD_DIR, strlen(GOOD_DIR)) == 0 ||
 				  strncmp(err, "bc-aidl: error: cannot ", 23) == 0, /* e.g. a name too long for a file */
 			  "iteration %d: error without a location: %s", iter, err);
