@@ -184,9 +184,10 @@ const struct gkind_row gen_kinds[G_NKINDS] = {
 		.flags = GK_LEN,
 	},
 	[G_NPARCEL] = {
-		/* out and inout are refused */
 		.param_in = "const $T *$V",
-		.param_out = "$T *$V",
+		/* out/inout: the caller's heap pointer (NULL = null); the proxy
+		 * frees an inout one and hands over what came back */
+		.param_out = "$T **$V",
 		.ret = "$T **$V",
 		.local = "$T *$V = NULL;",
 		/* heap-allocated, NULL for null */
@@ -198,8 +199,8 @@ const struct gkind_row gen_kinds[G_NKINDS] = {
 		.arg = "$V",
 	},
 	[G_NPARRAY] = {
-		/* out and inout are refused */
 		.param_in = LEN_IN("const $T *const *"),
+		.param_out = LEN_OUT("$T ***"),
 		.ret = LEN_OUT("$T ***"),
 		.local = "$T **$V = NULL;",
 		/* NULL for null; each element NULL or malloc'd */

@@ -523,20 +523,33 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 			/* an out T[N] is not in the request: N default elements,
 			 * as Android's stubs allocate (the reply refuses another
 			 * length, so the implementation must leave exactly N) */
-			if (p->type.fixed)
+			const char *ind = "\t";
+
+			if (p->type.fixed) {
 				fprintf(c, "\t%s = %" PRIu32 ";\n", al, aidl_fixed_len(&p->type));
-			else
+			} else if (p->type.nullable) {
+				/* -1 asks for null: the implementation gets NULL */
+				fprintf(c, "\t{\n\t\tbool _null = false;\n\n"
+					   "\t\t_r = bcaidl_read_nsize(_in, &%s, &_null);\n\t\tif (_r < 0) {\n"
+					   "\t\t\t_r = bcaidl_bad_request(_r);\n\t\t\tgoto out;\n\t\t}\n"
+					   "\t\tif (!_null) {\n",
+					al);
+				ind = "\t\t\t";
+			} else {
 				fprintf(c, "\t_r = bcaidl_read_size(_in, &%s);\n\tif (_r < 0) {\n"
 					   "\t\t_r = bcaidl_bad_request(_r);\n\t\tgoto out;\n\t}\n",
 					al);
+			}
 			if (gt.row->new_n)
-				gen_emit(ctx, c, "\t", &gt, gt.row->new_n, (struct gvars){ .V = a, .L = al, .G = "out" });
+				gen_emit(ctx, c, ind, &gt, gt.row->new_n, (struct gvars){ .V = a, .L = al, .G = "out" });
 			/* an out binder array starts as n NULLs: the implementation
 			 * must fill every one (a NULL is refused when writing) */
 			else
-				fprintf(c, "\t%s = calloc(%s ? %s : 1, sizeof(*%s));\n\tif (!%s) {\n\t\t_r = -ENOMEM;\n"
-					   "\t\tgoto out;\n\t}\n",
-					a, al, al, a, a);
+				fprintf(c, "%s%s = calloc(%s ? %s : 1, sizeof(*%s));\n%sif (!%s) {\n%s\t_r = -ENOMEM;\n"
+					   "%s\tgoto out;\n%s}\n",
+					ind, a, al, al, a, ind, a, ind, ind, ind);
+			if (!p->type.fixed && p->type.nullable)
+				fprintf(c, "\t\t}\n\t}\n");
 		}
 		/* the implementation's argument(s) */
 		if (p->dir == D_IN) {
