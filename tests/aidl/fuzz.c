@@ -41,6 +41,9 @@ static const char *const dict[] = {
 	"@Backing(type=\"long\")", "@Backing(type=", "String", "int[]", "IBinder", "void", "byte", "char", "'x'",
 	"99999999999999999999", "-9223372036854775808", "1.5e400", "\n", "\\", "\xff", "\xc3", "\0", " ", "=", "= 5",
 	"Color.", "Color.RED", "Point", "ICallback", "List<String>", "int[3]", "1 << 63", "1 / 0", "(((((",
+	/* this branch's syntax: fds out and in arrays, unstructured parcelables */
+	"ParcelFileDescriptor", "FileDescriptor[]", "out @nullable", "parcelable P;", " cpp_header \"a.h\"",
+	" ndk_header \"b\nc\"", "rust_type",
 };
 
 static size_t load_corpus(char ***bufs, size_t **lens)
