@@ -76,6 +76,11 @@ void aidl_fail(struct aidl_ctx *ctx, const struct aidl_loc *loc, const char *fmt
 		vsnprintf(ctx->err + n, sizeof(ctx->err) - n, fmt, ap);
 		va_end(ap);
 	}
+	/* One line, whatever the input's string literals quoted in the
+	 * message hold (a newline would split the error in two). */
+	for (char *c = ctx->err; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 	longjmp(ctx->fail, 1);
 }
 

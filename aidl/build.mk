@@ -78,3 +78,42 @@ $(B)/guest/bin/greeter-service: $(AIDLX_SRC)/greeter-service.c $(AIDLX_GEN_O) $(
 $(B)/guest/bin/greeter-client: $(AIDLX_SRC)/greeter-client.c $(AIDLX_GEN_O) $(LBC_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -I$(AIDLX_GEN) -o $@ $< $(AIDLX_GEN_O) $(LBC_LINK)
+
+# --- two of Android 14's HALs, end to end: android.hardware.vibrator
+# (version 2) and android.hardware.power (version 4), written as .aidl in
+# examples/hal from their published contracts, C generated at build time,
+# a small service and client for each (guest test: tests/aidl/hal.sh)
+HALX_SRC := $(TOP)/examples/hal
+HALX_GEN := $(B)/gen/aidl-hal
+HALX_VIB_AIDL := $(wildcard $(HALX_SRC)/android/hardware/vibrator/*.aidl)
+HALX_POW_AIDL := $(wildcard $(HALX_SRC)/android/hardware/power/*.aidl)
+HALX_VIB_C := $(patsubst %.aidl,$(HALX_GEN)/android_hardware_vibrator_%.c,$(notdir $(HALX_VIB_AIDL)))
+HALX_POW_C := $(patsubst %.aidl,$(HALX_GEN)/android_hardware_power_%.c,$(notdir $(HALX_POW_AIDL)))
+HALX_VIB_O := $(HALX_VIB_C:.c=.o)
+HALX_POW_O := $(HALX_POW_C:.c=.o)
+HALX_BINS := $(addprefix $(B)/guest/bin/,vibrator-service vibrator-client power-service power-client)
+# the frozen versions and hashes Android 14 ships (aidl_api/.../N/.hash)
+HALX_VIB_FLAGS := --version 2 --hash ea8742d6993e1a82917da38b9938e537aa7fcb54
+HALX_POW_FLAGS := --version 4 --hash 141ac3bb33bb4f524de020669f12599c18cdd67f
+
+ALL_TARGETS += $(HALX_BINS)
+
+$(HALX_VIB_C): $(HALX_GEN)/android_hardware_vibrator_%.c: $(HALX_SRC)/android/hardware/vibrator/%.aidl $(BC_AIDL_RUN)
+	@mkdir -p $(dir $@)
+	$(BC_AIDL_RUN) -I $(HALX_SRC) -o $(HALX_GEN) $(HALX_VIB_FLAGS) $<
+
+$(HALX_POW_C): $(HALX_GEN)/android_hardware_power_%.c: $(HALX_SRC)/android/hardware/power/%.aidl $(BC_AIDL_RUN)
+	@mkdir -p $(dir $@)
+	$(BC_AIDL_RUN) -I $(HALX_SRC) -o $(HALX_GEN) $(HALX_POW_FLAGS) $<
+
+# Warning-free as a user would build them: pedantic C11, no _GNU_SOURCE.
+$(HALX_VIB_O) $(HALX_POW_O): $(HALX_GEN)/%.o: $(HALX_GEN)/%.c $(HALX_VIB_C) $(HALX_POW_C)
+	$(CC) $(CFLAGS_BASE) -U_GNU_SOURCE -Wpedantic -I$(HALX_GEN) -c $< -o $@
+
+$(B)/guest/bin/vibrator-%: $(HALX_SRC)/vibrator-%.c $(HALX_VIB_O) $(LBC_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -I$(HALX_GEN) -o $@ $< $(HALX_VIB_O) $(LBC_LINK)
+
+$(B)/guest/bin/power-%: $(HALX_SRC)/power-%.c $(HALX_POW_O) $(LBC_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -I$(HALX_GEN) -o $@ $< $(HALX_POW_O) $(LBC_LINK)

@@ -26,6 +26,7 @@ enum gkind {
 	G_NPARRAY, /* a @nullable array of parcelables: heap pointers, NULL for null */
 	G_PFDV,	   /* ParcelFileDescriptor[]: owned fds, -1 for a null element */
 	G_HOLDER,  /* ParcelableHolder: bcaidl_parcelable_holder (raw bytes) */
+	G_FDV,	   /* FileDescriptor[]: owned fds, each a bare fd object */
 	G_NKINDS
 };
 

@@ -140,6 +140,9 @@ const struct gkind_row gen_kinds[G_NKINDS] = {
 	},
 	[G_PFD] = {
 		.param_in = "$T $V",
+		/* out: the received fd (owned); inout: the caller's, closed and
+		 * replaced by the received one when the call succeeds */
+		.param_out = "$T *$V",
 		.ret = "$T *$V",
 		.local = "int $V = -1;",
 		.member = "int $V; /* owned; -1: none */",
@@ -181,9 +184,10 @@ const struct gkind_row gen_kinds[G_NKINDS] = {
 		.flags = GK_LEN,
 	},
 	[G_NPARCEL] = {
-		/* out and inout are refused */
 		.param_in = "const $T *$V",
-		.param_out = "$T *$V",
+		/* out/inout: the caller's heap pointer (NULL = null); the proxy
+		 * frees an inout one and hands over what came back */
+		.param_out = "$T **$V",
 		.ret = "$T **$V",
 		.local = "$T *$V = NULL;",
 		/* heap-allocated, NULL for null */
@@ -195,8 +199,8 @@ const struct gkind_row gen_kinds[G_NKINDS] = {
 		.arg = "$V",
 	},
 	[G_NPARRAY] = {
-		/* out and inout are refused */
 		.param_in = LEN_IN("const $T *const *"),
+		.param_out = LEN_OUT("$T ***"),
 		.ret = LEN_OUT("$T ***"),
 		.local = "$T **$V = NULL;",
 		/* NULL for null; each element NULL or malloc'd */
@@ -208,8 +212,8 @@ const struct gkind_row gen_kinds[G_NKINDS] = {
 		.flags = GK_LEN,
 	},
 	[G_PFDV] = {
-		/* out and inout are refused */
 		.param_in = LEN_IN("const int *"),
+		.param_out = LEN_OUT("int **"),
 		.ret = LEN_OUT("int **"),
 		.local = "int *$V = NULL;",
 		.member = "int *$V; /* owned; -1: null element */",
@@ -218,6 +222,26 @@ const struct gkind_row gen_kinds[G_NKINDS] = {
 		.free = "bcaidl_free_pfdv($V, $L);",
 		/* N invalid fds, as std::array<ScopedFileDescriptor, N> */
 		.dflt = "-1",
+		/* an out array in a stub: $L fds -1, for the implementation to fill */
+		.new_n = "_r = bcaidl_pfdv_new($L, &$V);\nif (_r < 0)\n\tgoto $G;",
+		.arg = "$V, $L",
+		.flags = GK_LEN,
+	},
+	[G_FDV] = {
+		/* Android's std::vector<unique_fd> (writeUniqueFileDescriptorVector):
+		 * int32 count, then each fd as FileDescriptor (no marker, unlike
+		 * ParcelFileDescriptor[]); no null elements, NULL for a @nullable
+		 * null array ($N) */
+		.param_in = LEN_IN("const int *"),
+		.param_out = LEN_OUT("int **"),
+		.ret = LEN_OUT("int **"),
+		.local = "int *$V = NULL;",
+		.member = "int *$V; /* owned */",
+		.write = "_r = bcaidl_write_fdv($P, $V, $L, $N);",
+		.read = "_r = bcaidl_read_fdv($P, &$V, &$L, $N);",
+		.free = "bcaidl_free_pfdv($V, $L);",
+		.dflt = "-1",
+		.new_n = "_r = bcaidl_pfdv_new($L, &$V);\nif (_r < 0)\n\tgoto $G;",
 		.arg = "$V, $L",
 		.flags = GK_LEN,
 	},
@@ -260,7 +284,7 @@ struct gtype gen_type(const struct aidl_type *t)
 		break;
 	case B_FD:
 	case B_PFD:
-		k = t->basic == B_FD ? G_FD : t->array ? G_PFDV : G_PFD;
+		k = t->basic == B_FD ? (t->array ? G_FDV : G_FD) : t->array ? G_PFDV : G_PFD;
 		g.ctype = "int";
 		break;
 	case B_HOLDER:

@@ -401,6 +401,15 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 		fprintf(c, "\tif (!%s%s)\n\t\treturn -EINVAL;\n", p->name,
 			has_len(&p->type) ? aidl_printf(ctx, " || !%s_len", p->name) : "");
 	}
+	/* @VintfStability: every call requires VINTF of the binder it goes
+	 * to, as Android's proxies do (Stability::check in BpBinder::transact),
+	 * so that no caller can forget it.  Made in each call because a proxy
+	 * function is handed any bc_binder and there is no proxy object to
+	 * mark once; the requirement is one atomic OR on the shared proxy,
+	 * and a refused call sends nothing (-EPROTOTYPE). */
+	if (g->d->vintf)
+		fprintf(c, "\t_r = bc_binder_require_stability(binder, BINDERC_STABILITY_VINTF);\n"
+			   "\tif (_r < 0)\n\t\tgoto out;\n");
 	fprintf(c, "\t_r = bc_binder_new_parcel(binder, &_data);\n\tif (_r < 0)\n\t\tgoto out;\n"
 		   "\t_r = bc_parcel_write_interface_token(_data, %s_DESCRIPTOR);\n\tif (_r < 0)\n\t\tgoto out;\n",
 		cn);
@@ -459,7 +468,9 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 				if (p->dir == D_INOUT)
 					gen_free(g, c, &p->type, aidl_printf(ctx, "*%s", p->name),
 						 aidl_printf(ctx, "*%s_len", p->name), "\t");
-				fprintf(c, "\t*%s = %s;\n\t*%s_len = %s_len;\n", p->name, t, p->name, t);
+				fprintf(c, "\t*%s = %s;\n", p->name, t);
+				if (has_len(&p->type))
+					fprintf(c, "\t*%s_len = %s_len;\n", p->name, t);
 			}
 			disown(g, &p->type, t, "\t");
 		}
@@ -505,24 +516,40 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 			fprintf(c, "\tif (_r < 0) {\n\t\t_r = bcaidl_bad_request(_r);\n\t\tgoto out;\n\t}\n");
 		} else if (gt.row->flags & GK_ADDR) {
 			gen_emit(ctx, c, "\t", &gt, gt.row->init, (struct gvars){ .V = a, .G = "out" });
+		} else if (!(gt.row->flags & GK_LEN)) {
+			/* a single value (an out ParcelFileDescriptor): its local
+			 * starts empty (-1) for the implementation to set */
 		} else {
 			/* an out T[N] is not in the request: N default elements,
 			 * as Android's stubs allocate (the reply refuses another
 			 * length, so the implementation must leave exactly N) */
-			if (p->type.fixed)
+			const char *ind = "\t";
+
+			if (p->type.fixed) {
 				fprintf(c, "\t%s = %" PRIu32 ";\n", al, aidl_fixed_len(&p->type));
-			else
+			} else if (p->type.nullable) {
+				/* -1 asks for null: the implementation gets NULL */
+				fprintf(c, "\t{\n\t\tbool _null = false;\n\n"
+					   "\t\t_r = bcaidl_read_nsize(_in, &%s, &_null);\n\t\tif (_r < 0) {\n"
+					   "\t\t\t_r = bcaidl_bad_request(_r);\n\t\t\tgoto out;\n\t\t}\n"
+					   "\t\tif (!_null) {\n",
+					al);
+				ind = "\t\t\t";
+			} else {
 				fprintf(c, "\t_r = bcaidl_read_size(_in, &%s);\n\tif (_r < 0) {\n"
 					   "\t\t_r = bcaidl_bad_request(_r);\n\t\tgoto out;\n\t}\n",
 					al);
+			}
 			if (gt.row->new_n)
-				gen_emit(ctx, c, "\t", &gt, gt.row->new_n, (struct gvars){ .V = a, .L = al, .G = "out" });
+				gen_emit(ctx, c, ind, &gt, gt.row->new_n, (struct gvars){ .V = a, .L = al, .G = "out" });
 			/* an out binder array starts as n NULLs: the implementation
 			 * must fill every one (a NULL is refused when writing) */
 			else
-				fprintf(c, "\t%s = calloc(%s ? %s : 1, sizeof(*%s));\n\tif (!%s) {\n\t\t_r = -ENOMEM;\n"
-					   "\t\tgoto out;\n\t}\n",
-					a, al, al, a, a);
+				fprintf(c, "%s%s = calloc(%s ? %s : 1, sizeof(*%s));\n%sif (!%s) {\n%s\t_r = -ENOMEM;\n"
+					   "%s\tgoto out;\n%s}\n",
+					ind, a, al, al, a, ind, a, ind, ind, ind);
+			if (!p->type.fixed && p->type.nullable)
+				fprintf(c, "\t\t}\n\t}\n");
 		}
 		/* the implementation's argument(s) */
 		if (p->dir == D_IN) {

@@ -623,6 +623,36 @@ static void parse_interface(struct parser *ps, struct aidl_decl *d)
 	next(ps);
 }
 
+/*
+ * An unstructured parcelable (`parcelable Foo;`, optionally with
+ * cpp_header/ndk_header/rust_type) is refused, for good: its bytes are
+ * whatever a hand-written C++/Java/Rust class writes, and bc-aidl cannot
+ * read that class to write the same bytes in C.  Android's NDK backend
+ * needs the class too (ndk_header).  The message names the header Android
+ * would use, so the user knows where the field order is defined.
+ */
+static _Noreturn void unstructured(struct parser *ps, const struct aidl_decl *d)
+{
+	const char *hdr = NULL;
+
+	while (is_word(ps, "cpp_header") || is_word(ps, "ndk_header") || is_word(ps, "rust_type")) {
+		bool ndk = is_word(ps, "ndk_header");
+
+		next(ps);
+		if (ps->t.kind != TK_STRING)
+			expected(ps, "a header name (a string literal)");
+		if (ndk || !hdr)
+			hdr = aidl_printf(ps->ctx, "\"%.*s\"", (int)ps->t.len, ps->t.text);
+		next(ps);
+	}
+	if (!is_punct(ps, ";"))
+		expected(ps, "'{' or ';'");
+	aidl_fail(ps->ctx, &d->loc,
+		  "unstructured parcelable %s has no C form: its wire format is defined by hand-written code%s%s, "
+		  "which bc-aidl cannot read; declare it as a structured parcelable with the same fields",
+		  d->name, hdr ? " in " : "", hdr ? hdr : "");
+}
+
 static void parse_parcelable(struct parser *ps, struct aidl_decl *d)
 {
 	if (is_punct(ps, "<") && d->is_union)
@@ -651,9 +681,10 @@ static void parse_parcelable(struct parser *ps, struct aidl_decl *d)
 		} while (is_punct(ps, ","));
 		expect_punct(ps, ">");
 	}
+	if (!is_punct(ps, "{") && !d->is_union)
+		unstructured(ps, d);
 	if (!is_punct(ps, "{"))
-		aidl_unsupported(ps->ctx, &d->loc, d->is_union ? "a union without a body"
-							       : "an unstructured parcelable (a parcelable without a body)");
+		aidl_unsupported(ps->ctx, &d->loc, "a union without a body");
 	next(ps);
 	while (!is_punct(ps, "}")) {
 		struct aidl_annot *a = NULL;

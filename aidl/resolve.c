@@ -329,12 +329,8 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 		aidl_fail(ctx, &t->loc, "ParcelableHolder cannot be nullable.");
 	if (t->list && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "A generic type cannot have any primitive type parameters.");
-	if (t->array) {
-		if (t->basic == B_VOID)
-			aidl_fail(ctx, &t->loc, "void[] is not a valid type");
-		if (t->basic == B_FD)
-			aidl_unsupported(ctx, &t->loc, aidl_printf(ctx, "%s[]", t->name));
-	}
+	if (t->array && t->basic == B_VOID)
+		aidl_fail(ctx, &t->loc, "void[] is not a valid type");
 }
 
 static bool only_in(const struct aidl_type *t)
@@ -370,10 +366,8 @@ static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aid
 		if (!only_in(&p->type) && p->dir == D_NONE)
 			aidl_fail(ctx, &p->loc, "'%s %s' can be an out type, so you must declare it as in, out or inout",
 				  type_str(ctx, &p->type), p->name);
-		if ((p->type.basic == B_PFD || p->type.basic == B_FD) && (p->dir == D_OUT || p->dir == D_INOUT))
-			aidl_unsupported(ctx, &p->loc, "an out or inout file descriptor");
-		if (p->type.nullable && (p->dir == D_OUT || p->dir == D_INOUT))
-			aidl_unsupported(ctx, &p->loc, "@nullable on an out or inout parameter");
+		if (p->type.nullable && p->type.fixed && (p->dir == D_OUT || p->dir == D_INOUT))
+			aidl_unsupported(ctx, &p->loc, "@nullable on an out or inout fixed-size array");
 		if ((m->oneway || d->oneway) && (p->dir == D_OUT || p->dir == D_INOUT))
 			aidl_fail(ctx, &p->loc, "oneway method '%s' cannot have out parameters", m->name);
 		if (p->dir == D_NONE)

@@ -33,7 +33,7 @@ HAVE_ARM64_CC := $(shell command -v $(ARM64_CROSS)gcc >/dev/null 2>&1 && echo ye
 
 # What the sub-make builds (evaluated there, with its B).
 CROSS_USER_TARGETS = $(LBC_SO) $(LBC_A) $(LBC_PC) $(IFC_SO) $(IFC_A) $(IFC_PC) $(SMD_BIN) \
-	$(BINDER_TOOL) $(EX_BINS) $(EX_DEMO) $(IFCX_BINS) $(AIDLX_BINS) guest-tests
+	$(BINDER_TOOL) $(EX_BINS) $(EX_DEMO) $(IFCX_BINS) $(AIDLX_BINS) $(HALX_BINS) guest-tests
 
 .PHONY: cross-arm64 cross-arm64-user cross-user-targets module-arm64 check-cross-arm64
 

@@ -139,3 +139,18 @@ Test(aidl_bad, command_line)
 	cr_assert_eq(WEXITSTATUS(system(BC_AIDL_BIN " /nonexistent/IX.aidl 2>/dev/null")), 1);
 	cr_assert_eq(WEXITSTATUS(system(BC_AIDL_BIN " --help >/dev/null")), 0);
 }
+
+/* An interface using an unstructured parcelable is refused at the
+ * parcelable's own declaration: the message names the file to change. */
+Test(aidl_bad, unstructured_import)
+{
+	static const char src[] = "package q;\nimport p.Opaque;\ninterface I {\n    void f(in Opaque o);\n}\n";
+	const char *dirs[] = { BAD_DIR "/unstructured" };
+	const struct aidl_opts o = { .incdirs = dirs, .n_incdirs = 1 };
+	char err[1024] = "";
+
+	cr_assert_neq(aidl_check_buffer(&o, "q/I.aidl", src, sizeof(src) - 1, err, sizeof(err)), 0);
+	cr_expect_str_eq(err, BAD_DIR "/unstructured/p/Opaque.aidl:4:1: error: unstructured parcelable Opaque has no C "
+				  "form: its wire format is defined by hand-written code in \"aidl/p/Opaque.h\", which "
+				  "bc-aidl cannot read; declare it as a structured parcelable with the same fields");
+}

@@ -40,11 +40,15 @@ AIDLT_GOLDEN := $(AIDLT_SRC)/golden_types.c $(AIDLT_SRC)/golden_iface.c $(AIDLT_
 	$(AIDLT_SRC)/golden_fds.c $(AIDLT_SRC)/golden_union.c $(AIDLT_SRC)/golden_nested.c \
 	$(AIDLT_SRC)/golden_fixed.c $(AIDLT_SRC)/golden_fixed_out.c $(AIDLT_SRC)/golden_nested_iface.c \
 	$(AIDLT_SRC)/golden_hal.c $(AIDLT_SRC)/golden_lists.c $(AIDLT_SRC)/golden_defaults.c \
-	$(AIDLT_SRC)/golden_holder.c $(AIDLT_SRC)/golden_generic.c
+	$(AIDLT_SRC)/golden_holder.c $(AIDLT_SRC)/golden_generic.c $(AIDLT_SRC)/golden_stability.c
 
-$(AIDLT_BIN)/test_aidl_golden: $(AIDLT_GOLDEN) $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDLT_GEN_O) $(LBC_SAN_A)
+# golden_stability.c reads the generated text (AIDLT_GEN) and serves a
+# stub over RPC binder with tests/rpc's helpers
+AIDLT_GOLDEN_FLAGS := -DAIDLT_GEN='"$(AIDLT_GEN)"' -I$(TOP)/tests/rpc
+
+$(AIDLT_BIN)/test_aidl_golden: $(AIDLT_GOLDEN) $(AIDLT_SRC)/at.h $(TOP)/tests/rpc/rpct.h $(TH_HDRS) $(AIDLT_GEN_O) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(AIDLT_GEN) -o $@ $(AIDLT_GOLDEN) $(AIDLT_GEN_O) $(LBC_SAN_A) \
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) $(AIDLT_GOLDEN_FLAGS) -I$(AIDLT_GEN) -o $@ $(AIDLT_GOLDEN) $(AIDLT_GEN_O) $(LBC_SAN_A) \
 		$(CRITERION_LIBS) -lpthread
 
 $(AIDLT_BIN)/test_aidl_bad: $(AIDLT_SRC)/bad.c $(AIDLT_SRC)/annotations.c $(AIDLT_SRC)/kinds.c $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDL_SAN_A) $(BC_AIDL) $(wildcard $(AIDLT_SRC)/bad/*.aidl)
@@ -73,14 +77,34 @@ $(AIDLT_BIN)/test_aidl_kv: $(AIDLT_SRC)/golden_kv.c $(AIDLT_SRC)/at.h $(TOP)/exa
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(AIDLT_KV_GEN) -I$(TOP)/examples/kv -o $@ $< $(AIDLT_KV_C) \
 		$(IFC_SAN_A) $(LBC_SAN_A) $(FFI_LIBS) $(CRITERION_LIBS) -lpthread
 
+# test_aidl_hal_examples: examples/hal's interfaces (aidl/build.mk
+# generates them) against Android's codes, constants and bytes
+HOST_TESTS += $(AIDLT_BIN)/test_aidl_hal_examples
+
+$(AIDLT_BIN)/test_aidl_hal_examples: $(AIDLT_SRC)/golden_hal_examples.c $(AIDLT_SRC)/at.h $(TH_HDRS) $(HALX_VIB_C) \
+		$(HALX_POW_C) $(LBC_SAN_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(HALX_GEN) -o $@ $< $(HALX_VIB_C) $(HALX_POW_C) $(LBC_SAN_A) \
+		$(CRITERION_LIBS) -lpthread
+
 .PHONY: aidl-tests
-aidl-tests: $(AIDLT_BIN)/test_aidl_golden $(AIDLT_BIN)/test_aidl_bad $(AIDLT_BIN)/test_aidl_fuzz $(AIDLT_BIN)/test_aidl_kv
+aidl-tests: $(AIDLT_BIN)/test_aidl_golden $(AIDLT_BIN)/test_aidl_bad $(AIDLT_BIN)/test_aidl_fuzz $(AIDLT_BIN)/test_aidl_kv \
+	$(AIDLT_BIN)/test_aidl_hal_examples
 
 # --- guest: the greeter example (aidl/build.mk builds it from examples/aidl)
 AIDLX_TEST := $(B)/guest/bin/aidl-greeter-test
 GUEST_USER_TESTS += $(AIDLX_TEST)
 
 $(AIDLX_TEST): $(AIDLT_SRC)/guest_greeter.c $(TH_OBJS) | $(AIDLX_BINS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -o $@ $< $(TH_OBJS) $(CRITERION_LIBS)
+
+# --- guest: the HAL examples (aidl/build.mk builds them from examples/hal)
+# through tests/aidl/hal.sh, with tests/aidl/hal.policy declaring them
+AIDLH_TEST := $(B)/guest/bin/aidl-hal-test
+GUEST_USER_TESTS += $(AIDLH_TEST)
+
+$(AIDLH_TEST): $(AIDLT_SRC)/guest_hal.c $(TH_OBJS) $(AIDLT_SRC)/hal.sh $(AIDLT_SRC)/hal.policy | $(HALX_BINS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -o $@ $< $(TH_OBJS) $(CRITERION_LIBS)
 

@@ -41,6 +41,9 @@ static const char *const dict[] = {
 	"@Backing(type=\"long\")", "@Backing(type=", "String", "int[]", "IBinder", "void", "byte", "char", "'x'",
 	"99999999999999999999", "-9223372036854775808", "1.5e400", "\n", "\\", "\xff", "\xc3", "\0", " ", "=", "= 5",
 	"Color.", "Color.RED", "Point", "ICallback", "List<String>", "int[3]", "1 << 63", "1 / 0", "(((((",
+	/* this branch's syntax: fds out and in arrays, unstructured parcelables */
+	"ParcelFileDescriptor", "FileDescriptor[]", "out @nullable", "parcelable P;", " cpp_header \"a.h\"",
+	" ndk_header \"b\nc\"", "rust_type",
 };
 
 static size_t load_corpus(char ***bufs, size_t **lens)
@@ -151,7 +154,7 @@ Test(aidl_fuzz, mutated_corpus, .timeout = 240)
 		refused++;
 		/* one clean message: located in the input or in a file it imports */
 		cr_assert(strstr(err, ": error: ") != NULL, "iteration %d: %s", iter, err);
-		cr_assert(strchr(err, '\n') == NULL, "iteration %d: multi-line error", iter);
+		cr_assert(strchr(err, '\n') == NULL, "iteration %d: multi-line error: %s", iter, err);
 		cr_assert(strncmp(err, "fuzz.aidl:", 10) == 0 || strncmp(err, GOOD_DIR, strlen(GOOD_DIR)) == 0 ||
 				  strncmp(err, "bc-aidl: error: cannot ", 23) == 0, /* e.g. a name too long for a file */
 			  "iteration %d: error without a location: %s", iter, err);

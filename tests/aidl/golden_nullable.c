@@ -254,3 +254,165 @@ Test(aidl_nullable, loopback)
 	org_binderc_test_Maybe_clear(&r), org_binderc_test_Maybe_clear(&m);
 	bc_binder_unref(cb), bc_binder_unref(svc), bc_class_unref(cls);
 }
+
+/* ---- @nullable out and inout ------------------------------------------------- */
+
+/* What the fake service checks and answers (code outs). */
+static bc_parcel *outs_want;
+static int outs_reply_nulls;
+
+static int outs_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *ud)
+{
+	org_binderc_test_Point pt;
+
+	(void)self, (void)txn, (void)ud;
+	cr_assert_eq(code, org_binderc_test_INullable_CODE_outs);
+	at_same(in, outs_want);
+	bc_parcel_write_status(reply, NULL);
+	if (outs_reply_nulls) { /* every output null */
+		bc_parcel_write_int32(reply, -1); /* a */
+		bc_parcel_write_int32(reply, -1); /* s */
+		bc_parcel_write_int32(reply, 0);  /* p */
+		bc_parcel_write_int32(reply, 0);  /* q */
+		bc_parcel_write_int32(reply, -1); /* l */
+		bc_parcel_write_int32(reply, 0);  /* fd */
+		return 0;
+	}
+	org_binderc_test_Point_init(&pt);
+	pt.x = 5;
+	bc_parcel_write_int32_array(reply, (const int32_t[]){ 1, 2 }, 2);
+	bc_parcel_write_string16_array(reply, (const char *const[]){ "x", NULL }, 2);
+	bc_parcel_write_int32(reply, 1);
+	org_binderc_test_Point_write(reply, &pt);
+	bc_parcel_write_int32(reply, 0);
+	bc_parcel_write_int32(reply, 2); /* l: a null element, then a point */
+	bc_parcel_write_int32(reply, 0);
+	bc_parcel_write_int32(reply, 1);
+	org_binderc_test_Point_write(reply, &pt);
+	bc_parcel_write_int32(reply, 0);
+	org_binderc_test_Point_clear(&pt);
+	return 0;
+}
+
+/* The request: an out @nullable array sends the size asked for (as a
+ * non-null one), inout ones their value or null (-1, int32 0 for a
+ * parcelable or ParcelFileDescriptor); the reply's nulls come back as
+ * NULL / -1, replacing (and freeing) the caller's inout values. */
+Test(aidl_nullable, out_inout_proxy)
+{
+	bc_class *cls = NULL;
+	bc_binder *svc = NULL;
+	int32_t *a = NULL;
+	char **s = NULL;
+	org_binderc_test_Point *p = NULL, *q = NULL, **l = NULL;
+	size_t a_len = 3, s_len = 0, l_len = 2;
+	int fd = -1;
+
+	cr_assert_eq(bc_class_new(org_binderc_test_INullable_DESCRIPTOR, outs_transact, NULL, 0, &cls), 0);
+	cr_assert_eq(bc_binder_new(cls, NULL, &svc), 0);
+	bc_class_unref(cls);
+
+	outs_want = at_parcel();
+	bc_parcel_write_interface_token(outs_want, org_binderc_test_INullable_DESCRIPTOR);
+	bc_parcel_write_int32(outs_want, 3);  /* a: three asked for */
+	bc_parcel_write_int32(outs_want, -1); /* s: null */
+	bc_parcel_write_int32(outs_want, 0);  /* q: null */
+	bc_parcel_write_int32(outs_want, 2);  /* l: two asked for */
+	bc_parcel_write_int32(outs_want, 0);  /* fd: null */
+	outs_reply_nulls = 0;
+	cr_assert_eq(org_binderc_test_INullable_outs(svc, &a, &a_len, &s, &s_len, &p, &q, &l, &l_len, &fd), 0);
+	cr_assert_eq(a_len, 2);
+	cr_assert(a[0] == 1 && a[1] == 2);
+	cr_assert_eq(s_len, 2);
+	cr_assert_str_eq(s[0], "x");
+	cr_assert_null(s[1]);
+	cr_assert_not_null(p);
+	cr_assert_eq(p->x, 5);
+	cr_assert_null(q);
+	cr_assert_eq(l_len, 2);
+	cr_assert_null(l[0]);
+	cr_assert_eq(l[1]->x, 5);
+	cr_assert_eq(fd, -1);
+	bc_parcel_unref(outs_want);
+
+	/* again with these as inout values, and every output null */
+	outs_want = at_parcel();
+	bc_parcel_write_interface_token(outs_want, org_binderc_test_INullable_DESCRIPTOR);
+	bc_parcel_write_int32(outs_want, 2);
+	bc_parcel_write_string16_array(outs_want, (const char *const[]){ "x", NULL }, 2);
+	bc_parcel_write_int32(outs_want, 1);
+	org_binderc_test_Point_write(outs_want, p);
+	bc_parcel_write_int32(outs_want, 2);
+	bc_parcel_write_int32(outs_want, 0);
+	outs_reply_nulls = 1;
+	q = p;
+	p = NULL;
+	free(a);
+	org_binderc_test_Point_free_nullable_array(l, l_len);
+	cr_assert_eq(org_binderc_test_INullable_outs(svc, &a, &a_len, &s, &s_len, &p, &q, &l, &l_len, &fd), 0);
+	cr_assert_null(a);
+	cr_assert_null(s);
+	cr_assert_null(p);
+	cr_assert_null(q, "the inout point was freed and replaced by null");
+	cr_assert_null(l);
+	cr_assert_eq(fd, -1);
+	bc_parcel_unref(outs_want);
+	bc_binder_unref(svc);
+}
+
+static int n_outs(void *self, int32_t **a, size_t *a_len, char ***s, size_t *s_len, org_binderc_test_Point **p,
+		  org_binderc_test_Point **q, org_binderc_test_Point ***l, size_t *l_len, int *fd)
+{
+	(void)self, (void)s, (void)s_len;
+	/* a was asked for as null (-1): NULL; l as two: two null elements */
+	cr_assert_null(*a);
+	cr_assert_eq(*a_len, 0);
+	cr_assert_null(*p, "an out @nullable parcelable starts null");
+	cr_assert_not_null(*q);
+	cr_assert_eq(*l_len, 2);
+	cr_assert(!l[0][0] && !l[0][1]);
+	cr_assert_eq(*fd, -1);
+	org_binderc_test_Point_free(*q);
+	*q = NULL; /* inout: replaced by null */
+	*p = malloc(sizeof(**p)); /* the stub frees it with Point_free */
+	if (!*p || org_binderc_test_Point_init(*p) < 0) {
+		free(*p);
+		*p = NULL;
+		return -ENOMEM;
+	}
+	(*p)->x = 9;
+	return 0;
+}
+
+/* The stub takes -1 for an out @nullable array's size (Android's proxy
+ * sends it for an empty optional) and writes NULL outputs as nulls. */
+Test(aidl_nullable, out_inout_stub)
+{
+	const struct org_binderc_test_INullable_ops ops = { .outs = n_outs };
+	org_binderc_test_Point pt;
+	bc_parcel *in = at_parcel(), *reply = at_parcel(), *want = at_parcel();
+
+	org_binderc_test_Point_init(&pt);
+	bc_parcel_write_int32(in, -1); /* a: null asked for */
+	bc_parcel_write_int32(in, -1); /* s: null */
+	bc_parcel_write_int32(in, 1);  /* q: a point */
+	org_binderc_test_Point_write(in, &pt);
+	bc_parcel_write_int32(in, 2); /* l: two asked for */
+	bc_parcel_write_int32(in, 0); /* fd: null */
+	at_rewind(in);
+	cr_assert_eq(org_binderc_test_INullable_dispatch(&ops, NULL, org_binderc_test_INullable_CODE_outs, in, reply), 0);
+	bc_parcel_write_status(want, NULL);
+	bc_parcel_write_int32(want, -1); /* a */
+	bc_parcel_write_int32(want, -1); /* s */
+	bc_parcel_write_int32(want, 1);	 /* p */
+	pt.x = 9;
+	org_binderc_test_Point_write(want, &pt);
+	bc_parcel_write_int32(want, 0); /* q */
+	bc_parcel_write_int32(want, 2); /* l: two null elements */
+	bc_parcel_write_int32(want, 0);
+	bc_parcel_write_int32(want, 0);
+	bc_parcel_write_int32(want, 0); /* fd */
+	at_same(reply, want);
+	org_binderc_test_Point_clear(&pt);
+	bc_parcel_unref(in), bc_parcel_unref(reply), bc_parcel_unref(want);
+}

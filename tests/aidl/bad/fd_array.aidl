@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:15: error: FileDescriptor[] is not supported yet
+// expect: 4:12: error: 'FileDescriptor[] fds' can be an out type, so you must declare it as in, out or inout
 interface I {
-    void f(in FileDescriptor[] fds);
+    void f(FileDescriptor[] fds);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:12: error: an out or inout file descriptor is not supported yet
+// expect: 4:12: error: 'FileDescriptor fd' can only be an in parameter
 interface I {
-    void f(out ParcelFileDescriptor fd);
+    void f(inout FileDescriptor fd);
 }

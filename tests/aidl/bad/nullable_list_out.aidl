@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// expect: 5:12: error: @nullable on an out or inout parameter is not supported yet
+// expect: 5:19: error: oneway method 'f' cannot have out parameters
 import org.binderc.test.Point;
 interface I {
-    void f(out @nullable List<Point> l);
+    oneway void f(out @nullable List<Point> l);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:12: error: an out or inout file descriptor is not supported yet
+// expect: 4:19: error: oneway method 'f' cannot have out parameters
 interface I {
-    void f(out ParcelFileDescriptor[] fds);
+    oneway void f(out ParcelFileDescriptor[] fds);
 }

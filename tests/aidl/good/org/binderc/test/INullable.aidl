@@ -12,4 +12,7 @@ interface INullable {
     @nullable Point locate(@nullable in Point p);
     /* List<String> is String[] on the wire */
     List<String> reversed(in List<String> l);
+    /* @nullable out and inout: NULL both ways */
+    void outs(out @nullable int[] a, inout @nullable String[] s, out @nullable Point p,
+            inout @nullable Point q, out @nullable List<Point> l, inout @nullable ParcelFileDescriptor fd);
 }

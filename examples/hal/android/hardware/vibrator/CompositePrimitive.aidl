@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+// Written for binder-c from the published contract of Android 14's
+// android.hardware.vibrator, version 2 (interface hash ea8742d6...).
+package android.hardware.vibrator;
+
+@VintfStability
+@Backing(type="int")
+enum CompositePrimitive {
+    NOOP,
+    CLICK,
+    THUD,
+    SPIN,
+    QUICK_RISE,
+    SLOW_RISE,
+    QUICK_FALL,
+    LIGHT_TICK,
+    LOW_TICK,
+}
