@@ -19,6 +19,10 @@
 #   make bench      benchmarks in a guest (ratios against mainline binder)
 #   make install    PREFIX=/usr/local DESTDIR= LIBDIR=$(PREFIX)/lib
 #                   MANDIR=$(PREFIX)/share/man
+#   make userspace  libraries, programs and examples, without the module
+#                   or the tests; install-userspace installs them (what
+#                   debian/rules runs: the module ships as DKMS source)
+#   make deb        Debian packages under build/deb (debian/README.md)
 #   make deps       check (as root: install) the Debian packages needed
 #
 # Components add themselves through build.mk fragments (FRAGMENTS below
@@ -53,7 +57,13 @@ PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 DESTDIR ?=
 
-CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include
+# What a distribution's build adds (debian/rules passes dpkg-buildflags'
+# hardening flags): PKG_CFLAGS on every compile and link, PKG_LDFLAGS on
+# every link (the compile lines ignore -Wl, options).  Empty here, so a
+# developer's environment CFLAGS never changes what make check builds.
+PKG_CFLAGS ?=
+PKG_LDFLAGS ?=
+CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include $(PKG_CFLAGS) $(PKG_LDFLAGS)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 CRITERION_LIBS := -lcriterion
 
@@ -358,11 +368,25 @@ check-dkms:
 	@$(TOP)/scripts/check-dkms $(B)/check $(DRIVER_VERSION) $(DKMS_SRC)
 
 # Only what is installed is built: no test, so no Criterion needed.
+# userspace and install-userspace leave the module out: the Debian
+# packages ship its source for DKMS instead (debian/rules).
+.PHONY: userspace install-userspace
+userspace: $(ALL_TARGETS)
+install-userspace: $(INSTALL_TARGETS)
+
 install: module-stock $(INSTALL_TARGETS)
 	install -D -m 0644 $(B)/stock/driver/binderc.ko \
 		$(DESTDIR)/lib/modules/$(KREL)/extra/binderc.ko
 	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KREL); \
 	else echo "install: run 'depmod -a $(KREL)' on the target (DESTDIR is set)"; fi
+
+# --- Debian packages and the system test ------------------------------------
+# make deb: debian/ built in a clean copy of the tree (scripts/build-deb),
+# the .debs and lintian's verdict under build/deb.
+.PHONY: deb
+deb:
+	@$(TOP)/scripts/deps deb
+	@$(TOP)/scripts/build-deb $(B)/deb
 
 # --- demo and benchmarks ------------------------------------------------------
 bench: deps
