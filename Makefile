@@ -13,8 +13,8 @@
 #                   built once and cached: ~10 min on 2 cores; binderc);
 #                   stages side by side, a table of their cost at the end
 #   make check-full make check, plus mainline on the debug kernel and
-#                   on 6.12, the long fuzz and storm budgets, and the
-#                   arm64 and armhf guests
+#                   on 6.12, the long fuzz and storm budgets, the
+#                   arm64 and armhf guests, and check-system
 #   make m32        those i386 test binaries, under build/m32
 #   make bench      benchmarks in a guest (ratios against mainline binder)
 #   make install    PREFIX=/usr/local DESTDIR= LIBDIR=$(PREFIX)/lib
@@ -23,6 +23,8 @@
 #                   or the tests; install-userspace installs them (what
 #                   debian/rules runs: the module ships as DKMS source)
 #   make deb        Debian packages under build/deb (debian/README.md)
+#   make check-system  the packages installed, booted and purged in a
+#                   Debian 12 guest with systemd (tests/system/README.md)
 #   make deps       check (as root: install) the Debian packages needed
 #
 # Components add themselves through build.mk fragments (FRAGMENTS below
@@ -203,12 +205,14 @@ CHECK_PLAN = check-debug-kernel check-build check-guest-debug-b:check-build,chec
 # make check-full: everything make check runs, and what it leaves out for
 # time: mainline on the debug kernel (device and reliability suites, the
 # fuzzer's million operations and the full kill storm on both drivers),
-# mainline on 6.12, and the arm64 and armhf guest suites (one after the
+# mainline on 6.12, the arm64 and armhf guest suites (one after the
 # other, first: aarch64 under TCG is the slowest guest, and that chain the
-# longest).  Run it before
+# longest), and the system test (check-system: the .debs in a Debian 12
+# guest with systemd; last, it needs nothing the others build).  Run it before
 # resolving an issue that touches driver/, the kernel matrix or the guests.
 CHECK_FULL_PLAN = check-debug-kernel check-build check-guest-arm64-full:check-build \
-	check-guest-armhf-full:check-build,check-guest-arm64-full $(filter-out check-debug-kernel check-build,$(CHECK_PLAN))
+	check-guest-armhf-full:check-build,check-guest-arm64-full $(filter-out check-debug-kernel check-build,$(CHECK_PLAN)) \
+	check-system-full:check-build
 
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check
@@ -382,11 +386,29 @@ install: module-stock $(INSTALL_TARGETS)
 
 # --- Debian packages and the system test ------------------------------------
 # make deb: debian/ built in a clean copy of the tree (scripts/build-deb),
-# the .debs and lintian's verdict under build/deb.
-.PHONY: deb
+# the .debs and lintian's verdict under build/deb.  check-system installs
+# them in a Debian 12 guest with systemd, reboots, checks and purges
+# (tests/system/README.md); part of check-full, not check (its cost).
+.PHONY: deb check-system check-system-full
 deb:
 	@$(TOP)/scripts/deps deb
 	@$(TOP)/scripts/build-deb $(B)/deb
+
+# SYSTEM_RELEASE=trixie: the same .debs in a Debian 13 guest (6.12).
+SYSTEM_RELEASE ?= bookworm
+check-system: deb
+	@$(TOP)/scripts/deps system
+	@mkdir -p $(B)/check
+	@$(TOP)/tests/system/run --debs $(B)/deb --release $(SYSTEM_RELEASE) \
+		--log $(B)/check/system$(if $(filter-out bookworm,$(SYSTEM_RELEASE)),-$(SYSTEM_RELEASE)).log \
+		$(if $(SYSTEM_TALLY),--tally $(SYSTEM_TALLY))
+
+# check-system as a stage of check-full, its checks counted.
+check-system-full:
+	@mkdir -p $(B)/check
+	@rm -f $(B)/check/system.tally
+	@$(STAGE) system --tally $(B)/check/system.tally -- \
+		$(MAKE) --no-print-directory check-system SYSTEM_TALLY=$(B)/check/system.tally
 
 # --- demo and benchmarks ------------------------------------------------------
 bench: deps
