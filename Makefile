@@ -14,7 +14,8 @@
 #                   stages side by side, a table of their cost at the end
 #   make check-full make check, plus mainline on the debug kernel and
 #                   on 6.12, the long fuzz and storm budgets, the
-#                   arm64 and armhf guests, and check-system
+#                   arm64 and armhf guests, and check-system (Debian 12
+#                   and 13)
 #   make m32        those i386 test binaries, under build/m32
 #   make bench      benchmarks in a guest (ratios against mainline binder)
 #   make install    PREFIX=/usr/local DESTDIR= LIBDIR=$(PREFIX)/lib
@@ -24,7 +25,8 @@
 #                   debian/rules runs: the module ships as DKMS source)
 #   make deb        Debian packages under build/deb (debian/README.md)
 #   make check-system  the packages installed, booted and purged in a
-#                   Debian 12 guest with systemd (tests/system/README.md)
+#                   Debian 12 guest with systemd (tests/system/README.md;
+#                   SYSTEM_RELEASE=trixie: Debian 13)
 #   make deps       check (as root: install) the Debian packages needed
 #
 # Components add themselves through build.mk fragments (FRAGMENTS below
@@ -208,11 +210,12 @@ CHECK_PLAN = check-debug-kernel check-build check-guest-debug-b:check-build,chec
 # mainline on 6.12, the arm64 and armhf guest suites (one after the
 # other, first: aarch64 under TCG is the slowest guest, and that chain the
 # longest), and the system test (check-system: the .debs in a Debian 12
-# guest with systemd; last, it needs nothing the others build).  Run it before
+# guest with systemd, then in Debian 13; last, they need nothing the
+# others build, and one after the other: both write build/deb).  Run it before
 # resolving an issue that touches driver/, the kernel matrix or the guests.
 CHECK_FULL_PLAN = check-debug-kernel check-build check-guest-arm64-full:check-build \
 	check-guest-armhf-full:check-build,check-guest-arm64-full $(filter-out check-debug-kernel check-build,$(CHECK_PLAN)) \
-	check-system-full:check-build
+	check-system-full:check-build check-system-trixie-full:check-system-full
 
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check
@@ -389,7 +392,7 @@ install: module-stock $(INSTALL_TARGETS)
 # the .debs and lintian's verdict under build/deb.  check-system installs
 # them in a Debian 12 guest with systemd, reboots, checks and purges
 # (tests/system/README.md); part of check-full, not check (its cost).
-.PHONY: deb check-system check-system-full
+.PHONY: deb check-system check-system-full check-system-trixie-full
 deb:
 	@$(TOP)/scripts/deps deb
 	@$(TOP)/scripts/build-deb $(B)/deb
@@ -403,12 +406,19 @@ check-system: deb
 		--log $(B)/check/system$(if $(filter-out bookworm,$(SYSTEM_RELEASE)),-$(SYSTEM_RELEASE)).log \
 		$(if $(SYSTEM_TALLY),--tally $(SYSTEM_TALLY))
 
-# check-system as a stage of check-full, its checks counted.
+# check-system as stages of check-full (Debian 12, then 13), their checks
+# counted.
 check-system-full:
 	@mkdir -p $(B)/check
 	@rm -f $(B)/check/system.tally
 	@$(STAGE) system --tally $(B)/check/system.tally -- \
 		$(MAKE) --no-print-directory check-system SYSTEM_TALLY=$(B)/check/system.tally
+check-system-trixie-full:
+	@mkdir -p $(B)/check
+	@rm -f $(B)/check/system-trixie.tally
+	@$(STAGE) system-trixie --tally $(B)/check/system-trixie.tally -- \
+		$(MAKE) --no-print-directory check-system SYSTEM_RELEASE=trixie \
+		SYSTEM_TALLY=$(B)/check/system-trixie.tally
 
 # --- demo and benchmarks ------------------------------------------------------
 bench: deps
