@@ -398,13 +398,15 @@ deb:
 	@$(TOP)/scripts/build-deb $(B)/deb
 
 # SYSTEM_RELEASE=trixie: the same .debs in a Debian 13 guest (6.12).
+# SYSTEM_ONLINE=1: on a bare root, the dependencies fetched from the
+# mirror through QEMU's user-mode network (tests/system/README.md).
 SYSTEM_RELEASE ?= bookworm
 check-system: deb
 	@$(TOP)/scripts/deps system
 	@mkdir -p $(B)/check
 	@$(TOP)/tests/system/run --debs $(B)/deb --release $(SYSTEM_RELEASE) \
-		--log $(B)/check/system$(if $(filter-out bookworm,$(SYSTEM_RELEASE)),-$(SYSTEM_RELEASE)).log \
-		$(if $(SYSTEM_TALLY),--tally $(SYSTEM_TALLY))
+		--log $(B)/check/system$(if $(filter-out bookworm,$(SYSTEM_RELEASE)),-$(SYSTEM_RELEASE))$(if $(SYSTEM_ONLINE),-online).log \
+		$(if $(SYSTEM_ONLINE),--online) $(if $(SYSTEM_TALLY),--tally $(SYSTEM_TALLY))
 
 # check-system as stages of check-full (Debian 12, then 13), their checks
 # counted.
