@@ -13,12 +13,20 @@
 #                   built once and cached: ~10 min on 2 cores; binderc);
 #                   stages side by side, a table of their cost at the end
 #   make check-full make check, plus mainline on the debug kernel and
-#                   on 6.12, the long fuzz and storm budgets, and the
-#                   arm64 and armhf guests
+#                   on 6.12, the long fuzz and storm budgets, the
+#                   arm64 and armhf guests, and check-system (Debian 12
+#                   and 13)
 #   make m32        those i386 test binaries, under build/m32
 #   make bench      benchmarks in a guest (ratios against mainline binder)
 #   make install    PREFIX=/usr/local DESTDIR= LIBDIR=$(PREFIX)/lib
 #                   MANDIR=$(PREFIX)/share/man
+#   make userspace  libraries, programs and examples, without the module
+#                   or the tests; install-userspace installs them (what
+#                   debian/rules runs: the module ships as DKMS source)
+#   make deb        Debian packages under build/deb (debian/README.md)
+#   make check-system  the packages installed, booted and purged in a
+#                   Debian 12 guest with systemd (tests/system/README.md;
+#                   SYSTEM_RELEASE=trixie: Debian 13)
 #   make deps       check (as root: install) the Debian packages needed
 #
 # Components add themselves through build.mk fragments (FRAGMENTS below
@@ -53,7 +61,13 @@ PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 DESTDIR ?=
 
-CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include
+# What a distribution's build adds (debian/rules passes dpkg-buildflags'
+# hardening flags): PKG_CFLAGS on every compile and link, PKG_LDFLAGS on
+# every link (the compile lines ignore -Wl, options).  Empty here, so a
+# developer's environment CFLAGS never changes what make check builds.
+PKG_CFLAGS ?=
+PKG_LDFLAGS ?=
+CFLAGS_BASE := -std=c11 -Wall -Wextra -Werror -g -O2 -D_GNU_SOURCE -I$(TOP)/include $(PKG_CFLAGS) $(PKG_LDFLAGS)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 CRITERION_LIBS := -lcriterion
 
@@ -193,12 +207,15 @@ CHECK_PLAN = check-debug-kernel check-build check-guest-debug-b:check-build,chec
 # make check-full: everything make check runs, and what it leaves out for
 # time: mainline on the debug kernel (device and reliability suites, the
 # fuzzer's million operations and the full kill storm on both drivers),
-# mainline on 6.12, and the arm64 and armhf guest suites (one after the
+# mainline on 6.12, the arm64 and armhf guest suites (one after the
 # other, first: aarch64 under TCG is the slowest guest, and that chain the
-# longest).  Run it before
+# longest), and the system test (check-system: the .debs in a Debian 12
+# guest with systemd, then in Debian 13; last, they need nothing the
+# others build, and one after the other: both write build/deb).  Run it before
 # resolving an issue that touches driver/, the kernel matrix or the guests.
 CHECK_FULL_PLAN = check-debug-kernel check-build check-guest-arm64-full:check-build \
-	check-guest-armhf-full:check-build,check-guest-arm64-full $(filter-out check-debug-kernel check-build,$(CHECK_PLAN))
+	check-guest-armhf-full:check-build,check-guest-arm64-full $(filter-out check-debug-kernel check-build,$(CHECK_PLAN)) \
+	check-system-full:check-build check-system-trixie-full:check-system-full
 
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check
@@ -358,11 +375,52 @@ check-dkms:
 	@$(TOP)/scripts/check-dkms $(B)/check $(DRIVER_VERSION) $(DKMS_SRC)
 
 # Only what is installed is built: no test, so no Criterion needed.
+# userspace and install-userspace leave the module out: the Debian
+# packages ship its source for DKMS instead (debian/rules).
+.PHONY: userspace install-userspace
+userspace: $(ALL_TARGETS)
+install-userspace: $(INSTALL_TARGETS)
+
 install: module-stock $(INSTALL_TARGETS)
 	install -D -m 0644 $(B)/stock/driver/binderc.ko \
 		$(DESTDIR)/lib/modules/$(KREL)/extra/binderc.ko
 	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KREL); \
 	else echo "install: run 'depmod -a $(KREL)' on the target (DESTDIR is set)"; fi
+
+# --- Debian packages and the system test ------------------------------------
+# make deb: debian/ built in a clean copy of the tree (scripts/build-deb),
+# the .debs and lintian's verdict under build/deb.  check-system installs
+# them in a Debian 12 guest with systemd, reboots, checks and purges
+# (tests/system/README.md); part of check-full, not check (its cost).
+.PHONY: deb check-system check-system-full check-system-trixie-full
+deb:
+	@$(TOP)/scripts/deps deb
+	@$(TOP)/scripts/build-deb $(B)/deb
+
+# SYSTEM_RELEASE=trixie: the same .debs in a Debian 13 guest (6.12).
+# SYSTEM_ONLINE=1: on a bare root, the dependencies fetched from the
+# mirror through QEMU's user-mode network (tests/system/README.md).
+SYSTEM_RELEASE ?= bookworm
+check-system: deb
+	@$(TOP)/scripts/deps system
+	@mkdir -p $(B)/check
+	@$(TOP)/tests/system/run --debs $(B)/deb --release $(SYSTEM_RELEASE) \
+		--log $(B)/check/system$(if $(filter-out bookworm,$(SYSTEM_RELEASE)),-$(SYSTEM_RELEASE))$(if $(SYSTEM_ONLINE),-online).log \
+		$(if $(SYSTEM_ONLINE),--online) $(if $(SYSTEM_TALLY),--tally $(SYSTEM_TALLY))
+
+# check-system as stages of check-full (Debian 12, then 13), their checks
+# counted.
+check-system-full:
+	@mkdir -p $(B)/check
+	@rm -f $(B)/check/system.tally
+	@$(STAGE) system --tally $(B)/check/system.tally -- \
+		$(MAKE) --no-print-directory check-system SYSTEM_TALLY=$(B)/check/system.tally
+check-system-trixie-full:
+	@mkdir -p $(B)/check
+	@rm -f $(B)/check/system-trixie.tally
+	@$(STAGE) system-trixie --tally $(B)/check/system-trixie.tally -- \
+		$(MAKE) --no-print-directory check-system SYSTEM_RELEASE=trixie \
+		SYSTEM_TALLY=$(B)/check/system-trixie.tally
 
 # --- demo and benchmarks ------------------------------------------------------
 bench: deps

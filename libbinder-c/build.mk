@@ -54,7 +54,7 @@ $(LBC_OBJ)/san/%.o: $(LBC_SRC)/%.c
 
 $(LBC_SO): $(LBC_PIC) $(LBC_SRC)/libbinder-c.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libbinder-c.so.$(LBC_SOVERSION) -Wl,--version-script=$(LBC_SRC)/libbinder-c.map \
+	$(CC) -shared $(PKG_LDFLAGS) -Wl,-soname,libbinder-c.so.$(LBC_SOVERSION) -Wl,--version-script=$(LBC_SRC)/libbinder-c.map \
 		-o $@.$(LBC_VERSION) $(LBC_PIC) -lpthread
 	ln -sf libbinder-c.so.$(LBC_VERSION) $@.$(LBC_SOVERSION)
 	ln -sf libbinder-c.so.$(LBC_VERSION) $@

@@ -35,7 +35,7 @@ $(IFC_OBJ)/san/%.o: $(IFC_SRC)/%.c $(IFC_DEPS)
 
 $(IFC_SO): $(patsubst %,$(IFC_OBJ)/pic/%.o,$(IFC_NAMES)) $(LBC_SO)
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-soname,libbinder-c-iface.so.$(LBC_SOVERSION) -Wl,--version-script=$(IFC_SRC)/libbinder-c.map \
+	$(CC) -shared $(PKG_LDFLAGS) -Wl,-soname,libbinder-c-iface.so.$(LBC_SOVERSION) -Wl,--version-script=$(IFC_SRC)/libbinder-c.map \
 		-o $@.$(LBC_SOVERSION) $(filter %.o,$^) -L$(B)/lib -lbinder-c $(FFI_LIBS) -lpthread
 	ln -sf libbinder-c-iface.so.$(LBC_SOVERSION) $@
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # servicemanager/build.mk: the context-manager daemon, its policy file and
-# systemd unit.  Included by the top-level Makefile (TOP, B, CC,
+# systemd unit, and the optional binderfs units (dev-binderfs.mount,
+# binderc-binderfs.service).  Included by the top-level Makefile (TOP, B, CC,
 # CFLAGS_BASE, SAN_FLAGS, PREFIX, DESTDIR come from there).
 #
 # The daemon links libbinder-c statically (LBC_A, LBC_LINK from
@@ -37,5 +38,9 @@ install-servicemanager: $(SMD_BIN)
 	sed 's|@SBINDIR@|$(PREFIX)/sbin|' $(SMD_SRC)/binderc-servicemanager.service > $(SMD_OBJ)/binderc-servicemanager.service
 	install -D -m 0644 $(SMD_OBJ)/binderc-servicemanager.service \
 		$(DESTDIR)$(PREFIX)/lib/systemd/system/binderc-servicemanager.service
+	# The optional binderfs instance and its devices (not enabled).
+	sed 's|@BINDIR@|$(PREFIX)/bin|' $(SMD_SRC)/binderc-binderfs.service > $(SMD_OBJ)/binderc-binderfs.service
+	install -m 0644 $(SMD_OBJ)/binderc-binderfs.service $(SMD_SRC)/dev-binderfs.mount \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/
 
 -include $(wildcard $(SMD_OBJ)/*.d $(SMD_OBJ)/san/*.d)
