@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "rpc_internal.h"
@@ -95,6 +96,18 @@ void bc__rpc_conn_free(struct rpc_conn *c)
 	close(c->fd);
 	pthread_mutex_destroy(&c->mu);
 	free(c);
+}
+
+int bc__rpc_conn_set_timeout(struct rpc_conn *c, unsigned ms)
+{
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (suseconds_t)(ms % 1000) * 1000 };
+
+	return setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ? -errno : 0;
+}
+
+int bc__rpc_timeout_error(int r)
+{
+	return r == -EAGAIN || r == -EWOULDBLOCK ? -ETIMEDOUT : r;
 }
 
 int bc__rpc_conn_add(bc_rpc_session *s, struct rpc_conn *c, unsigned limit)

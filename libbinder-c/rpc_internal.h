@@ -118,6 +118,9 @@ struct bc_rpc_session {
 	uint32_t version;
 	uint32_t fd_mode; /* BC_RPC_FD_MODE_NONE or _UNIX */
 	uint8_t id[BC_RPC_SESSION_ID_SIZE];
+	/* a client's: the bound on each read of a join's set-up (ms, 0:
+	 * none), the process default when the session was set up */
+	atomic_uint setup_timeout_ms;
 	bc_binder *root; /* a server's */
 	pthread_mutex_t mu;
 	struct rpc_async *async_q; /* oneways before their turn (mu) */
@@ -177,6 +180,12 @@ struct bc_rpc_server {
 /* A connection on @fd (taken: closed on an error too). */
 int bc__rpc_conn_new(int fd, bool serve, struct rpc_conn **ret);
 void bc__rpc_conn_free(struct rpc_conn *c);
+/* A bound on each read of a connection's set-up, in ms (0: none): a
+ * peer that connects and then says nothing must not keep a thread for
+ * ever.  Lifted (0) once the set-up is done: a session may idle. */
+int bc__rpc_conn_set_timeout(struct rpc_conn *c, unsigned ms);
+/* A set-up read that timed out (-EAGAIN) says -ETIMEDOUT. */
+int bc__rpc_timeout_error(int r);
 /* Add @c to the session (then the session's): -EUSERS when full or
  * when @limit (0: none) connections of its kind are there already,
  * -EPIPE when the session has ended (@c is the caller's then). */
