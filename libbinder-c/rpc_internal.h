@@ -3,7 +3,9 @@
  * RPC binder inside the library (<binderc/rpc.h>):
  *
  *   rpc_wire.c     the wire structures (rpc_wire.h)
- *   rpc_session.c  a session: its socket, its object table, commands
+ *   rpc_session.c  a session: the object and its life; its pieces
+ *                  (rpc_msg, _nodes, _parcel, _dec, _async, _dispatch,
+ *                  _call.c) share rpc_session_internal.h
  *   rpc_proxy.c    the proxy kind of a peer's object (a bc_binder_ops)
  *   rpc_server.c   accepting a client and serving its session
  *   rpc_death.c    death notifications, and a client session's watcher
@@ -229,6 +231,10 @@ bool bc__rpc_session_put(bc_rpc_session *s);
 /* End the session with @err (the first error stays): every connection
  * is shut down. */
 void bc__rpc_fail(bc_rpc_session *s, int err);
+/* After the session ended: objects given back, obituaries sent. */
+void bc__rpc_ended(bc_rpc_session *s);
+
+/* ---- rpc_dispatch.c ------------------------------------------------------ */
 /* Serve commands on @c until the peer closes (0) or an error (-errno);
  * the session ends with it.  The caller owns nothing of the session. */
 int bc__rpc_serve(bc_rpc_session *s, struct rpc_conn *c);
@@ -238,14 +244,18 @@ int bc__rpc_serve_one(bc_rpc_session *s, struct rpc_conn *c);
 /* Read one command on @c (rpc_conn.c's drain): a DEC_STRONG, run; any
  * other is a violation (-EBADMSG). */
 int bc__rpc_drain_one(bc_rpc_session *s, struct rpc_conn *c);
-/* After the session ended: objects given back, obituaries sent. */
-void bc__rpc_ended(bc_rpc_session *s);
+
+/* ---- rpc_call.c ------------------------------------------------------------ */
 /* A call to address @addr (0: special transaction @code). */
 int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel *data, bc_parcel **ret_reply,
 		     uint32_t flags, int *ret_origin);
+
+/* ---- rpc_dec.c ------------------------------------------------------------- */
 /* Give back @amount references to the peer's @addr (sent when the
  * connection is free). */
 void bc__rpc_queue_dec(bc_rpc_session *s, uint64_t addr, uint32_t amount);
+
+/* ---- rpc_nodes.c ----------------------------------------------------------- */
 /* The proxy @x is being freed: out of the table. */
 void bc__rpc_forget_proxy(bc_rpc_session *s, struct bc_rpc_proxy *x);
 /* The session is over: give back every object the peer held. */
