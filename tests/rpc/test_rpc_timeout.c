@@ -62,27 +62,21 @@ Test(rpc_timeout, incoming_join_to_silent_peer)
 	struct rpct_adder a;
 	bc_rpc_session *s = NULL;
 	bc_binder *root = NULL;
-	int fd, sv[2];
+	int sv[2];
 	int32_t sum = 0;
 
-	rpct_adder_new(&a);
-	rpct_server_start(&t, a.self, BINDERC_RPC_VERSION_1, &fd);
 	/* the real server's set-up is not bounded here: the host may be slow */
 	bc_rpc_client_set_setup_timeout(0);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, BINDERC_RPC_VERSION_1, 0, &s), 0);
+	rpct_session_start(&a, &t, BINDERC_RPC_VERSION_1, BINDERC_RPC_VERSION_1, 0, &s, &root);
 	cr_assert_eq(bc_rpc_session_set_setup_timeout(s, SHORT_MS), 0);
 	cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
 	cr_assert_eq(bc_rpc_session_join_fd(s, sv[0], true), -ETIMEDOUT);
 	assert_header_sent(sv[1]);
 	close(sv[1]);
 	cr_assert_eq(bc_rpc_session_get_error(s), 0);
-	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
 	cr_assert_eq(rpct_add(root, 2, 3, &sum), 0);
 	cr_assert_eq(sum, 5);
-	bc_binder_unref(root);
-	bc_rpc_session_unref(s);
-	cr_assert_eq(rpct_server_join(&t), 0);
-	bc_binder_unref(a.self);
+	rpct_session_stop(&a, &t, s, root);
 }
 
 /* The peer of lifted_after_setup: it reads the client's GET_ROOT call,
