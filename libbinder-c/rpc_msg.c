@@ -13,66 +13,85 @@
 
 #include "rpc_session_internal.h"
 
-/* Bytes with fds (SCM_RIGHTS) on the first sendmsg(), the rest after. */
-static int send_fds(struct rpc_conn *cn, const void *buf, size_t len, const int *fds, size_t n_fds)
+/* @iov[0..@n) in as few sendmsg() calls as the socket takes, @n_fds fds
+ * (SCM_RIGHTS) with the first bytes: one system call a command where
+ * the socket has room, rather than one a piece.  A connection that
+ * drains reads the peer's DEC_STRONGs while its write is blocked. */
+static int send_iov(struct rpc_conn *cn, struct iovec *iov, size_t n, const int *fds, size_t n_fds)
 {
 	union {
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int) * BC_RPC_MAX_FDS)];
 	} ctl;
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *c;
-	ssize_t n;
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = n };
+	bool drain = bc__rpc_drains(cn);
 
-	memset(&ctl, 0, sizeof(ctl));
-	msg.msg_control = ctl.buf;
-	msg.msg_controllen = CMSG_SPACE(sizeof(int) * n_fds);
-	c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
-	memcpy(CMSG_DATA(c), fds, sizeof(int) * n_fds);
-	for (;;) {
-		n = sendmsg(cn->fd, &msg, MSG_NOSIGNAL | (bc__rpc_drains(cn) ? MSG_DONTWAIT : 0));
-		if (n >= 0)
-			break;
-		if (errno == EINTR)
+	if (n_fds) {
+		struct cmsghdr *c;
+
+		memset(&ctl, 0, sizeof(ctl));
+		msg.msg_control = ctl.buf;
+		msg.msg_controllen = CMSG_SPACE(sizeof(int) * n_fds);
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
+		memcpy(CMSG_DATA(c), fds, sizeof(int) * n_fds);
+	}
+	while (msg.msg_iovlen) {
+		ssize_t sent = sendmsg(cn->fd, &msg, MSG_NOSIGNAL | (drain ? MSG_DONTWAIT : 0));
+
+		if (sent < 0 && errno == EINTR)
 			continue;
-		if (bc__rpc_drains(cn) && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+		if (sent < 0 && drain && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			int r = bc__rpc_send_blocked(cn);
 
 			if (r < 0)
 				return r;
 			continue;
 		}
-		return errno == ECONNRESET ? -EPIPE : -errno;
+		if (sent < 0)
+			return errno == ECONNRESET ? -EPIPE : -errno;
+		/* the fds went with the first bytes */
+		msg.msg_control = NULL;
+		msg.msg_controllen = 0;
+		while (msg.msg_iovlen && (size_t)sent >= msg.msg_iov->iov_len) {
+			sent -= (ssize_t)msg.msg_iov->iov_len;
+			msg.msg_iov++;
+			msg.msg_iovlen--;
+		}
+		if (msg.msg_iovlen) {
+			msg.msg_iov->iov_base = (uint8_t *)msg.msg_iov->iov_base + sent;
+			msg.msg_iov->iov_len -= (size_t)sent;
+		}
 	}
-	return bc__rpc_send(cn, (const uint8_t *)buf + n, len - (size_t)n);
+	return 0;
 }
 
 /* One command: header, fixed part, parcel data, object table. */
 int bc__rpc_send_cmd(struct rpc_conn *cn, uint32_t cmd, const void *fixed, size_t flen, const struct out_parcel *op)
 {
-	uint8_t hdr[BC_RPC_WIRE_HEADER_SIZE];
-	size_t dlen = op ? op->size : 0, n = op ? op->n_offs : 0;
+	uint8_t hdr[BC_RPC_WIRE_HEADER_SIZE], small[4 * 16], *table = small;
+	size_t dlen = op ? op->size : 0, n = op ? op->n_offs : 0, k = 0;
+	struct iovec iov[4];
 	int r;
 
+	/* (a table of more than 16 entries is rare: allocated) */
+	if (n > sizeof(small) / 4 && !(table = malloc(4 * n)))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		bc__put_le32(table + 4 * i, op->offs[i]);
 	bc__rpc_wire_header_encode(cmd, (uint32_t)(flen + dlen + 4 * n), hdr);
-	if (op && op->n_fds)
-		r = send_fds(cn, hdr, sizeof(hdr), op->fds, op->n_fds);
-	else
-		r = bc__rpc_send(cn, hdr, sizeof(hdr));
-	if (r == 0)
-		r = bc__rpc_send(cn, fixed, flen);
-	if (r == 0 && dlen)
-		r = bc__rpc_send(cn, op->data, dlen);
-	for (size_t i = 0; r == 0 && i < n; i++) {
-		uint8_t w[4];
-
-		bc__put_le32(w, op->offs[i]);
-		r = bc__rpc_send(cn, w, sizeof(w));
-	}
+	iov[k++] = (struct iovec){ .iov_base = hdr, .iov_len = sizeof(hdr) };
+	if (flen)
+		iov[k++] = (struct iovec){ .iov_base = (void *)fixed, .iov_len = flen };
+	if (dlen)
+		iov[k++] = (struct iovec){ .iov_base = (void *)op->data, .iov_len = dlen };
+	if (n)
+		iov[k++] = (struct iovec){ .iov_base = table, .iov_len = 4 * n };
+	r = send_iov(cn, iov, k, op ? op->fds : NULL, op ? op->n_fds : 0);
+	if (table != small)
+		free(table);
 	return r;
 }
 
