@@ -44,8 +44,7 @@ static int ping_impl(void *self)
 	return 0;
 }
 
-static int on_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply,
-		       void *userdata)
+int lib_on_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *userdata)
 {
 	(void)self;
 	(void)txn;
@@ -87,7 +86,7 @@ static int serve(const char *mode, const char *dev, unsigned key, int ready)
 			return bench_fail(r, "bc_iface_stub_new: %s", strerror(-r));
 	} else {
 		bc_class *cls;
-		if ((r = bc_class_new("org.binderc.bench.IRaw", on_transact, NULL, 0, &cls)) < 0)
+		if ((r = bc_class_new("org.binderc.bench.IRaw", lib_on_transact, NULL, 0, &cls)) < 0)
 			return bench_fail(r, "bc_class_new: %s", strerror(-r));
 		if ((r = bc_binder_new(cls, NULL, &obj)) < 0)
 			return bench_fail(r, "bc_binder_new: %s", strerror(-r));
@@ -205,6 +204,19 @@ int lib_call_loop(bc_binder *srv, long iters, long warm, size_t payload, struct 
 	return 0;
 }
 
+/* The result stream on fd 3: the header (the error, when @r < 0), then
+ * the samples. */
+static void send_result(int r, struct rhdr *h, const uint64_t *s)
+{
+	if (r < 0) {
+		*h = (struct rhdr){ .status = r };
+		bench_fmt(h->err, sizeof(h->err), "%s", bench_err);
+	}
+	write_full(3, h, sizeof(*h));
+	if (h->n)
+		write_full(3, s, h->n * sizeof(*s));
+}
+
 int main(int argc, char **argv)
 {
 	struct rhdr h = { 0 };
@@ -233,13 +245,7 @@ int main(int argc, char **argv)
 		/* no device, no registry: the session's own server */
 		bench_err[0] = 0;
 		r = lib_rpc_run(iters, warm, payload, &h, s);
-		if (r < 0) {
-			h = (struct rhdr){ .status = r };
-			bench_fmt(h.err, sizeof(h.err), "%s", bench_err);
-		}
-		write_full(3, &h, sizeof(h));
-		if (h.n)
-			write_full(3, s, h.n * sizeof(*s));
+		send_result(r, &h, s);
 		return r < 0;
 	}
 	int rp[2];
@@ -267,13 +273,7 @@ int main(int argc, char **argv)
 	}
 	bench_err[0] = 0;
 	r = client(mode, dev, key, iters, warm, payload, &h, s);
-	if (r < 0) {
-		h = (struct rhdr){ .status = r };
-		bench_fmt(h.err, sizeof(h.err), "%s", bench_err);
-	}
-	write_full(3, &h, sizeof(h));
-	if (h.n)
-		write_full(3, s, h.n * sizeof(*s));
+	send_result(r, &h, s);
 	kill(srv, SIGKILL);
 	return r < 0;
 }

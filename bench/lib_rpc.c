@@ -21,17 +21,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static int on_call(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *userdata)
-{
-	(void)self;
-	(void)txn;
-	(void)code;
-	(void)in;
-	(void)reply;
-	(void)userdata;
-	return 0;
-}
-
 /* The server's child: serve the session on @fd until the client goes. */
 static void serve_rpc(int fd)
 {
@@ -39,8 +28,8 @@ static void serve_rpc(int fd)
 	bc_binder *root = NULL;
 	bc_class *cls = NULL;
 
-	if (bc_class_new("org.binderc.bench.IRaw", on_call, NULL, 0, &cls) < 0 || bc_binder_new(cls, NULL, &root) < 0 ||
-	    bc_rpc_server_new(root, &srv) < 0)
+	if (bc_class_new("org.binderc.bench.IRaw", lib_on_transact, NULL, 0, &cls) < 0 ||
+	    bc_binder_new(cls, NULL, &root) < 0 || bc_rpc_server_new(root, &srv) < 0)
 		_exit(1);
 	bc_rpc_server_serve_fd(srv, fd);
 	_exit(0);
