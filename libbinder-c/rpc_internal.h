@@ -24,6 +24,8 @@
 #ifndef BINDERC_RPC_INTERNAL_H
 #define BINDERC_RPC_INTERNAL_H
 
+#include <sys/uio.h>
+
 #include <binderc/rpc.h>
 
 #include "internal.h"
@@ -196,6 +198,9 @@ int bc__rpc_conn_add(bc_rpc_session *s, struct rpc_conn *c, unsigned limit);
  * before the first byte (when @boundary), -EPROTO for one inside a
  * structure, -errno. */
 int bc__rpc_send(struct rpc_conn *c, const void *buf, size_t len);
+/* @iov[0..@n) (changed as it goes), @n_fds fds (SCM_RIGHTS) with the
+ * first bytes: in one sendmsg() where the socket has room. */
+int bc__rpc_sendv(struct rpc_conn *c, struct iovec *iov, size_t n, const int *fds, size_t n_fds);
 /*
  * A peer writing on a connection we call on while we write on it (its
  * DEC_STRONGs after our oneway calls) would block both sides once both

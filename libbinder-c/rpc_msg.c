@@ -13,61 +13,6 @@
 
 #include "rpc_session_internal.h"
 
-/* @iov[0..@n) in as few sendmsg() calls as the socket takes, @n_fds fds
- * (SCM_RIGHTS) with the first bytes: one system call a command where
- * the socket has room, rather than one a piece.  A connection that
- * drains reads the peer's DEC_STRONGs while its write is blocked. */
-static int send_iov(struct rpc_conn *cn, struct iovec *iov, size_t n, const int *fds, size_t n_fds)
-{
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int) * BC_RPC_MAX_FDS)];
-	} ctl;
-	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = n };
-	bool drain = bc__rpc_drains(cn);
-
-	if (n_fds) {
-		struct cmsghdr *c;
-
-		memset(&ctl, 0, sizeof(ctl));
-		msg.msg_control = ctl.buf;
-		msg.msg_controllen = CMSG_SPACE(sizeof(int) * n_fds);
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
-		memcpy(CMSG_DATA(c), fds, sizeof(int) * n_fds);
-	}
-	while (msg.msg_iovlen) {
-		ssize_t sent = sendmsg(cn->fd, &msg, MSG_NOSIGNAL | (drain ? MSG_DONTWAIT : 0));
-
-		if (sent < 0 && errno == EINTR)
-			continue;
-		if (sent < 0 && drain && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			int r = bc__rpc_send_blocked(cn);
-
-			if (r < 0)
-				return r;
-			continue;
-		}
-		if (sent < 0)
-			return errno == ECONNRESET ? -EPIPE : -errno;
-		/* the fds went with the first bytes */
-		msg.msg_control = NULL;
-		msg.msg_controllen = 0;
-		while (msg.msg_iovlen && (size_t)sent >= msg.msg_iov->iov_len) {
-			sent -= (ssize_t)msg.msg_iov->iov_len;
-			msg.msg_iov++;
-			msg.msg_iovlen--;
-		}
-		if (msg.msg_iovlen) {
-			msg.msg_iov->iov_base = (uint8_t *)msg.msg_iov->iov_base + sent;
-			msg.msg_iov->iov_len -= (size_t)sent;
-		}
-	}
-	return 0;
-}
-
 /* One command: header, fixed part, parcel data, object table. */
 int bc__rpc_send_cmd(struct rpc_conn *cn, uint32_t cmd, const void *fixed, size_t flen, const struct out_parcel *op)
 {
@@ -89,7 +34,7 @@ int bc__rpc_send_cmd(struct rpc_conn *cn, uint32_t cmd, const void *fixed, size_
 		iov[k++] = (struct iovec){ .iov_base = (void *)op->data, .iov_len = dlen };
 	if (n)
 		iov[k++] = (struct iovec){ .iov_base = table, .iov_len = 4 * n };
-	r = send_iov(cn, iov, k, op ? op->fds : NULL, op ? op->n_fds : 0);
+	r = bc__rpc_sendv(cn, iov, k, op ? op->fds : NULL, op ? op->n_fds : 0);
 	if (table != small)
 		free(table);
 	return r;
