@@ -62,9 +62,9 @@ $(BENCH_BIN): $(BENCH_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -o $@ $^ -lm
 
-$(BENCH_LIB): $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS)
+$(BENCH_LIB): $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/lib_rpc.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS) \
+	$(CC) $(CFLAGS_BASE) -o $@ $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/lib_rpc.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS) \
 		$(FFI_LIBS) -lpthread
 
 .PHONY: install-binder-bench

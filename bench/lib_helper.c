@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * binderc-bench-lib: the library rows of the "api" workload.
+ * binderc-bench-lib: the library rows of the "api" workload, and the
+ * RPC row of the "rpc" workload (lib_rpc.c; DEVICE and KEY unused).
  *
- *   binderc-bench-lib lbc|ffi DEVICE KEY ITERS WARMUP PAYLOAD
+ *   binderc-bench-lib lbc|ffi|rpc DEVICE KEY ITERS WARMUP PAYLOAD
  *
  * Started by binderc-bench (run_helper) with fd 3 as the result stream
  * (struct rhdr, then ITERS uint64 round-trip times in ns).  Forks a server
@@ -17,6 +18,7 @@
  */
 #include "bench.h"
 #include "bbinder.h"
+#include "lib_helper.h"
 
 #include <binderc/binderc.h>
 #include <binderc/iface.h>
@@ -42,8 +44,7 @@ static int ping_impl(void *self)
 	return 0;
 }
 
-static int on_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply,
-		       void *userdata)
+int lib_on_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *in, bc_parcel *reply, void *userdata)
 {
 	(void)self;
 	(void)txn;
@@ -85,7 +86,7 @@ static int serve(const char *mode, const char *dev, unsigned key, int ready)
 			return bench_fail(r, "bc_iface_stub_new: %s", strerror(-r));
 	} else {
 		bc_class *cls;
-		if ((r = bc_class_new("org.binderc.bench.IRaw", on_transact, NULL, 0, &cls)) < 0)
+		if ((r = bc_class_new("org.binderc.bench.IRaw", lib_on_transact, NULL, 0, &cls)) < 0)
 			return bench_fail(r, "bc_class_new: %s", strerror(-r));
 		if ((r = bc_binder_new(cls, NULL, &obj)) < 0)
 			return bench_fail(r, "bc_binder_new: %s", strerror(-r));
@@ -168,30 +169,52 @@ static int client(const char *mode, const char *dev, unsigned key, long iters, l
 			prev = t;
 		}
 		h->elapsed_ns = prev - t0;
-	} else {
-		uint64_t t0 = 0, prev = 0;
-		for (long i = -warm; i < iters; i++) {
-			bc_parcel *req = NULL, *rep = NULL;
-			if (i == 0)
-				t0 = prev = now_ns();
-			if ((r = bc_binder_new_parcel(srv, &req)) < 0)
-				return bench_fail(r, "bc_binder_new_parcel: %s", strerror(-r));
-			if (payload && (r = bc_parcel_write_raw(req, bench_payload, payload)) < 0)
-				return bench_fail(r, "bc_parcel_write_raw: %s", strerror(-r));
-			if ((r = bc_binder_transact(srv, BENCH_CALL_CODE, req, &rep, 0, NULL)) < 0)
-				return bench_fail(r, "bc_binder_transact: %s", strerror(-r));
-			bc_parcel_unref(req);
-			bc_parcel_unref(rep);
-			if (i >= 0) {
-				uint64_t t = now_ns();
-				s[i] = t - prev;
-				prev = t;
-			}
-		}
-		h->elapsed_ns = prev - t0;
+	} else if ((r = lib_call_loop(srv, iters, warm, payload, h, s)) < 0) {
+		return r;
 	}
 	h->count = h->n = (uint32_t)iters;
 	return 0;
+}
+
+int lib_call_loop(bc_binder *srv, long iters, long warm, size_t payload, struct rhdr *h, uint64_t *s)
+{
+	uint64_t t0 = 0, prev = 0;
+	int r;
+
+	for (long i = -warm; i < iters; i++) {
+		bc_parcel *req = NULL, *rep = NULL;
+		if (i == 0)
+			t0 = prev = now_ns();
+		if ((r = bc_binder_new_parcel(srv, &req)) < 0)
+			return bench_fail(r, "bc_binder_new_parcel: %s", strerror(-r));
+		if (payload && (r = bc_parcel_write_raw(req, bench_payload, payload)) < 0)
+			return bench_fail(r, "bc_parcel_write_raw: %s", strerror(-r));
+		if ((r = bc_binder_transact(srv, BENCH_CALL_CODE, req, &rep, 0, NULL)) < 0)
+			return bench_fail(r, "bc_binder_transact: %s", strerror(-r));
+		bc_parcel_unref(req);
+		bc_parcel_unref(rep);
+		if (i >= 0) {
+			uint64_t t = now_ns();
+			s[i] = t - prev;
+			prev = t;
+		}
+	}
+	h->elapsed_ns = prev - t0;
+	h->count = h->n = (uint32_t)iters;
+	return 0;
+}
+
+/* The result stream on fd 3: the header (the error, when @r < 0), then
+ * the samples. */
+static void send_result(int r, struct rhdr *h, const uint64_t *s)
+{
+	if (r < 0) {
+		*h = (struct rhdr){ .status = r };
+		bench_fmt(h->err, sizeof(h->err), "%s", bench_err);
+	}
+	write_full(3, h, sizeof(*h));
+	if (h->n)
+		write_full(3, s, h->n * sizeof(*s));
 }
 
 int main(int argc, char **argv)
@@ -199,8 +222,9 @@ int main(int argc, char **argv)
 	struct rhdr h = { 0 };
 	int r;
 
-	if (argc != 7 || (strcmp(argv[1], "lbc") && strcmp(argv[1], "ffi"))) {
-		fprintf(stderr, "usage: binderc-bench-lib lbc|ffi DEVICE KEY ITERS WARMUP PAYLOAD (fd 3: results)\n");
+	if (argc != 7 || (strcmp(argv[1], "lbc") && strcmp(argv[1], "ffi") && strcmp(argv[1], "rpc"))) {
+		fprintf(stderr,
+			"usage: binderc-bench-lib lbc|ffi|rpc DEVICE KEY ITERS WARMUP PAYLOAD (fd 3: results)\n");
 		return 2;
 	}
 	const char *mode = argv[1], *dev = argv[2];
@@ -217,6 +241,13 @@ int main(int argc, char **argv)
 	if (!bench_payload || !s || iters <= 0)
 		return 2;
 
+	if (!strcmp(mode, "rpc")) {
+		/* no device, no registry: the session's own server */
+		bench_err[0] = 0;
+		r = lib_rpc_run(iters, warm, payload, &h, s);
+		send_result(r, &h, s);
+		return r < 0;
+	}
 	int rp[2];
 	if (pipe2(rp, O_CLOEXEC) < 0)
 		return 2;
@@ -242,13 +273,7 @@ int main(int argc, char **argv)
 	}
 	bench_err[0] = 0;
 	r = client(mode, dev, key, iters, warm, payload, &h, s);
-	if (r < 0) {
-		h = (struct rhdr){ .status = r };
-		bench_fmt(h.err, sizeof(h.err), "%s", bench_err);
-	}
-	write_full(3, &h, sizeof(h));
-	if (h.n)
-		write_full(3, s, h.n * sizeof(*s));
+	send_result(r, &h, s);
 	kill(srv, SIGKILL);
 	return r < 0;
 }

@@ -485,7 +485,8 @@ static void run_helper(const char *mode, const struct contender *ct, const struc
 	bench_fmt(pay, sizeof(pay), "%zu", w->payload);
 	if (dup2(out, 3) < 0)
 		return send_error(out, -errno, "dup2");
-	execl(helper, helper, mode, ct->device, key, iters, warm, pay, (char *)NULL);
+	/* (a contender without a device: "-", not an end of the list) */
+	execl(helper, helper, mode, ct->device ? ct->device : "-", key, iters, warm, pay, (char *)NULL);
 	bench_fail(-errno, "exec %s: %s", helper, strerror(errno));
 	send_error(3, -errno, "");
 }
@@ -641,6 +642,40 @@ static long per_block(void)
 	return n < 1 ? 1 : n;
 }
 
+/* RPC binder (issue 33's goal: within 1.5x of a raw unix socket): round
+ * trips over an RPC session on a unix socketpair (the library helper's
+ * rpc row) beside the socket contender's request/reply ping-pong of the
+ * same sizes, interleaved in the same blocks.  Payloads up to 64 KiB; no
+ * binder device needed, so it runs on any host. */
+static void phase_rpc(long warm)
+{
+	struct contender *sock = NULL;
+	char param[16];
+
+	for (size_t c = 0; c < ncont; c++)
+		if (!strcmp(contenders[c].name, "socket"))
+			sock = &contenders[c];
+	if (!sock)
+		return; /* --only left it out: nothing to compare with */
+	for (int rep = 0; rep < opt.repeats; rep++)
+		for (size_t pi = 0; pi < npayloads; pi++) {
+			struct workload w = { .kind = WL_LATENCY, .payload = payloads[pi], .iters = per_block(),
+					      .warmup = warm };
+
+			if (payloads[pi] > 65536)
+				continue;
+			bench_fmt(param, sizeof(param), "%zu", payloads[pi]);
+			measure("rpc", param, "socket", sock, &w, NULL);
+			if (opt.lib_helper)
+				measure("rpc", param, "rpc", sock, &w, "rpc");
+			else if (rep == 0 && selected("rpc", param) && !opt.dry) {
+				struct point *p = point_get("rpc", param, "rpc");
+				p->pending = true;
+				bench_fmt(p->err, sizeof(p->err), "binderc-bench-lib not built");
+			}
+		}
+}
+
 static void phase_latency(void)
 {
 	char param[16];
@@ -702,6 +737,7 @@ static void phase_latency(void)
 				bench_fmt(p->err, sizeof(p->err), "binderc-bench-lib not built");
 			}
 		}
+	phase_rpc(warm);
 }
 
 /* Memory per binder process: three states, binder devices only. */
@@ -786,7 +822,7 @@ static void usage(void)
 		"                    [--payloads BYTES,...] [--pairs N,...] [--iters N] [--repeats R]\n"
 		"                    [--seconds S] [--oneway N] [--cpus LIST] [--reference LABEL]\n"
 		"                    [--table|--json|--records]\n"
-		"  workloads: latency objects api memory rtprio pairs oneway; params: payload\n"
+		"  workloads: latency objects api rpc memory rtprio pairs oneway; params: payload\n"
 		"  bytes, object counts (1 8 64 fd), memory states (idle burst pressure),\n"
 		"  rtprio nodes (plain inherit), pair\n"
 		"  counts; contenders: the binder devices (default\n"

@@ -320,7 +320,8 @@ def goals(points):
     binderc/mainline <= 0.80 (0 B-4 KiB; 64 KiB-1 MiB kept at issue 19's
     0.80), 0 B round trip <= 1.35x the futex floor, throughput >= 1.15x
     mainline at every pair count and oneway >= 1.25x; libbinder-c <= 1.04x
-    and the ffi proxy <= 1.15x raw ioctls (issue 19)."""
+    and the ffi proxy <= 1.15x raw ioctls (issue 19); an RPC binder round
+    trip <= 1.5x a raw unix socket's, 0 B-64 KiB (issue 33)."""
     g = []
 
     def instr_goal(name, a, b, lim):
@@ -373,6 +374,11 @@ def goals(points):
             g.append({"goal": f"{layer}/raw on {dev}", "limit": lim, "value": r, "quiet": q,
                       "met": None if r is None else r <= lim,
                       "note": (a or {}).get("error") if not ok(a) else None})
+    # issue 33: an RPC round trip over a unix socketpair within 1.5x the
+    # same socket's request/reply ping-pong, measured in the same run
+    for par in ["0", "128", "4096", "65536"]:
+        lat_goal(f"RPC/raw unix socket round-trip median, {PAYLOAD_NAMES[par]}",
+                 find(points, "rpc", par, "rpc"), find(points, "rpc", par, "socket"), 1.5)
     return g
 
 

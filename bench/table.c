@@ -147,7 +147,7 @@ static void latency_rows(FILE *f, const char *wl, const char *ref, const char *f
 	for (int i = 0; i < ps.n; i++) {
 		struct point *rp = find(wl, ps.v[i], ref), *fp = find(wl, ps.v[i], floor);
 		double rm = rp ? median_of(rp) : 0, fm = fp ? median_of(fp) : 0;
-		const char *name = !strcmp(wl, "latency") ? payload_name(ps.v[i], b[7], sizeof(b[7]))
+		const char *name = !strcmp(wl, "latency") || !strcmp(wl, "rpc") ? payload_name(ps.v[i], b[7], sizeof(b[7]))
 			: !strcmp(ps.v[i], "fd") ? "1 fd" : ps.v[i];
 
 		for (int c = 0; c < cs.n; c++) {
@@ -355,6 +355,9 @@ void table_print(FILE *f, const char *ref, const char *floor)
 		memory_rows(f, ref);
 		fprintf(f, "\n");
 	}
+	/* the goal is the rpc row's "vs socket" */
+	latency_table(f, "rpc", "RPC binder over a unix socketpair vs the same socket's request/reply ping-pong "
+		      "(payload in the request, empty reply; no binder device)", "payload", "socket", "rpc");
 	if (has("api")) {
 		fprintf(f, "### Library layers: 0-byte round trip, raw ioctls vs libbinder-c vs libffi proxy\n\n"
 			   "| device | layer | median | spread | p99 | vs raw |\n|---|---|---|---|---|---|\n");

@@ -90,7 +90,7 @@ struct bc_parcel {
 	size_t n_fds, cap_fds;
 	bc_process *proc; /* kernel parcels: owner (referenced) */
 	/* RPC parcels: the session their binders are addressed in
-	 * (referenced; rpc_session.c), NULL for kernel ones */
+	 * (referenced; rpc_parcel.c), NULL for kernel ones */
 	struct bc_rpc_session *rpc;
 	uint32_t *rpc_offs; /* RPC parcels: where each of @binders was written */
 	struct bc_rpc_fds *rpc_fds; /* RPC parcels: their fds (rpc_internal.h) */
@@ -107,7 +107,7 @@ void bc__parcel_unref_queued(bc_parcel *p, struct bc_thread *t);
  * kept).  false, and nothing changed, if it is shared or not plain. */
 bool bc__parcel_recycle(bc_parcel *p);
 
-/* ---- rpc_session.c: what parcels of an RPC session do differently ---- */
+/* ---- rpc_parcel.c: what parcels of an RPC session do differently ---- */
 /* Binders in an RPC parcel are written as session addresses, not kernel
  * objects (Parcel::flattenBinder's RPC form). */
 int bc__rpc_parcel_write_binder(bc_parcel *p, bc_binder *b, bool weak);

@@ -35,6 +35,24 @@ int bc_rpc_session_get_root(bc_rpc_session *s, bc_binder **ret)
 	return r;
 }
 
+/* What a new client session waits for each set-up read, in ms (0: for
+ * ever): process-wide, as there is no session to hold it before
+ * bc_rpc_session_connect_fd() makes one. */
+static atomic_uint default_setup_ms = BINDERC_RPC_SETUP_TIMEOUT_MS_DEFAULT;
+
+void bc_rpc_client_set_setup_timeout(unsigned ms)
+{
+	atomic_store(&default_setup_ms, ms);
+}
+
+int bc_rpc_session_set_setup_timeout(bc_rpc_session *s, unsigned ms)
+{
+	if (!s || s->is_server)
+		return -EINVAL;
+	atomic_store(&s->setup_timeout_ms, ms);
+	return 0;
+}
+
 /* A special call during set-up, its reply in *@ret. */
 static int setup_call(bc_rpc_session *s, uint32_t code, bc_parcel **ret)
 {
@@ -72,7 +90,13 @@ int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_r
 	}
 	/* a server that does not take the mode closes the connection */
 	s->fd_mode = h.fd_mode;
-	r = bc__rpc_conn_add(s, c, 0);
+	atomic_store(&s->setup_timeout_ms, atomic_load(&default_setup_ms));
+	/* a server that accepts and says nothing must not hold us for ever:
+	 * each read below (the answer, the replies of the special calls)
+	 * times out */
+	r = bc__rpc_conn_set_timeout(c, atomic_load(&s->setup_timeout_ms));
+	if (r == 0)
+		r = bc__rpc_conn_add(s, c, 0);
 	if (r < 0) {
 		bc__rpc_conn_free(c);
 		bc_rpc_session_unref(s);
@@ -109,6 +133,9 @@ int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_r
 	if (r == 0)
 		memcpy(s->id, id, id_len);
 	bc_parcel_unref(reply);
+	if (r == 0)
+		r = bc__rpc_conn_set_timeout(c, 0); /* a session may idle */
+	r = bc__rpc_timeout_error(r);
 	if (r < 0) {
 		bc__rpc_fail(s, r);
 		bc_rpc_session_unref(s);
@@ -224,10 +251,16 @@ int bc_rpc_session_join_fd(bc_rpc_session *s, int fd, bool incoming)
 	if (r == 0)
 		r = bc__rpc_send(c, out, len);
 	if (r == 0 && incoming) {
-		/* the server's "cci", or the end of a refused join */
-		r = bc__rpc_recv(c, init, sizeof(init), true);
+		/* the server's "cci", or the end of a refused join; a server
+		 * that says neither must not hold us for ever */
+		r = bc__rpc_conn_set_timeout(c, atomic_load(&s->setup_timeout_ms));
+		if (r == 0)
+			r = bc__rpc_recv(c, init, sizeof(init), true);
 		if (r == 0)
 			r = bc__rpc_conn_init_check(init);
+		if (r == 0)
+			r = bc__rpc_conn_set_timeout(c, 0);
+		r = bc__rpc_timeout_error(r);
 	}
 	if (r == 0)
 		r = bc__rpc_conn_add(s, c, 0);

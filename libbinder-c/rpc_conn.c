@@ -11,7 +11,10 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "rpc_internal.h"
@@ -95,6 +98,18 @@ void bc__rpc_conn_free(struct rpc_conn *c)
 	close(c->fd);
 	pthread_mutex_destroy(&c->mu);
 	free(c);
+}
+
+int bc__rpc_conn_set_timeout(struct rpc_conn *c, unsigned ms)
+{
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (suseconds_t)(ms % 1000) * 1000 };
+
+	return setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ? -errno : 0;
+}
+
+int bc__rpc_timeout_error(int r)
+{
+	return r == -EAGAIN || r == -EWOULDBLOCK ? -ETIMEDOUT : r;
 }
 
 int bc__rpc_conn_add(bc_rpc_session *s, struct rpc_conn *c, unsigned limit)
@@ -224,29 +239,66 @@ int bc__rpc_send_blocked(struct rpc_conn *c)
 	return bc__rpc_drain_one(c->s, c);
 }
 
-int bc__rpc_send(struct rpc_conn *c, const void *buf, size_t len)
+/* @iov[0..@n) in as few sendmsg() calls as the socket takes, @n_fds fds
+ * (SCM_RIGHTS) with the first bytes: one system call a command where
+ * the socket has room, rather than one a piece.  A connection that
+ * drains reads the peer's DEC_STRONGs while its write is blocked. */
+int bc__rpc_sendv(struct rpc_conn *c, struct iovec *iov, size_t n, const int *fds, size_t n_fds)
 {
-	const uint8_t *p = buf;
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int) * BC_RPC_MAX_FDS)];
+	} ctl;
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = n };
 	bool drain = bc__rpc_drains(c);
 
-	while (len) {
-		ssize_t n = send(c->fd, p, len, MSG_NOSIGNAL | (drain ? MSG_DONTWAIT : 0));
+	if (n_fds) {
+		struct cmsghdr *cm;
 
-		if (n < 0 && errno == EINTR)
+		memset(&ctl, 0, sizeof(ctl));
+		msg.msg_control = ctl.buf;
+		msg.msg_controllen = CMSG_SPACE(sizeof(int) * n_fds);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
+		memcpy(CMSG_DATA(cm), fds, sizeof(int) * n_fds);
+	}
+	while (msg.msg_iovlen) {
+		ssize_t sent = sendmsg(c->fd, &msg, MSG_NOSIGNAL | (drain ? MSG_DONTWAIT : 0));
+
+		if (sent < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && drain && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+		if (sent < 0 && drain && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			int r = bc__rpc_send_blocked(c);
 
 			if (r < 0)
 				return r;
 			continue;
 		}
-		if (n < 0)
+		if (sent < 0)
 			return errno == ECONNRESET ? -EPIPE : -errno;
-		p += n;
-		len -= (size_t)n;
+		/* the fds went with the first bytes */
+		msg.msg_control = NULL;
+		msg.msg_controllen = 0;
+		while (msg.msg_iovlen && (size_t)sent >= msg.msg_iov->iov_len) {
+			sent -= (ssize_t)msg.msg_iov->iov_len;
+			msg.msg_iov++;
+			msg.msg_iovlen--;
+		}
+		if (msg.msg_iovlen) {
+			msg.msg_iov->iov_base = (uint8_t *)msg.msg_iov->iov_base + sent;
+			msg.msg_iov->iov_len -= (size_t)sent;
+		}
 	}
 	return 0;
+}
+
+int bc__rpc_send(struct rpc_conn *c, const void *buf, size_t len)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+
+	return len ? bc__rpc_sendv(c, &iov, 1, NULL, 0) : 0;
 }
 
 int bc__rpc_recv(struct rpc_conn *c, void *buf, size_t len, bool boundary)

@@ -3,7 +3,9 @@
  * RPC binder inside the library (<binderc/rpc.h>):
  *
  *   rpc_wire.c     the wire structures (rpc_wire.h)
- *   rpc_session.c  a session: its socket, its object table, commands
+ *   rpc_session.c  a session: the object and its life; its pieces
+ *                  (rpc_msg, _nodes, _parcel, _dec, _async, _dispatch,
+ *                  _call.c) share rpc_session_internal.h
  *   rpc_proxy.c    the proxy kind of a peer's object (a bc_binder_ops)
  *   rpc_server.c   accepting a client and serving its session
  *   rpc_death.c    death notifications, and a client session's watcher
@@ -21,6 +23,8 @@
  */
 #ifndef BINDERC_RPC_INTERNAL_H
 #define BINDERC_RPC_INTERNAL_H
+
+#include <sys/uio.h>
 
 #include <binderc/rpc.h>
 
@@ -118,6 +122,9 @@ struct bc_rpc_session {
 	uint32_t version;
 	uint32_t fd_mode; /* BC_RPC_FD_MODE_NONE or _UNIX */
 	uint8_t id[BC_RPC_SESSION_ID_SIZE];
+	/* a client's: the bound on each read of a join's set-up (ms, 0:
+	 * none), the process default when the session was set up */
+	atomic_uint setup_timeout_ms;
 	bc_binder *root; /* a server's */
 	pthread_mutex_t mu;
 	struct rpc_async *async_q; /* oneways before their turn (mu) */
@@ -177,6 +184,12 @@ struct bc_rpc_server {
 /* A connection on @fd (taken: closed on an error too). */
 int bc__rpc_conn_new(int fd, bool serve, struct rpc_conn **ret);
 void bc__rpc_conn_free(struct rpc_conn *c);
+/* A bound on each read of a connection's set-up, in ms (0: none): a
+ * peer that connects and then says nothing must not keep a thread for
+ * ever.  Lifted (0) once the set-up is done: a session may idle. */
+int bc__rpc_conn_set_timeout(struct rpc_conn *c, unsigned ms);
+/* A set-up read that timed out (-EAGAIN) says -ETIMEDOUT. */
+int bc__rpc_timeout_error(int r);
 /* Add @c to the session (then the session's): -EUSERS when full or
  * when @limit (0: none) connections of its kind are there already,
  * -EPIPE when the session has ended (@c is the caller's then). */
@@ -185,6 +198,9 @@ int bc__rpc_conn_add(bc_rpc_session *s, struct rpc_conn *c, unsigned limit);
  * before the first byte (when @boundary), -EPROTO for one inside a
  * structure, -errno. */
 int bc__rpc_send(struct rpc_conn *c, const void *buf, size_t len);
+/* @iov[0..@n) (changed as it goes), @n_fds fds (SCM_RIGHTS) with the
+ * first bytes: in one sendmsg() where the socket has room. */
+int bc__rpc_sendv(struct rpc_conn *c, struct iovec *iov, size_t n, const int *fds, size_t n_fds);
 /*
  * A peer writing on a connection we call on while we write on it (its
  * DEC_STRONGs after our oneway calls) would block both sides once both
@@ -220,6 +236,10 @@ bool bc__rpc_session_put(bc_rpc_session *s);
 /* End the session with @err (the first error stays): every connection
  * is shut down. */
 void bc__rpc_fail(bc_rpc_session *s, int err);
+/* After the session ended: objects given back, obituaries sent. */
+void bc__rpc_ended(bc_rpc_session *s);
+
+/* ---- rpc_dispatch.c ------------------------------------------------------ */
 /* Serve commands on @c until the peer closes (0) or an error (-errno);
  * the session ends with it.  The caller owns nothing of the session. */
 int bc__rpc_serve(bc_rpc_session *s, struct rpc_conn *c);
@@ -229,14 +249,18 @@ int bc__rpc_serve_one(bc_rpc_session *s, struct rpc_conn *c);
 /* Read one command on @c (rpc_conn.c's drain): a DEC_STRONG, run; any
  * other is a violation (-EBADMSG). */
 int bc__rpc_drain_one(bc_rpc_session *s, struct rpc_conn *c);
-/* After the session ended: objects given back, obituaries sent. */
-void bc__rpc_ended(bc_rpc_session *s);
+
+/* ---- rpc_call.c ------------------------------------------------------------ */
 /* A call to address @addr (0: special transaction @code). */
 int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel *data, bc_parcel **ret_reply,
 		     uint32_t flags, int *ret_origin);
+
+/* ---- rpc_dec.c ------------------------------------------------------------- */
 /* Give back @amount references to the peer's @addr (sent when the
  * connection is free). */
 void bc__rpc_queue_dec(bc_rpc_session *s, uint64_t addr, uint32_t amount);
+
+/* ---- rpc_nodes.c ----------------------------------------------------------- */
 /* The proxy @x is being freed: out of the table. */
 void bc__rpc_forget_proxy(bc_rpc_session *s, struct bc_rpc_proxy *x);
 /* The session is over: give back every object the peer held. */

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <sys/random.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "rpc_internal.h"
@@ -93,22 +92,6 @@ static int new_session_id(uint8_t *id, size_t len)
 	return 0;
 }
 
-/* A bound on the wait for each read of a connection's set-up (0: none):
- * a client that connects and then says nothing must not keep a thread
- * for ever.  Lifted once the set-up is done (a session may idle). */
-static int setup_timeout(struct rpc_conn *c, unsigned ms)
-{
-	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (suseconds_t)(ms % 1000) * 1000 };
-
-	return setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ? -errno : 0;
-}
-
-/* A set-up read that timed out says so. */
-static int setup_error(int r)
-{
-	return r == -EAGAIN || r == -EWOULDBLOCK ? -ETIMEDOUT : r;
-}
-
 /* A new session's set-up on its first connection @c, whose header @h was
  * read (RpcServer::establishConnection). */
 static int setup_session(bc_rpc_server *srv, bc_rpc_session *s, struct rpc_conn *c,
@@ -134,8 +117,8 @@ static int setup_session(bc_rpc_server *srv, bc_rpc_session *s, struct rpc_conn 
 	if (r == 0)
 		r = bc__rpc_conn_init_check(init);
 	if (r == 0)
-		r = setup_timeout(c, 0);
-	return setup_error(r);
+		r = bc__rpc_conn_set_timeout(c, 0);
+	return bc__rpc_timeout_error(r);
 }
 
 /* A new session on @c: set up, then served on this thread. */
@@ -199,8 +182,8 @@ static int serve_join(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rp
 	}
 	/* (an incoming one is only written to, by the session's callers) */
 	if (r == 0)
-		r = setup_timeout(c, 0);
-	r = setup_error(r);
+		r = bc__rpc_conn_set_timeout(c, 0);
+	r = bc__rpc_timeout_error(r);
 	pthread_mutex_lock(&srv->mu);
 	limit = incoming ? srv->max_incoming : srv->max_threads;
 	pthread_mutex_unlock(&srv->mu);
@@ -255,14 +238,14 @@ int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd)
 	pthread_mutex_lock(&srv->mu);
 	timeout = srv->setup_timeout_ms;
 	pthread_mutex_unlock(&srv->mu);
-	r = setup_timeout(c, timeout);
+	r = bc__rpc_conn_set_timeout(c, timeout);
 	if (r == 0)
 		r = bc__rpc_recv(c, in, sizeof(in), false);
 	if (r == 0)
 		r = bc__rpc_conn_header_decode(in, &h);
 	if (r < 0) {
 		bc__rpc_conn_free(c);
-		return setup_error(r);
+		return bc__rpc_timeout_error(r);
 	}
 	return h.session_id_size ? serve_join(srv, c, &h) : serve_new(srv, c, &h);
 }

@@ -12,7 +12,8 @@
  * they return 0, or -EBADMSG for a malformed structure (the session must
  * end: the stream cannot be resynchronised), -EMSGSIZE for a body above
  * the cap, -EPROTONOSUPPORT for a version nobody here speaks.  The
- * session code (rpc_session.c, rpc_server.c) does only I/O and state.
+ * session code (rpc_msg.c, rpc_dispatch.c, rpc_server.c...) does only
+ * I/O and state.
  */
 #ifndef BINDERC_RPC_WIRE_H
 #define BINDERC_RPC_WIRE_H

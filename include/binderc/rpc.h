@@ -99,9 +99,10 @@ typedef struct bc_rpc_server bc_rpc_server;
  * (BINDERC_RPC_VERSION_*) and the fd mode of @flags (BINDERC_RPC_FDS),
  * read the version the server chose (at most @max_version), and ask for
  * the server's thread count and session id, as Android's client does.
- * Blocks.  0, or -EPROTONOSUPPORT (a version not spoken here, or above
- * @max_version), -EBADMSG (a malformed answer), -EPIPE (the server
- * closed), -errno of the socket.  On an error @fd is closed too.
+ * Blocks, each read at most the set-up timeout (see below).  0, or
+ * -EPROTONOSUPPORT (a version not spoken here, or above @max_version),
+ * -EBADMSG (a malformed answer), -EPIPE (the server closed), -ETIMEDOUT
+ * (it said nothing in time), -errno of the socket.  On an error @fd is closed too.
  */
 int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_rpc_session **ret);
 /**
@@ -114,9 +115,26 @@ int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_r
  *    objects whenever it likes, not only from inside the client's calls;
  *    a thread of this library serves it, running those handlers, and
  *    notices the server's end at once.  -EPIPE if the server refused it.
- * Blocks for an incoming connection's answer.
+ * Blocks for an incoming connection's answer, at most the session's
+ * set-up timeout (then -ETIMEDOUT).
  */
 int bc_rpc_session_join_fd(bc_rpc_session *s, int fd, bool incoming);
+/**
+ * How long a client waits for each part of a session's set-up (the
+ * server's answer to its header, the replies to its first calls, an
+ * incoming join's "cci") before it gives up with -ETIMEDOUT, in ms (0:
+ * for ever); default BINDERC_RPC_SETUP_TIMEOUT_MS_DEFAULT, as a
+ * server's.  A server that accepts and then says nothing would otherwise
+ * hold bc_rpc_session_connect_fd() and bc_rpc_session_connect() for
+ * ever.  bc_rpc_client_set_setup_timeout() sets it for the sessions set
+ * up after it, process-wide (there is no session before
+ * bc_rpc_session_connect_fd() makes one); a session keeps that value for
+ * its joins, which bc_rpc_session_set_setup_timeout() changes (-EINVAL
+ * for a server's session).  Calls on a session once set up wait as long
+ * as they take.
+ */
+void bc_rpc_client_set_setup_timeout(unsigned ms);
+int bc_rpc_session_set_setup_timeout(bc_rpc_session *s, unsigned ms);
 /** bc_rpc_connect() to @addr, then bc_rpc_session_join_fd(). */
 int bc_rpc_session_join(bc_rpc_session *s, const char *addr, unsigned flags, bool incoming);
 /** Take a reference.  Returns @s. */

@@ -14,6 +14,8 @@ RPCT_NAMES += rpc_stability
 # Addresses and sockets, deaths, accept loop and limits, sessions of
 # several connections, oneway order, joins, the binder tool's rpc commands.
 RPCT_NAMES += rpc_addr rpc_death rpc_listen rpc_conns rpc_async rpc_join rpc_tool
+# A client's bounded set-up against a silent server.
+RPCT_NAMES += rpc_timeout
 RPCT_BINS := $(patsubst %,$(RPCT_BIN)/test_%,$(RPCT_NAMES))
 
 HOST_TESTS += $(RPCT_BINS)

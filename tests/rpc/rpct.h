@@ -205,6 +205,35 @@ static inline int rpct_add(bc_binder *b, int32_t x, int32_t y, int32_t *sum)
 	return r;
 }
 
+/* The usual start of a test: an adder served at version cap @cap (fds
+ * allowed when @flags has BINDERC_RPC_FDS) on one end of a socketpair, a
+ * client session proposing @version with @flags on the other, and the
+ * server's root in *@root. */
+static inline void rpct_session_start(struct rpct_adder *a, struct rpct_server *t, uint32_t cap, uint32_t version,
+				      unsigned flags, bc_rpc_session **s, bc_binder **root)
+{
+	int fd;
+
+	rpct_adder_new(a);
+	rpct_server_start(t, a->self, cap, &fd);
+	if (flags & BINDERC_RPC_FDS)
+		cr_assert_eq(bc_rpc_server_set_fds(t->srv, true), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(fd, version, flags, s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(*s, root), 0);
+}
+
+/* The usual end: the root dropped (the server, given its object back,
+ * ends the session cleanly), then the session and the adder, which is
+ * destroyed: nothing kept it. */
+static inline void rpct_session_stop(struct rpct_adder *a, struct rpct_server *t, bc_rpc_session *s, bc_binder *root)
+{
+	bc_binder_unref(root);
+	cr_assert_eq(rpct_server_join(t), 0);
+	bc_rpc_session_unref(s);
+	bc_binder_unref(a->self);
+	cr_assert_eq(atomic_load(&a->destroyed), 1);
+}
+
 /* ---- a server joined on a listening socket ---- */
 
 struct joiner {

@@ -195,12 +195,8 @@ Test(rpc_death, client_gone)
 	bc_class *c = NULL;
 	bc_parcel *data = NULL;
 	bc_slot *slot = NULL;
-	int fd;
 
-	rpct_adder_new(&a);
-	rpct_server_start(&t, a.self, BINDERC_RPC_VERSION_DEFAULT, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, BINDERC_RPC_VERSION_DEFAULT, 0, &s), 0);
-	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	rpct_session_start(&a, &t, BINDERC_RPC_VERSION_DEFAULT, BINDERC_RPC_VERSION_DEFAULT, 0, &s, &root);
 	cr_assert_eq(bc_class_new("org.binderc.test.ICb", cb_transact, NULL, 0, &c), 0);
 	cr_assert_eq(bc_binder_new(c, NULL, &cb), 0);
 	bc_class_unref(c);
@@ -235,12 +231,8 @@ Test(rpc_death, local_shutdown)
 	bc_rpc_session *s = NULL;
 	bc_binder *root = NULL;
 	bc_slot *slot = NULL;
-	int fd;
 
-	rpct_adder_new(&a);
-	rpct_server_start(&t, a.self, BINDERC_RPC_VERSION_DEFAULT, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, BINDERC_RPC_VERSION_DEFAULT, 0, &s), 0);
-	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	rpct_session_start(&a, &t, BINDERC_RPC_VERSION_DEFAULT, BINDERC_RPC_VERSION_DEFAULT, 0, &s, &root);
 	cr_assert_eq(bc_binder_link_to_death(root, on_death, &d, &slot), 0);
 	bc_rpc_session_shutdown(s);
 	wait_deaths(&d, 1);
@@ -262,12 +254,8 @@ Test(rpc_death, dropped_before)
 	bc_binder *root = NULL;
 	bc_slot *slot = NULL;
 	int32_t v = 0;
-	int fd;
 
-	rpct_adder_new(&a);
-	rpct_server_start(&t, a.self, BINDERC_RPC_VERSION_DEFAULT, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, BINDERC_RPC_VERSION_DEFAULT, 0, &s), 0);
-	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	rpct_session_start(&a, &t, BINDERC_RPC_VERSION_DEFAULT, BINDERC_RPC_VERSION_DEFAULT, 0, &s, &root);
 	cr_assert_eq(bc_binder_link_to_death(root, on_death, &d, &slot), 0);
 	cr_assert_eq(rpct_add(root, 5, 6, &v), 0);
 	cr_assert_eq(v, 11);

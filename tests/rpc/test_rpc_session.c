@@ -104,11 +104,7 @@ Test(rpc_session, versions)
 			cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
 			cr_assert_eq(rpct_add(root, 20, 3, &v), 0, "client %u server %u", cv, sv);
 			cr_assert_eq(v, 23);
-			bc_binder_unref(root);
-			cr_assert_eq(rpct_server_join(&t), 0);
-			bc_rpc_session_unref(s);
-			bc_binder_unref(a.self);
-			cr_assert_eq(atomic_load(&a.destroyed), 1);
+			rpct_session_stop(&a, &t, s, root);
 		}
 	}
 }
@@ -122,12 +118,8 @@ Test(rpc_session, one_proxy_per_address)
 	bc_rpc_session *s = NULL;
 	bc_binder *r1 = NULL, *r2 = NULL;
 	int32_t v;
-	int fd;
 
-	rpct_adder_new(&a);
-	rpct_server_start(&t, a.self, 1, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, 0, &s), 0);
-	cr_assert_eq(bc_rpc_session_get_root(s, &r1), 0);
+	rpct_session_start(&a, &t, 1, 1, 0, &s, &r1);
 	cr_assert_eq(bc_rpc_session_get_root(s, &r2), 0);
 	cr_assert_eq(r1, r2);
 	bc_binder_unref(r2);
@@ -168,12 +160,8 @@ Test(rpc_session, shutdown)
 	bc_binder *root = NULL;
 	bc_error err;
 	int32_t v;
-	int fd;
 
-	rpct_adder_new(&a);
-	rpct_server_start(&t, a.self, 1, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, 0, &s), 0);
-	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	rpct_session_start(&a, &t, 1, 1, 0, &s, &root);
 	bc_rpc_session_shutdown(s);
 	cr_assert(!bc_binder_is_alive(root));
 	cr_assert_eq(bc_binder_transact(root, RPCT_ADD, NULL, NULL, 0, &err), -EPIPE);
@@ -208,6 +196,18 @@ static void cb_destroy(void *userdata)
 	atomic_fetch_add((atomic_int *)userdata, 1);
 }
 
+/* A new callback object; *@gone counts its destruction. */
+static bc_binder *cb_new(atomic_int *gone)
+{
+	bc_class *c = NULL;
+	bc_binder *cb = NULL;
+
+	cr_assert_eq(bc_class_new("org.binderc.test.ICallback", cb_transact, cb_destroy, 0, &c), 0);
+	cr_assert_eq(bc_binder_new(c, gone, &cb), 0);
+	bc_class_unref(c);
+	return cb;
+}
+
 Test(rpc_session, nested_callback)
 {
 	for (uint32_t version = 0; version <= 2; version++) {
@@ -216,19 +216,12 @@ Test(rpc_session, nested_callback)
 		bc_rpc_session *s = NULL;
 		bc_binder *root = NULL, *cb = NULL;
 		bc_parcel *data = NULL, *reply = NULL;
-		bc_class *c = NULL;
 		atomic_int cb_gone;
 		int32_t v = 0;
-		int fd;
 
 		atomic_init(&cb_gone, 0);
-		rpct_adder_new(&a);
-		rpct_server_start(&t, a.self, version, &fd);
-		cr_assert_eq(bc_rpc_session_connect_fd(fd, version, 0, &s), 0);
-		cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
-		cr_assert_eq(bc_class_new("org.binderc.test.ICallback", cb_transact, cb_destroy, 0, &c), 0);
-		cr_assert_eq(bc_binder_new(c, &cb_gone, &cb), 0);
-		bc_class_unref(c);
+		rpct_session_start(&a, &t, version, version, 0, &s, &root);
+		cb = cb_new(&cb_gone);
 		cr_assert_eq(bc_binder_new_parcel(root, &data), 0);
 		cr_assert_eq(bc_parcel_write_binder(data, cb), 0);
 		cr_assert_eq(bc_parcel_write_int32(data, 21), 0);
@@ -240,11 +233,7 @@ Test(rpc_session, nested_callback)
 		cr_assert_eq(atomic_load(&cb_gone), 0);
 		bc_binder_unref(cb);
 		cr_assert_eq(atomic_load(&cb_gone), 1, "the session still holds the callback");
-		bc_binder_unref(root);
-		cr_assert_eq(rpct_server_join(&t), 0);
-		bc_rpc_session_unref(s);
-		bc_binder_unref(a.self);
-		cr_assert_eq(atomic_load(&a.destroyed), 1);
+		rpct_session_stop(&a, &t, s, root);
 	}
 }
 
@@ -259,12 +248,8 @@ Test(rpc_session, parcels)
 	bc_binder *root = NULL;
 	bc_parcel *p = NULL;
 	bc_weak *w = NULL;
-	int fd;
 
-	rpct_adder_new(&a);
-	rpct_server_start(&t, a.self, 1, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, 0, &s), 0);
-	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	rpct_session_start(&a, &t, 1, 1, 0, &s, &root);
 	cr_assert_eq(bc_binder_new_parcel(root, &p), 0);
 	cr_assert_eq(bc_parcel_write_interface_token(p, "abc"), 0);
 	th_assert_bytes(bc_parcel_data(p), bc_parcel_size(p), token, sizeof(token));
@@ -281,10 +266,7 @@ Test(rpc_session, parcels)
 	bc_parcel_unref(p);
 	cr_assert_eq(bc_weak_new(root, &w), 0);
 	bc_weak_unref(w);
-	bc_binder_unref(root);
-	cr_assert_eq(rpct_server_join(&t), 0);
-	bc_rpc_session_unref(s);
-	bc_binder_unref(a.self);
+	rpct_session_stop(&a, &t, s, root);
 }
 
 /* Several client threads share one session: their calls take turns on
@@ -324,12 +306,8 @@ Test(rpc_session, threads)
 	pthread_t th[4];
 	bc_rpc_session *s = NULL;
 	bc_binder *root = NULL;
-	int fd;
 
-	rpct_adder_new(&a);
-	rpct_server_start(&t, a.self, 1, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, 0, &s), 0);
-	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	rpct_session_start(&a, &t, 1, 1, 0, &s, &root);
 	for (int i = 0; i < 4; i++) {
 		w[i] = (struct worker){ .s = s, .root = root };
 		cr_assert_eq(pthread_create(&th[i], NULL, worker_main, &w[i]), 0);
@@ -356,18 +334,11 @@ Test(rpc_session, held_until_end)
 	bc_rpc_session *s = NULL;
 	bc_binder *root = NULL, *cb = NULL;
 	bc_parcel *data = NULL, *reply = NULL;
-	bc_class *c = NULL;
 	atomic_int cb_gone;
-	int fd;
 
 	atomic_init(&cb_gone, 0);
-	rpct_adder_new(&a);
-	rpct_server_start(&t, a.self, 1, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, 0, &s), 0);
-	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
-	cr_assert_eq(bc_class_new("org.binderc.test.ICallback", cb_transact, cb_destroy, 0, &c), 0);
-	cr_assert_eq(bc_binder_new(c, &cb_gone, &cb), 0);
-	bc_class_unref(c);
+	rpct_session_start(&a, &t, 1, 1, 0, &s, &root);
+	cb = cb_new(&cb_gone);
 	cr_assert_eq(bc_binder_new_parcel(root, &data), 0);
 	cr_assert_eq(bc_parcel_write_int32(data, 1), 0);
 	cr_assert_eq(bc_parcel_write_int32(data, 2), 0);
@@ -379,10 +350,7 @@ Test(rpc_session, held_until_end)
 	cr_assert_eq(atomic_load(&cb_gone), 0, "the server may still give it back");
 	bc_rpc_session_shutdown(s);
 	cr_assert_eq(atomic_load(&cb_gone), 1);
-	bc_binder_unref(root);
-	cr_assert_eq(rpct_server_join(&t), 0);
-	bc_rpc_session_unref(s);
-	bc_binder_unref(a.self);
+	rpct_session_stop(&a, &t, s, root);
 }
 
 /* How many fds this process has open. */
@@ -408,13 +376,9 @@ static void fd_roundtrip(uint32_t version)
 	bc_parcel *data = NULL, *reply = NULL;
 	const void *got = NULL;
 	char buf[4];
-	int fd, pfd[2], rfd = -1;
+	int pfd[2], rfd = -1;
 
-	rpct_adder_new(&a);
-	rpct_server_start(&t, a.self, version, &fd);
-	cr_assert_eq(bc_rpc_server_set_fds(t.srv, true), 0);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, version, BINDERC_RPC_FDS, &s), 0);
-	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	rpct_session_start(&a, &t, version, version, BINDERC_RPC_FDS, &s, &root);
 	cr_assert_eq(pipe(pfd), 0);
 	cr_assert_eq(write(pfd[1], "ping", 4), 4);
 	close(pfd[1]);
@@ -432,10 +396,7 @@ static void fd_roundtrip(uint32_t version)
 	cr_assert_eq(bc_parcel_read_fd(reply, &rfd), -EBADMSG);
 	bc_parcel_unref(reply); /* closes the fd */
 	bc_parcel_unref(data);
-	bc_binder_unref(root);
-	cr_assert_eq(rpct_server_join(&t), 0);
-	bc_rpc_session_unref(s);
-	bc_binder_unref(a.self);
+	rpct_session_stop(&a, &t, s, root);
 	cr_assert_eq(open_fds(), before, "fds leaked at version %u", version);
 }
 
@@ -468,10 +429,7 @@ Test(rpc_session, fds_refused)
 	cr_assert_eq(bc_binder_new_parcel(root, &p), 0);
 	cr_assert_eq(bc_parcel_write_fd(p, 0, false), -EOPNOTSUPP);
 	bc_parcel_unref(p);
-	bc_binder_unref(root);
-	cr_assert_eq(rpct_server_join(&t), 0);
-	bc_rpc_session_unref(s);
-	bc_binder_unref(a.self);
+	rpct_session_stop(&a, &t, s, root);
 }
 
 /* A proxy the server keeps, dropped by another thread while the server's
@@ -485,19 +443,12 @@ Test(rpc_session, server_proxy_dropped_elsewhere)
 	bc_rpc_session *s = NULL;
 	bc_binder *root = NULL, *cb = NULL;
 	bc_parcel *data = NULL;
-	bc_class *c = NULL;
 	atomic_int cb_gone;
 	int32_t v;
-	int fd;
 
 	atomic_init(&cb_gone, 0);
-	rpct_adder_new(&a);
-	rpct_server_start(&t, a.self, 1, &fd);
-	cr_assert_eq(bc_rpc_session_connect_fd(fd, 1, 0, &s), 0);
-	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
-	cr_assert_eq(bc_class_new("org.binderc.test.ICallback", cb_transact, cb_destroy, 0, &c), 0);
-	cr_assert_eq(bc_binder_new(c, &cb_gone, &cb), 0);
-	bc_class_unref(c);
+	rpct_session_start(&a, &t, 1, 1, 0, &s, &root);
+	cb = cb_new(&cb_gone);
 	cr_assert_eq(bc_binder_new_parcel(root, &data), 0);
 	cr_assert_eq(bc_parcel_write_binder(data, cb), 0);
 	cr_assert_eq(bc_binder_transact(root, RPCT_KEEP, data, NULL, 0, NULL), 0);
@@ -511,10 +462,7 @@ Test(rpc_session, server_proxy_dropped_elsewhere)
 	cr_assert_eq(rpct_add(root, 1, 2, &v), 0);
 	cr_assert_eq(v, 3);
 	cr_assert_eq(atomic_load(&cb_gone), 1);
-	bc_binder_unref(root);
-	cr_assert_eq(rpct_server_join(&t), 0);
-	bc_rpc_session_unref(s);
-	bc_binder_unref(a.self);
+	rpct_session_stop(&a, &t, s, root);
 }
 
 /* A handler of one session calls into another session (the server is

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The object table of an RPC session: every address both sides know
+ * (RpcState's BinderNodes), ours held while the peer holds them and the
+ * peer's as proxies, with the addresses allocated as ours go out
+ * (RpcState::onBinderLeaving) and looked up as the peer's come in
+ * (onBinderEntering).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rpc_session_internal.h"
+
+struct rpc_node *bc__rpc_node_of_addr_locked(bc_rpc_session *s, uint64_t addr)
+{
+	for (size_t i = 0; i < s->n_nodes; i++)
+		if (s->nodes[i].addr == addr)
+			return &s->nodes[i];
+	return NULL;
+}
+
+static struct rpc_node *node_of_local_locked(bc_rpc_session *s, bc_binder *b)
+{
+	for (size_t i = 0; i < s->n_nodes; i++)
+		if (s->nodes[i].local == b)
+			return &s->nodes[i];
+	return NULL;
+}
+
+/* A node with neither an object held nor a proxy is forgotten
+ * (RpcState::tryEraseNode). */
+void bc__rpc_node_gc_locked(bc_rpc_session *s, struct rpc_node *n)
+{
+	if (n->local || n->proxy)
+		return;
+	*n = s->nodes[--s->n_nodes];
+}
+
+static struct rpc_node *node_add_locked(bc_rpc_session *s, uint64_t addr)
+{
+	struct rpc_node *n;
+
+	if (s->n_nodes == s->cap_nodes)
+		return NULL;
+	n = &s->nodes[s->n_nodes++];
+	memset(n, 0, sizeof(*n));
+	n->addr = addr;
+	return n;
+}
+
+/* Room for one more node, made unlocked (no allocation under mu). */
+static int reserve_node(bc_rpc_session *s)
+{
+	size_t cap;
+	void *nb;
+
+	pthread_mutex_lock(&s->mu);
+	cap = s->n_nodes < s->cap_nodes ? 0 : (s->cap_nodes ? s->cap_nodes * 2 : 4);
+	pthread_mutex_unlock(&s->mu);
+	if (!cap)
+		return 0;
+	nb = malloc(cap * sizeof(*s->nodes));
+	if (!nb)
+		return -ENOMEM;
+	pthread_mutex_lock(&s->mu);
+	if (cap > s->cap_nodes) {
+		if (s->n_nodes)
+			memcpy(nb, s->nodes, s->n_nodes * sizeof(*s->nodes));
+		free(s->nodes); /* a free of our own buffer: cheap and bounded */
+		s->nodes = nb;
+		s->cap_nodes = cap;
+		nb = NULL;
+	}
+	pthread_mutex_unlock(&s->mu);
+	free(nb);
+	return 0;
+}
+
+/* The address of our object @b, allocated the first time it goes out
+ * (RpcState::onBinderLeaving); one more reference sent. */
+int bc__rpc_binder_leaving(bc_rpc_session *s, bc_binder *b, uint64_t *ret)
+{
+	struct rpc_node *n;
+	bool first = false;
+	int r;
+
+retry:
+	r = reserve_node(s);
+	if (r < 0)
+		return r;
+	pthread_mutex_lock(&s->mu);
+	n = node_of_local_locked(s, b);
+	if (!n && s->n_nodes == s->cap_nodes) {
+		/* another thread took the room made */
+		pthread_mutex_unlock(&s->mu);
+		goto retry;
+	}
+	if (!n) {
+		uint32_t opts = BC_RPC_ADDR_CREATED | (s->is_server ? BC_RPC_ADDR_FOR_SERVER : 0);
+		uint64_t a;
+
+		/* the next id not in use (the table is far below 2^32) */
+		do
+			a = bc__rpc_addr(opts, s->next_id++);
+		while (bc__rpc_node_of_addr_locked(s, a));
+		n = node_add_locked(s, a);
+		n->local = b;
+	}
+	first = n->sent++ == 0;
+	*ret = n->addr;
+	pthread_mutex_unlock(&s->mu);
+	if (first)
+		bc_binder_ref(b); /* held while the peer holds it */
+	return 0;
+}
+
+/* The object the peer names by @addr (RpcState::onBinderEntering): ours
+ * (given back at once), or the proxy of a peer's. */
+int bc__rpc_binder_entering(bc_rpc_session *s, uint64_t addr, int stability, bc_binder **ret)
+{
+	struct bc_rpc_proxy *fresh;
+	struct rpc_node *n;
+	bc_binder *b = NULL;
+	int r = bc__rpc_addr_check(addr);
+
+	if (r < 0)
+		return r;
+	if (stability != BINDERC_STABILITY_VENDOR && stability != BINDERC_STABILITY_SYSTEM &&
+	    stability != BINDERC_STABILITY_VINTF)
+		return -EBADMSG;
+	fresh = calloc(1, sizeof(*fresh));
+	if (!fresh)
+		return -ENOMEM;
+retry:
+	r = reserve_node(s);
+	if (r < 0) {
+		free(fresh);
+		return r;
+	}
+	pthread_mutex_lock(&s->mu);
+	n = bc__rpc_node_of_addr_locked(s, addr);
+	if (!n && s->n_nodes == s->cap_nodes) {
+		/* another thread took the room made */
+		pthread_mutex_unlock(&s->mu);
+		goto retry;
+	}
+	if (n && n->local) {
+		b = n->local;
+	} else if (n && n->proxy && bc__inc_not_zero(&n->proxy->base.strong)) {
+		n->proxy->recd++;
+		b = &n->proxy->base;
+	} else if (!n && !!(bc__rpc_addr_options(addr) & BC_RPC_ADDR_FOR_SERVER) == s->is_server) {
+		/* an address we would have allocated, but never did */
+		r = -EBADMSG;
+	} else {
+		if (!n)
+			n = node_add_locked(s, addr);
+		/* else: the old proxy is on its way out; it gives back its own */
+		fresh->base.ops = &bc__rpc_proxy_ops;
+		atomic_init(&fresh->base.strong, 1);
+		atomic_init(&fresh->base.weak, 1);
+		atomic_init(&fresh->base.proc, NULL);
+		fresh->base.stability = stability;
+		fresh->s = bc_rpc_session_ref(s);
+		fresh->addr = addr;
+		fresh->recd = 1;
+		n->proxy = fresh;
+		b = &fresh->base;
+		fresh = NULL;
+	}
+	pthread_mutex_unlock(&s->mu);
+	free(fresh);
+	if (r < 0)
+		return r;
+	if (bc__as_local(b)) {
+		/* ours came back: a strong reference for the caller, and the
+		 * peer's sent reference returned right away */
+		if (!bc__binder_strong_inc(b))
+			return -EBADMSG;
+		bc__rpc_queue_dec(s, addr, 1);
+	}
+	*ret = b;
+	return 0;
+}
+
+void bc__rpc_forget_proxy(bc_rpc_session *s, struct bc_rpc_proxy *x)
+{
+	struct rpc_node *n;
+
+	pthread_mutex_lock(&s->mu);
+	n = bc__rpc_node_of_addr_locked(s, x->addr);
+	if (n && n->proxy == x) {
+		n->proxy = NULL;
+		bc__rpc_node_gc_locked(s, n);
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+/* Give every held object back (the session is over: the peer will not
+ * give them back) and forget them, so that an object holding a proxy of
+ * its own session does not keep that session for ever. */
+void bc__rpc_drop_nodes(bc_rpc_session *s)
+{
+	for (;;) {
+		bc_binder *b = NULL;
+
+		pthread_mutex_lock(&s->mu);
+		for (size_t i = 0; i < s->n_nodes && !b; i++) {
+			if (s->nodes[i].local && s->nodes[i].sent) {
+				b = s->nodes[i].local;
+				s->nodes[i].sent = 0;
+				s->nodes[i].local = NULL;
+			}
+		}
+		pthread_mutex_unlock(&s->mu);
+		if (!b)
+			break;
+		bc_binder_unref(b);
+	}
+}
