@@ -136,22 +136,6 @@ Test(golden, null_binder_android12)
 }
 Test(golden, null_weak_binder) { bc_parcel *p = ut_parcel(BINDERC_WIRE_ANDROID_13); bc_parcel_write_weak_binder(p, NULL); expect(p, BYTES(T_WEAK_BINDER, 0, 0, 0, 0, Z8, Z8, 0, 0, 0, 0)); }
 
-static int nop(bc_binder *s, bc_txn *t, uint32_t c, bc_parcel *i, bc_parcel *r, void *u)
-{
-	(void)s, (void)t, (void)c, (void)i, (void)r, (void)u;
-	return 0;
-}
-
-static bc_binder *new_local(void)
-{
-	bc_class *c;
-	bc_binder *b;
-
-	cr_assert_eq(bc_class_new("golden.IX", nop, NULL, 0, &c), 0);
-	cr_assert_eq(bc_binder_new(c, NULL, &b), 0);
-	bc_class_unref(c);
-	return b;
-}
 
 /* Expected layout of a local object at the start of @p. */
 static void expect_local(bc_parcel *p, bc_binder *b, bool weak, const unsigned char *tail, size_t tail_n)
@@ -188,7 +172,7 @@ Test(golden, local_binder_each_dialect)
 		{ BINDERC_WIRE_ANDROID_13, BINDERC_PARTITION_SYSTEM, 0, { 0x0c, 0, 0, 0 }, 4 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		bc_binder *b = new_local();
+		bc_binder *b = ut_new_local("golden.IX");
 		bc_parcel *p = NULL;
 
 		cr_assert_eq(bc_parcel_new(&p), 0);
@@ -363,7 +347,7 @@ Test(golden, read_category_stability_and_null)
  * same bytes come out of our writer, object pointer aside. */
 Test(golden, add_service_request)
 {
-	bc_binder *b = new_local();
+	bc_binder *b = ut_new_local("golden.IX");
 	bc_parcel *p = ut_parcel(BINDERC_WIRE_ANDROID_13);
 	unsigned char *exp = calloc(1, 132);
 	const char *d = "android.os.IServiceManager", *n = "my.hello";

@@ -10,28 +10,12 @@
  */
 #include "ut.h"
 
-static int nop(bc_binder *s, bc_txn *t, uint32_t c, bc_parcel *i, bc_parcel *r, void *u)
-{
-	(void)s, (void)t, (void)c, (void)i, (void)r, (void)u;
-	return 0;
-}
-
-static bc_binder *new_local(void)
-{
-	bc_class *c;
-	bc_binder *b;
-
-	cr_assert_eq(bc_class_new("stability.IX", nop, NULL, 0, &c), 0);
-	cr_assert_eq(bc_binder_new(c, NULL, &b), 0);
-	bc_class_unref(c);
-	return b;
-}
 
 /* The word written after @b (marked @level) in @wire from @partition, or
  * -1 when the dialect has none. */
 static int64_t word_after(int wire, int partition, int level)
 {
-	bc_binder *b = new_local();
+	bc_binder *b = ut_new_local("stability.IX");
 	bc_parcel *p = NULL;
 	uint32_t w;
 	int64_t ret = -1;
@@ -84,7 +68,7 @@ Test(stability, by_hand_and_default_levels)
 
 Test(stability, marking_rules)
 {
-	bc_binder *b = new_local();
+	bc_binder *b = ut_new_local("stability.IX");
 
 	cr_expect_eq(bc_binder_get_stability(b), BINDERC_STABILITY_UNDECLARED);
 	cr_expect_eq(bc_binder_set_stability(b, BINDERC_STABILITY_VINTF), 0);
@@ -104,7 +88,7 @@ Test(stability, marking_rules)
 
 Test(stability, requiring_of_local_objects_and_bad_levels)
 {
-	bc_binder *b = new_local();
+	bc_binder *b = ut_new_local("stability.IX");
 	bc_parcel *reply = NULL;
 
 	/* A local object's calls never leave the process: nothing refused,
@@ -122,7 +106,7 @@ Test(stability, requiring_of_local_objects_and_bad_levels)
 
 Test(stability, read_back_keeps_the_object)
 {
-	bc_binder *b = new_local(), *got = NULL;
+	bc_binder *b = ut_new_local("stability.IX"), *got = NULL;
 	bc_parcel *p = ut_parcel(BINDERC_WIRE_ANDROID_12);
 
 	cr_assert_eq(bc_binder_set_stability(b, BINDERC_STABILITY_VINTF), 0);

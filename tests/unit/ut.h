@@ -40,4 +40,23 @@ static inline bc_parcel *ut_reopen(const bc_parcel *p)
 	return q;
 }
 
+/* A handler that answers every call with an empty reply. */
+static inline int ut_nop(bc_binder *s, bc_txn *t, uint32_t c, bc_parcel *i, bc_parcel *r, void *u)
+{
+	(void)s, (void)t, (void)c, (void)i, (void)r, (void)u;
+	return 0;
+}
+
+/* A local object of a class named @descriptor, served by ut_nop(). */
+static inline bc_binder *ut_new_local(const char *descriptor)
+{
+	bc_class *c;
+	bc_binder *b;
+
+	cr_assert_eq(bc_class_new(descriptor, ut_nop, NULL, 0, &c), 0);
+	cr_assert_eq(bc_binder_new(c, NULL, &b), 0);
+	bc_class_unref(c);
+	return b;
+}
+
 #endif
