@@ -795,17 +795,16 @@ static int cm_main(void *arg, int rd, int wr)
 	int ret;
 
 	memset(&st, 0, sizeof(st));
-	if (bt_open_at(&c, arg ? (const char *)arg : th_device(), BT_VM_SIZE_LIBBINDER))
-		return 10;
+	/* each step's errno goes to the parent, which prints it */
+	ret = bt_open_at(&c, arg ? (const char *)arg : th_device(), BT_VM_SIZE_LIBBINDER);
 	/* the previous test's manager may still be in deferred release */
-	ret = bt_become_ctxmgr(&c, NULL, TH_HANG_MS);
-	if (ret) {
-		bt_send_u64(wr, (uint64_t)(-ret));
+	if (!ret)
+		ret = bt_become_ctxmgr(&c, NULL, TH_HANG_MS);
+	if (!ret)
+		ret = bt_enter_looper(&c);
+	bt_send_u64(wr, (uint64_t)(-ret));
+	if (ret)
 		return 11;
-	}
-	if (bt_enter_looper(&c))
-		return 12;
-	bt_send_u64(wr, 0);
 	/* until the parent closes its end or asks us to stop */
 	bt_serve_until(&c, cm_handler, &st, rd, 200);
 	return 0;

@@ -263,7 +263,9 @@ struct bt_conn c;
 
 void fixture_setup(void)
 {
-	bt_require(bt_cm_start(&cm) == 0, "test context manager did not start");
+	int ret = bt_cm_start(&cm);
+
+	bt_require(ret == 0, "test context manager did not start: %s", strerror(-ret));
 	bt_require(bt_open(&c, BT_VM_SIZE_DEFAULT) == 0, "open");
 }
 

@@ -26,8 +26,9 @@ static void env_setup(void)
 {
 	uint32_t max = 0, cmd = BC_ENTER_LOOPER;
 	binder_size_t wc = 0;
+	int ret = bt_cm_start(&cm);
 
-	cr_assert_eq(bt_cm_start(&cm), 0, "test context manager did not start");
+	cr_assert_eq(ret, 0, "test context manager did not start: %s", strerror(-ret));
 	bfd = open(th_device(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	cr_assert_geq(bfd, 0, "open %s: %s", th_device(), strerror(errno));
 	bmap = mmap(NULL, MAP_SZ, PROT_READ, MAP_SHARED, bfd, 0);
