@@ -87,7 +87,30 @@ say "(exit status $rc: the name was removed when its process died; a new" \
     " hello-service could now register it again.)"
 [ $rc = 1 ] || status=1
 
-step "7. Stop the service manager"
+step "7. The same object over a socket, with no binder driver"
+say "RPC binder carries the same calls over a socket: between VMs (vsock)," \
+    "between machines, or where no binder module can be loaded.  With --rpc" \
+    "hello-service opens no binder device; it serves its object as the root" \
+    "of an RPC server on a unix socket, and hello-client calls it there with" \
+    "the same code it used above:"
+rm -f /tmp/hello.sock
+printf '$ hello-service --rpc unix:/tmp/hello.sock &\n'
+hello-service --rpc unix:/tmp/hello.sock &
+rsvc=$!
+i=0
+while [ ! -S /tmp/hello.sock ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+run hello-client --rpc unix:/tmp/hello.sock socket-user
+if ls -l /proc/$rsvc/fd 2>/dev/null | grep -q /dev/binder; then
+	say "(hello-service has a binder device open: it should not)"
+	status=1
+else
+	say "(/proc/$rsvc/fd: hello-service has no binder device open.)"
+fi
+run binder rpc ping unix:/tmp/hello.sock
+kill "$rsvc"
+wait "$rsvc" 2>/dev/null
+
+step "8. Stop the service manager"
 printf '$ kill -TERM $(cat /tmp/servicemanager.pid)\n'
 pid=$(cat /tmp/servicemanager.pid 2>/dev/null)
 kill -TERM "$pid"
@@ -99,7 +122,8 @@ if [ "$status" = 0 ]; then
 	say "Two programs that know nothing of each other's pids talked over" \
 	    "$dev: one published an object by name, the other found it and" \
 	    "called it; the kernel delivered the call and the reply, and told the" \
-	    "service manager when the service went away."
+	    "service manager when the service went away.  The same object then" \
+	    "answered over a socket, with no driver at all."
 else
 	say "Something above failed (see the exit statuses)."
 fi

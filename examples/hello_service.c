@@ -1,8 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * hello-service: serves one object, registered as "hello", whose method
- * sayHello(String name) answers with a greeting.  Device: $BINDER_DEVICE,
- * else /dev/binderc, else /dev/binder.
+ * hello-service [--rpc ADDR]: serves one object whose method
+ * sayHello(String name) answers with a greeting.
+ *
+ * Without options it registers the object as "hello" with the service
+ * manager on $BINDER_DEVICE (else /dev/binderc, else /dev/binder).  With
+ * --rpc it opens no binder device at all: it listens on the socket
+ * address ADDR (unix:PATH, unix-abstract:NAME, vsock:CID:PORT) and serves
+ * the same object there as the root of an RPC binder server, which is
+ * how binder works between VMs, or where no binder module is loaded.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +17,7 @@
 #include <unistd.h>
 
 #include <binderc/binderc.h>
+#include <binderc/rpc.h>
 #include <binderc/servicemanager.h>
 
 #include "hello.h"
@@ -32,33 +39,69 @@ static int on_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *i
 	return bc_parcel_write_string16(reply, msg);
 }
 
-int main(void)
+/* Register @hello with the service manager and serve on this thread. */
+static int serve_on_device(bc_binder *hello)
 {
 	bc_process *proc = NULL;
-	bc_class *cls = NULL;
-	bc_binder *hello = NULL;
 	bc_sm *sm = NULL;
-	int r;
+	int r = bc_process_open(NULL, &proc);
 
-	r = bc_process_open(NULL, &proc);
-	if (r == 0) /* the library checks the interface token for us */
-		r = bc_class_new(HELLO_DESCRIPTOR, on_transact, NULL, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);
-	if (r == 0)
-		r = bc_binder_new(cls, NULL, &hello);
 	if (r == 0)
 		r = bc_sm_new(proc, BINDERC_SM_DIALECT_DEFAULT, &sm);
 	if (r == 0)
 		r = bc_sm_add(sm, HELLO_NAME, hello, 0, 0);
-	if (r < 0) {
-		fprintf(stderr, "hello-service: %s\n", strerror(-r));
-		return 1;
+	if (r == 0) {
+		printf("hello-service: registered '%s' on %s, serving\n", HELLO_NAME,
+		       bc_process_get_device(proc));
+		fflush(stdout);
+		r = bc_process_join(proc); /* until stopped */
 	}
-	printf("hello-service: registered '%s' on %s, serving\n", HELLO_NAME, bc_process_get_device(proc));
-	fflush(stdout);
-	r = bc_process_join(proc); /* serve on this thread until stopped */
 	bc_sm_unref(sm);
+	bc_process_unref(proc);
+	return r;
+}
+
+/* Serve @hello as the root object of an RPC server listening at @addr. */
+static int serve_on_socket(bc_binder *hello, const char *addr)
+{
+	bc_rpc_server *srv = NULL;
+	int fd = -1, r = bc_rpc_listen(addr, 0, &fd);
+
+	if (r == 0)
+		r = bc_rpc_server_new(hello, &srv);
+	if (r == 0) {
+		printf("hello-service: serving '%s' over RPC binder at %s\n", HELLO_DESCRIPTOR, addr);
+		fflush(stdout);
+		r = bc_rpc_server_join(srv, fd); /* a thread per session */
+	}
+	bc_rpc_server_unref(srv);
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	const char *rpc = NULL;
+	bc_class *cls = NULL;
+	bc_binder *hello = NULL;
+	int r;
+
+	if (argc == 3 && strcmp(argv[1], "--rpc") == 0) {
+		rpc = argv[2];
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: hello-service [--rpc ADDR]\n");
+		return 2;
+	}
+	/* the library checks the interface token for us */
+	r = bc_class_new(HELLO_DESCRIPTOR, on_transact, NULL, BINDERC_CLASS_ENFORCE_INTERFACE, &cls);
+	if (r == 0)
+		r = bc_binder_new(cls, NULL, &hello);
+	if (r == 0)
+		r = rpc ? serve_on_socket(hello, rpc) : serve_on_device(hello);
+	if (r < 0)
+		fprintf(stderr, "hello-service: %s%s%s\n", rpc ? rpc : "", rpc ? ": " : "", strerror(-r));
 	bc_binder_unref(hello);
 	bc_class_unref(cls);
-	bc_process_unref(proc);
 	return r < 0;
 }

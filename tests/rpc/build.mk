@@ -16,6 +16,8 @@ RPCT_NAMES += rpc_stability
 RPCT_NAMES += rpc_addr rpc_death rpc_listen rpc_conns rpc_async rpc_join rpc_tool
 # A client's bounded set-up against a silent server.
 RPCT_NAMES += rpc_timeout
+# The hello example's --rpc mode, run as programs.
+RPCT_NAMES += rpc_hello
 RPCT_BINS := $(patsubst %,$(RPCT_BIN)/test_%,$(RPCT_NAMES))
 
 HOST_TESTS += $(RPCT_BINS)
@@ -27,6 +29,9 @@ $(RPCT_BINS): $(RPCT_BIN)/test_%: $(RPCT_SRC)/test_%.c $(wildcard $(RPCT_SRC)/*.
 # `binder rpc` run as a program, against servers of the test's own.
 $(RPCT_BIN)/test_rpc_tool: $(BINDER_TOOL)
 $(RPCT_BIN)/test_rpc_tool: RPCT_EXTRA := -DBINDER_TOOL_PATH='"$(BINDER_TOOL)"'
+$(RPCT_BIN)/test_rpc_hello: $(B)/guest/bin/hello-service $(B)/guest/bin/hello-client
+$(RPCT_BIN)/test_rpc_hello: RPCT_EXTRA := -DHELLO_SERVICE_PATH='"$(B)/guest/bin/hello-service"' \
+	-DHELLO_CLIENT_PATH='"$(B)/guest/bin/hello-client"'
 
 .PHONY: rpc-tests
 rpc-tests: $(RPCT_BINS)

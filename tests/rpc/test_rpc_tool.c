@@ -6,65 +6,14 @@
  * addresses, plain TCP not asked for, usage).  `binder rpc serve` itself
  * needs a device and a service manager: guest_rpc_serve.c.
  */
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-
 #include "rpct.h"
+#include "rpct_run.h"
 
 #ifndef BINDER_TOOL_PATH
 #error "BINDER_TOOL_PATH: the binder tool to run (tests/rpc/build.mk)"
 #endif
 
-/* Run the tool with @args (NULL-ended, after argv[0]); its exit status,
- * its stdout and stderr together in @out. */
-static int tool(char *out, size_t size, const char *const *args)
-{
-	const char *argv[16] = { "binder" };
-	size_t n = 0, i;
-	int p[2], status = -1;
-	int64_t end = th_now_ms() + TH_HANG_MS;
-	pid_t pid;
-
-	for (i = 0; args[i] && i + 2 < sizeof(argv) / sizeof(argv[0]); i++)
-		argv[i + 1] = args[i];
-	argv[i + 1] = NULL;
-	cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
-	fflush(NULL);
-	pid = fork();
-	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		dup2(p[1], STDOUT_FILENO);
-		dup2(p[1], STDERR_FILENO);
-		execv(BINDER_TOOL_PATH, (char *const *)argv);
-		_exit(127);
-	}
-	close(p[1]);
-	/* the pipe ends when the tool does (it is its only writer) */
-	for (;;) {
-		ssize_t k = read(p[0], out + n, size - 1 - n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		n += (size_t)k;
-		if (n == size - 1)
-			break;
-	}
-	out[n] = '\0';
-	close(p[0]);
-	while (waitpid(pid, &status, WNOHANG) == 0 && th_nap_until(end))
-		;
-	if (!WIFEXITED(status)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		return -1;
-	}
-	return WEXITSTATUS(status);
-}
-
-#define TOOL(out, ...) tool(out, sizeof(out), (const char *const[]){ __VA_ARGS__, NULL })
+#define TOOL(out, ...) rpct_run(BINDER_TOOL_PATH, out, sizeof(out), (const char *const[]){ __VA_ARGS__, NULL })
 
 Test(rpc_tool, ping_and_call)
 {
