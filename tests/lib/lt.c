@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <binderc/rpc.h>
+
 #include "lt.h"
 
 static int ready_fd = -1; /* write end the child reports readiness on */
@@ -48,9 +50,25 @@ void lt_ready(void)
 	}
 }
 
+bool lt_rpc(void)
+{
+	const char *t = getenv("BINDERC_TEST_TRANSPORT");
+
+#ifdef LT_RPC_DEFAULT
+	return !t || strcmp(t, "kernel") != 0;
+#else
+	return t && strcmp(t, "rpc") == 0;
+#endif
+}
+
 int lt_open(bc_process **ret, bool pool)
 {
-	int r = bc_process_open(NULL, ret);
+	int r;
+
+	*ret = NULL;
+	if (lt_rpc())
+		return 0; /* RPC's threads are the library's own */
+	r = bc_process_open(NULL, ret);
 
 	if (r == 0 && pool)
 		r = bc_process_start_thread_pool(*ret);
@@ -129,8 +147,114 @@ static int registry_main(void *arg)
 		pause();
 }
 
+/* ---- the same over RPC binder ------------------------------------------------ */
+
+/* The test process: what the names of its children's sockets start with. */
+static pid_t rpc_test_pid;
+
+static void rpc_address(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "unix-abstract:binderc-lt.%d.%s", (int)rpc_test_pid, name);
+}
+
+/* With no registry to run, the "registry" child only waits to be killed. */
+static int rpc_registry_main(void *arg)
+{
+	(void)arg;
+	lt_ready();
+	while (pause() < 0 || errno == EINTR)
+		;
+	return 1;
+}
+
+struct rpc_serving {
+	bc_rpc_server *srv;
+	int fd;
+};
+
+static void *rpc_serve_main(void *arg)
+{
+	struct rpc_serving *sv = arg;
+
+	bc_rpc_server_join(sv->srv, sv->fd);
+	return NULL;
+}
+
+static int rpc_publish(const char *name, bc_binder *b)
+{
+	static struct rpc_serving sv[4];
+	static int n;
+	char addr[128];
+	pthread_t th;
+	int r;
+
+	if (n == 4)
+		return -ENOSPC;
+	rpc_address(addr, sizeof(addr), name);
+	r = bc_rpc_listen(addr, 0, &sv[n].fd);
+	if (r == 0)
+		r = bc_rpc_server_new(b, &sv[n].srv);
+	/* as the device does: fds, and a thread for each calling thread */
+	if (r == 0)
+		r = bc_rpc_server_set_fds(sv[n].srv, true);
+	if (r == 0)
+		r = bc_rpc_server_set_max_threads(sv[n].srv, 8);
+	if (r == 0)
+		r = pthread_create(&th, NULL, rpc_serve_main, &sv[n]) ? -EAGAIN : 0;
+	if (r < 0)
+		return r;
+	pthread_detach(th);
+	n++;
+	return 0;
+}
+
+/* One session per name and process, as one handle per node: a second
+ * lookup gives the same proxy. */
+static int rpc_lookup(const char *name, bc_binder **ret)
+{
+	static struct {
+		char name[32];
+		bc_rpc_session *s;
+	} tab[4];
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	char addr[128];
+	int i, r = 0;
+
+	pthread_mutex_lock(&mu);
+	for (i = 0; i < 4 && tab[i].s && strcmp(tab[i].name, name) != 0; i++)
+		;
+	if (i == 4) {
+		r = -ENOSPC;
+	} else if (!tab[i].s) {
+		rpc_address(addr, sizeof(addr), name);
+		/* until the service listens: a hang-catcher */
+		for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
+			r = bc_rpc_session_connect(addr, BINDERC_RPC_VERSION_DEFAULT, BINDERC_RPC_FDS, &tab[i].s);
+			if (r != -ECONNREFUSED || !th_nap_until(end))
+				break;
+		}
+		/* the service calls our callbacks from threads of its own */
+		if (r == 0)
+			r = bc_rpc_session_join(tab[i].s, addr, BINDERC_RPC_FDS, true);
+		if (r == 0)
+			snprintf(tab[i].name, sizeof(tab[i].name), "%s", name);
+		else
+			tab[i].s = bc_rpc_session_unref(tab[i].s);
+	}
+	if (r == 0)
+		r = bc_rpc_session_get_root(tab[i].s, ret);
+	pthread_mutex_unlock(&mu);
+	if (r == 0 && !*ret)
+		r = -ENOENT;
+	return r;
+}
+
 pid_t lt_registry_start(void)
 {
+	if (lt_rpc()) {
+		rpc_test_pid = getpid();
+		return lt_spawn(rpc_registry_main, NULL);
+	}
 	return lt_spawn(registry_main, NULL);
 }
 
@@ -140,6 +264,8 @@ int lt_publish(bc_process *p, const char *name, bc_binder *b)
 	bc_parcel *req;
 	int r;
 
+	if (lt_rpc())
+		return rpc_publish(name, b);
 	r = bc_process_get_handle(p, 0, &sm);
 	if (r < 0)
 		return r;
@@ -160,6 +286,8 @@ int lt_lookup(bc_process *p, const char *name, bc_binder **ret)
 	bc_binder *sm;
 	int r;
 
+	if (lt_rpc())
+		return rpc_lookup(name, ret);
 	r = bc_process_get_handle(p, 0, &sm);
 	if (r < 0)
 		return r;
@@ -354,6 +482,7 @@ int lt_service_main(void *mode)
 	CHECK_OK(bc_class_new(OBJ_DESC, obj_transact, obj_destroy, 0, &obj_class));
 	CHECK_OK(bc_class_new(SVC_DESC, svc_transact, NULL, 0, &c));
 	CHECK_OK(bc_binder_new(c, NULL, &svc));
+	CHECK(!polling || !lt_rpc()); /* an RPC server has no polling mode yet */
 	if (polling) {
 		CHECK_OK(bc_process_set_max_threads(p, 0));
 		CHECK_OK(bc_process_setup_polling(p, &fd));

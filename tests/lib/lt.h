@@ -52,6 +52,19 @@ enum {
 #define CB_DESC "binderc.test.ICallback"
 #define OBJ_DESC "binderc.test.IObj"
 
+/*
+ * The transport the suite runs over.  Kernel (the default): the device
+ * $BINDER_DEVICE, a registry process as context manager.  RPC binder
+ * (BINDERC_TEST_TRANSPORT=rpc, or a binary built with -DLT_RPC_DEFAULT:
+ * the host's test_lib_rpc): no device at all; lt_open() gives a NULL
+ * process, lt_publish() serves the object as the root of an RPC server on
+ * an abstract unix socket named after the test and the object, and
+ * lt_lookup() connects a session to it (with an incoming connection, for
+ * callbacks from the service's own threads).  Tests of what only the
+ * kernel does (freezing, the driver's own failures) skip over RPC.
+ */
+bool lt_rpc(void);
+
 /* Run fn(arg) in a child process (th_fork: dies with the parent); wait for
  * it with th_wait(pid, -1), end it with th_kill(pid).  */
 pid_t lt_spawn(int (*fn)(void *), void *arg);

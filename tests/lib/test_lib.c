@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libbinder-c across processes, on the device named by $BINDER_DEVICE:
- * a registry (context manager), a service process and client processes.
+ * a registry (context manager), a service process and client processes;
+ * or the same over RPC binder on the host, with no device (lt.h, the
+ * host binary test_lib_rpc).
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -35,6 +37,8 @@ static void setup(void)
 
 static void setup_polling(void)
 {
+	if (lt_rpc())
+		return; /* the test skips */
 	registry = lt_registry_start();
 	cr_assert_gt(registry, 0);
 	start_polling_service();
@@ -522,7 +526,11 @@ out:
 	return 0;
 }
 
-Test(lib, frozen_state_watch) { run_client(frozen_client, (void *)(intptr_t)service); }
+Test(lib, frozen_state_watch)
+{
+	th_skip_unless(!lt_rpc(), "freezing is the kernel's (BINDER_FREEZE)");
+	run_client(frozen_client, (void *)(intptr_t)service);
+}
 
 /* Mainline has BR_TRANSACTION_PENDING_FROZEN from Linux 6.3 on. */
 static bool pending_frozen_supported(void)
@@ -587,7 +595,11 @@ static int frozen_oneway_client(void *arg)
 	return 0;
 }
 
-Test(lib, oneway_to_frozen_is_queued_and_told) { run_client(frozen_oneway_client, (void *)(intptr_t)service); }
+Test(lib, oneway_to_frozen_is_queued_and_told)
+{
+	th_skip_unless(!lt_rpc(), "freezing is the kernel's (BINDER_FREEZE)");
+	run_client(frozen_oneway_client, (void *)(intptr_t)service);
+}
 
 /* ---- an allocation failing in the driver ------------------------------------- */
 
@@ -672,6 +684,7 @@ static void write_knob(const char *path, const char *val)
 
 Test(lib, death_request_failing_in_the_driver)
 {
+	th_skip_unless(!lt_rpc(), "the driver's allocations: kernel only");
 	th_skip_unless(th_have_fault_injection(), "no fault injection in this kernel (debug kernel only)");
 	/* sleeping allocations may fail too (the drivers' are GFP_KERNEL) */
 	write_knob("/sys/kernel/debug/failslab/ignore-gfp-wait", "N");
@@ -744,6 +757,7 @@ Test(lib, objects_released_after_clients_exit)
 
 Test(lib_polling, basic_and_nested, .init = setup_polling, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
+	th_skip_unless(!lt_rpc(), "an RPC server has no polling mode yet");
 	run_client(basic_client, NULL);
 	run_client(nested_client, NULL);
 	run_client(fd_client, NULL);
@@ -757,6 +771,7 @@ Test(lib_example, hello, .timeout = TH_TEST_TIMEOUT_S)
 	FILE *f;
 	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 64);
 
+	th_skip_unless(!lt_rpc(), "the example program uses the device");
 	cr_assert_gt(n, 0);
 	path[n] = 0;
 	strcpy(strrchr(path, '/') + 1, "libbinder-c-example-hello");
