@@ -14,7 +14,7 @@ ifndef TH_SRC
 TH_SRC := $(TOP)/tests/common
 TH_OBJ := $(B)/obj/tests/common
 TH_CFLAGS := -I$(TH_SRC)
-TH_HDRS := $(TH_SRC)/harness.h
+TH_HDRS := $(TH_SRC)/harness.h $(TH_SRC)/th_rpc.h
 TH_LIB := $(TH_OBJ)/harness.o
 TH_OBJS := $(TH_LIB) $(TH_OBJ)/main.o
 

@@ -51,3 +51,16 @@ $(IFCT_GUEST_BINS): $(IFCT_GUEST)/iface-%-test: $(IFCT_SRC)/guest_%.c $(IFCT_SRC
 .PHONY: iface iface-host-tests
 iface: $(IFC_SO) $(IFC_A) $(IFCT_HOST_BINS) $(IFCT_GUEST_BINS) $(IFCX_BINS)
 iface-host-tests: $(IFCT_HOST_BINS)
+
+# The calls suite over RPC binder on the host, with no device and no guest
+# (tests/common/th_rpc.h), under the sanitizers.  The examples and service
+# manager suites stay guest-only: they run the programs on a device.
+IFCT_RPC := $(IFCT_HOST)/test_iface_rpc
+HOST_TESTS += $(IFCT_RPC)
+
+$(IFCT_RPC): $(IFCT_SRC)/guest_calls.c $(IFCT_SRC)/guest_server.c $(IFCT_SRC)/guest.h $(IFCT_SRC)/testiface.h \
+		$(TH_HDRS) $(TH_LIB) $(IFC_SAN_A) $(LBC_SAN_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -DTH_RPC_DEFAULT -I$(IFCT_SRC) -o $@ \
+		$(IFCT_SRC)/guest_calls.c $(IFCT_SRC)/guest_server.c $(TH_LIB) $(IFC_SAN_A) $(LBC_SAN_A) \
+		$(FFI_LIBS) $(CRITERION_LIBS) -lpthread

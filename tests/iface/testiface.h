@@ -87,9 +87,11 @@ static int t_scalars(void *self, int32_t i, uint32_t u, int64_t x, uint64_t t, b
 {
 	(void)self;
 	/* something recognisable of each: the tests check the transform */
-	*oi = -i;
+	/* negated as two's complement: INT64_MIN stays itself, without the
+	 * undefined overflow of -x (UBSan, host build over RPC) */
+	*oi = (int32_t)(0u - (uint32_t)i);
 	*ou = ~u;
-	*ox = -x;
+	*ox = (int64_t)(0u - (uint64_t)x);
 	*ot = ~t;
 	*ob = !b;
 	*oy = (int8_t)-y;

@@ -38,14 +38,14 @@ $(LBCGT_EXAMPLE): $(LBCGT_SRC)/example_hello.c $(LBC_A)
 	$(CC) $(CFLAGS_BASE) -o $@ $< $(LBC_LINK)
 
 # The same suite over RPC binder on the host, with no device and no guest
-# (lt.h: LT_RPC_DEFAULT), under the sanitizers; the tests only the kernel
+# (tests/common/th_rpc.h), under the sanitizers; the tests only the kernel
 # can run skip there with their reason.
 LBCGT_RPC := $(B)/tests/lib/test_lib_rpc
 HOST_TESTS += $(LBCGT_RPC)
 
 $(B)/obj/tests/lib-rpc/%.o: $(LBCGT_SRC)/%.c $(LBCGT_SRC)/lt.h $(TH_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -DLT_RPC_DEFAULT -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -DTH_RPC_DEFAULT -MMD -MP -c $< -o $@
 
 $(LBCGT_RPC): $(B)/obj/tests/lib-rpc/test_lib.o $(B)/obj/tests/lib-rpc/lt.o $(TH_LIB) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)

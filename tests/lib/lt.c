@@ -11,9 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <binderc/rpc.h>
-
 #include "lt.h"
+#include "th_rpc.h"
 
 static int ready_fd = -1; /* write end the child reports readiness on */
 
@@ -52,13 +51,7 @@ void lt_ready(void)
 
 bool lt_rpc(void)
 {
-	const char *t = getenv("BINDERC_TEST_TRANSPORT");
-
-#ifdef LT_RPC_DEFAULT
-	return !t || strcmp(t, "kernel") != 0;
-#else
-	return t && strcmp(t, "rpc") == 0;
-#endif
+	return th_rpc();
 }
 
 int lt_open(bc_process **ret, bool pool)
@@ -152,11 +145,6 @@ static int registry_main(void *arg)
 /* The test process: what the names of its children's sockets start with. */
 static pid_t rpc_test_pid;
 
-static void rpc_address(char *buf, size_t size, const char *name)
-{
-	snprintf(buf, size, "unix-abstract:binderc-lt.%d.%s", (int)rpc_test_pid, name);
-}
-
 /* With no registry to run, the "registry" child only waits to be killed. */
 static int rpc_registry_main(void *arg)
 {
@@ -167,45 +155,12 @@ static int rpc_registry_main(void *arg)
 	return 1;
 }
 
-struct rpc_serving {
-	bc_rpc_server *srv;
-	int fd;
-};
-
-static void *rpc_serve_main(void *arg)
-{
-	struct rpc_serving *sv = arg;
-
-	bc_rpc_server_join(sv->srv, sv->fd);
-	return NULL;
-}
-
 static int rpc_publish(const char *name, bc_binder *b)
 {
-	static struct rpc_serving sv[4];
-	static int n;
 	char addr[128];
-	pthread_t th;
-	int r;
 
-	if (n == 4)
-		return -ENOSPC;
-	rpc_address(addr, sizeof(addr), name);
-	r = bc_rpc_listen(addr, 0, &sv[n].fd);
-	if (r == 0)
-		r = bc_rpc_server_new(b, &sv[n].srv);
-	/* as the device does: fds, and a thread for each calling thread */
-	if (r == 0)
-		r = bc_rpc_server_set_fds(sv[n].srv, true);
-	if (r == 0)
-		r = bc_rpc_server_set_max_threads(sv[n].srv, 8);
-	if (r == 0)
-		r = pthread_create(&th, NULL, rpc_serve_main, &sv[n]) ? -EAGAIN : 0;
-	if (r < 0)
-		return r;
-	pthread_detach(th);
-	n++;
-	return 0;
+	th_rpc_address(addr, sizeof(addr), rpc_test_pid, name);
+	return th_rpc_serve_in_background(b, addr);
 }
 
 /* One session per name and process, as one handle per node: a second
@@ -226,16 +181,8 @@ static int rpc_lookup(const char *name, bc_binder **ret)
 	if (i == 4) {
 		r = -ENOSPC;
 	} else if (!tab[i].s) {
-		rpc_address(addr, sizeof(addr), name);
-		/* until the service listens: a hang-catcher */
-		for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
-			r = bc_rpc_session_connect(addr, BINDERC_RPC_VERSION_DEFAULT, BINDERC_RPC_FDS, &tab[i].s);
-			if (r != -ECONNREFUSED || !th_nap_until(end))
-				break;
-		}
-		/* the service calls our callbacks from threads of its own */
-		if (r == 0)
-			r = bc_rpc_session_join(tab[i].s, addr, BINDERC_RPC_FDS, true);
+		th_rpc_address(addr, sizeof(addr), rpc_test_pid, name);
+		r = th_rpc_connect(addr, &tab[i].s);
 		if (r == 0)
 			snprintf(tab[i].name, sizeof(tab[i].name), "%s", name);
 		else

@@ -55,8 +55,8 @@ enum {
 /*
  * The transport the suite runs over.  Kernel (the default): the device
  * $BINDER_DEVICE, a registry process as context manager.  RPC binder
- * (BINDERC_TEST_TRANSPORT=rpc, or a binary built with -DLT_RPC_DEFAULT:
- * the host's test_lib_rpc): no device at all; lt_open() gives a NULL
+ * (tests/common/th_rpc.h: the host's test_lib_rpc, or
+ * BINDERC_TEST_TRANSPORT=rpc): no device at all; lt_open() gives a NULL
  * process, lt_publish() serves the object as the root of an RPC server on
  * an abstract unix socket named after the test and the object, and
  * lt_lookup() connects a session to it (with an incoming connection, for
