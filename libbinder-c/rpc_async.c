@@ -67,9 +67,42 @@ int bc__rpc_async_hold_locked(bc_rpc_session *s, struct rpc_conn *cn, const stru
 	return 0;
 }
 
-/* A oneway call to @addr has run: count it, and take the next one held
+bool bc__rpc_async_held_locked(const bc_rpc_session *s, uint64_t addr)
+{
+	for (size_t i = 0; i < s->n_async; i++)
+		if (s->async_q[i].addr == addr)
+			return true;
+	return false;
+}
+
+/* Take the call held for @addr numbered @number out of the queue. */
+static bool take_locked(bc_rpc_session *s, uint64_t addr, uint64_t number, struct rpc_async *next)
+{
+	for (size_t i = 0; i < s->n_async; i++) {
+		if (s->async_q[i].addr == addr && s->async_q[i].number == number) {
+			*next = s->async_q[i];
+			s->async_bytes -= next->len;
+			s->async_q[i] = s->async_q[--s->n_async];
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A oneway call to @addr has run: count it, and take the next one held
  * for the object, if it came already (*@next, removed from the queue;
- * with a strong reference on the object in *@b). */
+ * with a strong reference on the object in *@b).
+ *
+ * When no call with the next number is held but one numbered 0 is, the
+ * peer's numbering started again: its node for the object went when it
+ * gave back every reference it had received, and came back new with the
+ * next one, while our node stayed because we had sent the object again
+ * meanwhile (a reference on its way crossed the peer's DEC_STRONG; both
+ * sides keep one counter per node, as Android's RpcState does, so that
+ * race is the protocol's).  Only a peer that recreated its node sends 0
+ * again; refusing it would end the session over a race.
+ */
 bool bc__rpc_async_next(bc_rpc_session *s, uint64_t addr, struct rpc_async *next, bc_binder **b)
 {
 	struct rpc_node *n;
@@ -79,13 +112,10 @@ bool bc__rpc_async_next(bc_rpc_session *s, uint64_t addr, struct rpc_async *next
 	n = bc__rpc_node_of_addr_locked(s, addr);
 	if (n) {
 		n->async_next++;
-		for (size_t i = 0; i < s->n_async && !found; i++) {
-			if (s->async_q[i].addr == addr && s->async_q[i].number == n->async_next) {
-				*next = s->async_q[i];
-				s->async_bytes -= next->len;
-				s->async_q[i] = s->async_q[--s->n_async];
-				found = true;
-			}
+		found = take_locked(s, addr, n->async_next, next);
+		if (!found && take_locked(s, addr, 0, next)) {
+			n->async_next = 0;
+			found = true;
 		}
 		*b = found && n->local && bc__binder_strong_inc(n->local) ? n->local : NULL;
 		n->async_running = found && *b;

@@ -116,8 +116,17 @@ static int32_t call_local(bc_rpc_session *s, struct rpc_conn *cn, const struct b
 		/* a proxy's address, or an object that is gone: Android ends
 		 * the session too */
 		r = -EBADMSG;
-	} else if (oneway && t->async_number < n->async_next) {
+	} else if (oneway && t->async_number < n->async_next && t->async_number != 0) {
 		r = -EBADMSG; /* a number that was used */
+	} else if (oneway && t->async_number == 0 && n->async_next && !n->async_running &&
+		   !bc__rpc_async_held_locked(s, t->address)) {
+		/* numbering starts again (bc__rpc_async_next() says why) */
+		n->async_next = 0;
+		b = n->local;
+		if (!bc__binder_strong_inc(b))
+			b = NULL;
+		else
+			n->async_running = true;
 	} else if (oneway && (t->async_number != n->async_next || n->async_running)) {
 		r = bc__rpc_async_hold_locked(s, cn, t, body, len, rx);
 		held = r == 0;

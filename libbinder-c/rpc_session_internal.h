@@ -76,6 +76,8 @@ int bc__rpc_async_hold_locked(bc_rpc_session *s, struct rpc_conn *cn, const stru
 			      uint8_t **body, size_t len, struct rx_fds *rx);
 /* A oneway call to @addr has run: the next one held for it, if any. */
 bool bc__rpc_async_next(bc_rpc_session *s, uint64_t addr, struct rpc_async *next, bc_binder **b);
+/* Whether a oneway call to @addr is held (mu held). */
+bool bc__rpc_async_held_locked(const bc_rpc_session *s, uint64_t addr);
 
 /* ---- rpc_dispatch.c: the command loop ------------------------------------ */
 /* Execute commands on @cn until a REPLY (@reply_body set; the caller

@@ -116,6 +116,15 @@ Test(rpc_async, early_number_held)
 	teardown(&f);
 }
 
+static void wait_recorded(struct fixture *f, int v)
+{
+	int64_t end = th_now_ms() + TH_HANG_MS;
+
+	while (atomic_load(&f->a.recorded) != v && th_nap_until(end))
+		;
+	cr_assert_eq(atomic_load(&f->a.recorded), v);
+}
+
 /* A number that has run already ends the session. */
 Test(rpc_async, used_number)
 {
@@ -123,8 +132,53 @@ Test(rpc_async, used_number)
 
 	setup(&f);
 	record(&f, 0, 1);
-	record(&f, 0, 2);
+	record(&f, 1, 2);
+	wait_recorded(&f, 2);
+	record(&f, 1, 3);
 	wait_death(&f);
+	teardown(&f);
+}
+
+/* 0 again, once the calls before it have run, is the peer's numbering
+ * starting over (its node was recreated while ours stayed): it runs, and
+ * so do the numbers after it; the session goes on. */
+Test(rpc_async, numbering_starts_again_at_zero)
+{
+	struct fixture f;
+	bc_parcel *reply = NULL;
+	int32_t v = 0;
+
+	setup(&f);
+	record(&f, 0, 1);
+	record(&f, 1, 2);
+	wait_recorded(&f, 2);
+	record(&f, 0, 3);
+	wait_recorded(&f, 3);
+	record(&f, 1, 4);
+	wait_recorded(&f, 4);
+	cr_assert_eq(bc_binder_transact(f.root, RPCT_GET_RECORD, NULL, &reply, 0, NULL), 0);
+	cr_assert_eq(bc_parcel_read_int32(reply, &v), 0);
+	cr_assert_eq(v, 4);
+	bc_parcel_unref(reply);
+	cr_assert_eq(atomic_load(&f.deaths), 0);
+	teardown(&f);
+}
+
+/* A restart that comes while an earlier call is held waits its turn: #2
+ * early (held), then 0 (held behind it, as #1 is missing), then #1: all
+ * three run, 0 last. */
+Test(rpc_async, restart_held_behind_earlier_calls)
+{
+	struct fixture f;
+
+	setup(&f);
+	record(&f, 0, 1);
+	wait_recorded(&f, 1);
+	record(&f, 2, 3);
+	record(&f, 0, 5);
+	record(&f, 1, 2);
+	wait_recorded(&f, 5);
+	cr_assert_eq(atomic_load(&f.deaths), 0);
 	teardown(&f);
 }
 

@@ -150,7 +150,9 @@ Test(rpc_raw, server_commands_refused)
 	t.n = 0;
 	raw_transact(&t, 0, BC_RPC_SPECIAL_GET_ROOT, 0, 0, NULL, 0);
 	raw_transact(&t, bc__rpc_addr(3, 0), RPCT_RECORD, BC_RPC_FLAG_ONEWAY, 0, zeros, 4);
-	raw_transact(&t, bc__rpc_addr(3, 0), RPCT_RECORD, BC_RPC_FLAG_ONEWAY, 0, zeros, 4); /* used */
+	raw_transact(&t, bc__rpc_addr(3, 0), RPCT_RECORD, BC_RPC_FLAG_ONEWAY, 1, zeros, 4);
+	/* used (0 again would be a restart: test_rpc_async.c) */
+	raw_transact(&t, bc__rpc_addr(3, 0), RPCT_RECORD, BC_RPC_FLAG_ONEWAY, 1, zeros, 4);
 	cr_assert_eq(serve_after_setup(t.b, t.n), -EBADMSG);
 	t.n = 0;
 	raw_transact(&t, 0, BC_RPC_SPECIAL_GET_ROOT, 0, 0, NULL, 0);
