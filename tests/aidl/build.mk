@@ -129,3 +129,13 @@ $(AIDLR_GEN_O): $(AIDLR_GEN)/%.o: $(AIDLR_GEN)/%.c $(AIDLR_GEN_C)
 $(AIDLR_TEST): $(AIDLT_SRC)/guest_remote.c $(TH_HDRS) $(TH_OBJS) $(AIDLR_GEN_O) $(LBC_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(TH_CFLAGS) -I$(AIDLR_GEN) -o $@ $< $(AIDLR_GEN_O) $(TH_OBJS) $(LBC_LINK) $(CRITERION_LIBS)
+
+# The same over RPC binder on the host, with no device and no guest
+# (tests/common/th_rpc.h), under the sanitizers: the generated C too.
+AIDLR_RPC := $(B)/tests/aidl/test_aidl_remote_rpc
+HOST_TESTS += $(AIDLR_RPC)
+
+$(AIDLR_RPC): $(AIDLT_SRC)/guest_remote.c $(TH_HDRS) $(TH_LIB) $(AIDLR_GEN_C) $(LBC_SAN_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -DTH_RPC_DEFAULT -I$(AIDLR_GEN) -o $@ $< $(AIDLR_GEN_C) \
+		$(TH_LIB) $(LBC_SAN_A) $(CRITERION_LIBS) -lpthread

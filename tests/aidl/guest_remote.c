@@ -8,7 +8,9 @@
  * parcelable and enum, objects of a nested interface made by the service,
  * a callback interface passed as an argument (called
  * while the client waits, and one-way), one-way calls, and the service
- * dying (dead-object errors and death notifications).
+ * dying (dead-object errors and death notifications).  The host's
+ * test_aidl_remote_rpc runs the same over RPC binder (th_rpc.h): the
+ * service is then the root of an RPC server.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -23,6 +25,7 @@
 #include <binderc/binderc.h>
 
 #include "harness.h"
+#include "th_rpc.h"
 #include "org_binderc_remote_IListener.h"
 #include "org_binderc_remote_IRemote.h"
 
@@ -238,13 +241,39 @@ static const struct org_binderc_remote_IRemote_ops s_ops = {
 	.quit = s_quit,
 };
 
+/* The test process, that names the service's socket over RPC. */
+static pid_t g_test_pid;
+
+/* The child over RPC (th_rpc.h): IRemote as an RPC server's root. */
+static void serve_over_rpc(int ready)
+{
+	bc_rpc_server *srv = NULL;
+	bc_binder *obj = NULL;
+	char addr[128];
+	int fd = -1, r = org_binderc_remote_IRemote_stub_new(&s_ops, NULL, NULL, &obj);
+
+	th_rpc_address(addr, sizeof(addr), g_test_pid, "remote");
+	if (r == 0)
+		r = th_rpc_server(obj, addr, &srv, &fd);
+	if (r < 0 || write(ready, "r", 1) != 1) {
+		fprintf(stderr, "remote service: %s\n", strerror(-r));
+		_exit(1);
+	}
+	close(ready);
+	bc_rpc_server_join(srv, fd);
+	_exit(0);
+}
+
 /* The child: serve IRemote as the context manager until killed. */
 static void serve(int ready)
 {
 	bc_process *p = NULL;
 	bc_binder *obj = NULL;
-	int r = bc_process_open(NULL, &p);
+	int r;
 
+	if (th_rpc())
+		serve_over_rpc(ready);
+	r = bc_process_open(NULL, &p);
 	if (r == 0)
 		r = org_binderc_remote_IRemote_stub_new(&s_ops, NULL, NULL, &obj);
 	/* the previous test's manager may still be going away */
@@ -278,6 +307,7 @@ static void start(void)
 	char c;
 
 	cr_assert_eq(pipe(p), 0);
+	g_test_pid = getpid();
 	g_pid = th_fork();
 	cr_assert_geq(g_pid, 0);
 	if (g_pid == 0) {
@@ -287,6 +317,17 @@ static void start(void)
 	close(p[1]);
 	cr_assert_eq(read(p[0], &c, 1), 1, "the service did not start");
 	close(p[0]);
+	if (th_rpc()) {
+		bc_rpc_session *session;
+		char addr[128];
+
+		th_rpc_address(addr, sizeof(addr), g_test_pid, "remote");
+		cr_assert_eq(th_rpc_connect(addr, &session), 0);
+		cr_assert_eq(bc_rpc_session_get_root(session, &g_svc), 0);
+		cr_assert_not_null(g_svc);
+		bc_rpc_session_unref(session); /* the proxy holds it */
+		return;
+	}
 	cr_assert_eq(bc_process_open(NULL, &g_proc), 0);
 	cr_assert_eq(bc_process_start_thread_pool(g_proc), 0);
 	cr_assert_eq(bc_process_get_handle(g_proc, 0, &g_svc), 0);
