@@ -14,8 +14,9 @@
 #                   stages side by side, a table of their cost at the end
 #   make check-full make check, plus mainline on the debug kernel and
 #                   on 6.12, the long fuzz and storm budgets, the
-#                   arm64 and armhf guests, and check-system (Debian 12
-#                   and 13)
+#                   arm64 and armhf guests, check-system (Debian 12
+#                   and 13), and RPC binder from a guest to this host
+#                   over TCP (make demo-across-vm shows it)
 #   make m32        those i386 test binaries, under build/m32
 #   make bench      benchmarks in a guest (ratios against mainline binder)
 #   make install    PREFIX=/usr/local DESTDIR= LIBDIR=$(PREFIX)/lib
@@ -215,7 +216,7 @@ CHECK_PLAN = check-debug-kernel check-build check-guest-debug-b:check-build,chec
 # resolving an issue that touches driver/, the kernel matrix or the guests.
 CHECK_FULL_PLAN = check-debug-kernel check-build check-guest-arm64-full:check-build \
 	check-guest-armhf-full:check-build,check-guest-arm64-full $(filter-out check-debug-kernel check-build,$(CHECK_PLAN)) \
-	check-system-full:check-build check-system-trixie-full:check-system-full
+	check-system-full:check-build check-system-trixie-full:check-system-full check-rpc-net-full:check-build
 
 check: deps
 	@rm -rf $(B)/check && mkdir -p $(B)/check
@@ -421,6 +422,17 @@ check-system-trixie-full:
 	@$(STAGE) system-trixie --tally $(B)/check/system-trixie.tally -- \
 		$(MAKE) --no-print-directory check-system SYSTEM_RELEASE=trixie \
 		SYSTEM_TALLY=$(B)/check/system-trixie.tally
+
+# RPC binder between a guest VM and this host over TCP (tests/vm/rpc-across-vm):
+# make demo-across-vm shows it; check-full counts its three calls.
+.PHONY: demo-across-vm check-rpc-net-full
+demo-across-vm: deps
+	@$(MAKE) --no-print-directory all
+	@$(TOP)/tests/vm/rpc-across-vm
+check-rpc-net-full:
+	@mkdir -p $(B)/check
+	@rm -f $(B)/check/rpc-net.tally
+	@$(STAGE) rpc-net --kernel stock --tally $(B)/check/rpc-net.tally -- $(TOP)/tests/vm/rpc-across-vm --tally $(B)/check/rpc-net.tally
 
 # --- demo and benchmarks ------------------------------------------------------
 bench: deps

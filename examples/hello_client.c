@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * hello-client [--rpc ADDR] [NAME]: calls sayHello(NAME) on the hello
- * service and prints the answer.  It finds the service through the
- * service manager, or with --rpc as the root object of the RPC binder
- * server at ADDR (hello-service --rpc ADDR); the call itself is the same
- * code either way.
+ * hello-client [--rpc ADDR [--plain-tcp]] [NAME]: calls sayHello(NAME) on
+ * the hello service and prints the answer.  It finds the service through
+ * the service manager, or with --rpc as the root object of the RPC binder
+ * server at ADDR (hello-service --rpc ADDR; tcp: addresses need
+ * --plain-tcp); the call itself is the same code either way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,9 +32,9 @@ static int find_on_device(bc_process **proc, bc_binder **hello)
 }
 
 /* The hello object, as the root of the RPC binder server at @addr. */
-static int find_on_socket(const char *addr, bc_rpc_session **s, bc_binder **hello)
+static int find_on_socket(const char *addr, unsigned flags, bc_rpc_session **s, bc_binder **hello)
 {
-	int r = bc_rpc_session_connect(addr, BINDERC_RPC_VERSION_DEFAULT, 0, s);
+	int r = bc_rpc_session_connect(addr, BINDERC_RPC_VERSION_DEFAULT, flags, s);
 
 	if (r == 0)
 		r = bc_rpc_session_get_root(*s, hello);
@@ -51,19 +51,24 @@ int main(int argc, char **argv)
 	bc_binder *hello = NULL;
 	bc_parcel *req = NULL, *reply = NULL;
 	char *answer = NULL;
+	unsigned flags = 0;
 	int i = 1, r;
 
 	if (argc > 2 && strcmp(argv[1], "--rpc") == 0) {
 		rpc = argv[2];
 		i = 3;
+		if (argc > 3 && strcmp(argv[3], "--plain-tcp") == 0) {
+			flags = BINDERC_RPC_PLAIN_TCP;
+			i = 4;
+		}
 	}
 	if (argc - i > 1 || (argc - i == 1 && argv[i][0] == '-')) {
-		fprintf(stderr, "usage: hello-client [--rpc ADDR] [NAME]\n");
+		fprintf(stderr, "usage: hello-client [--rpc ADDR [--plain-tcp]] [NAME]\n");
 		return 2;
 	}
 	if (argc - i == 1)
 		name = argv[i];
-	r = rpc ? find_on_socket(rpc, &session, &hello) : find_on_device(&proc, &hello);
+	r = rpc ? find_on_socket(rpc, flags, &session, &hello) : find_on_device(&proc, &hello);
 	/* A parcel of the binder's own transport: kernel or RPC wire form. */
 	if (r == 0)
 		r = bc_binder_new_parcel(hello, &req);
@@ -75,7 +80,9 @@ int main(int argc, char **argv)
 		r = bc_binder_transact(hello, HELLO_SAY_HELLO, req, &reply, 0, NULL);
 	if (r == 0)
 		r = bc_parcel_read_string16(reply, &answer, NULL);
-	if (r < 0)
+	if (r == -EPERM && rpc && !flags)
+		fprintf(stderr, "hello-client: %s: plain TCP is unencrypted and unauthenticated; add --plain-tcp to use it anyway\n", rpc);
+	else if (r < 0)
 		fprintf(stderr, "hello-client: %s%s%s\n", rpc ? rpc : "", rpc ? ": " : "", strerror(-r));
 	else
 		printf("%s\n", answer);

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * hello-service [--rpc ADDR]: serves one object whose method
+ * hello-service [--rpc ADDR [--plain-tcp]]: serves one object whose method
  * sayHello(String name) answers with a greeting.
  *
  * Without options it registers the object as "hello" with the service
  * manager on $BINDER_DEVICE (else /dev/binderc, else /dev/binder).  With
  * --rpc it opens no binder device at all: it listens on the socket
- * address ADDR (unix:PATH, unix-abstract:NAME, vsock:CID:PORT) and serves
- * the same object there as the root of an RPC binder server, which is
- * how binder works between VMs, or where no binder module is loaded.
+ * address ADDR (unix:PATH, unix-abstract:NAME, vsock:CID:PORT, and
+ * tcp:HOST:PORT with --plain-tcp: unencrypted, anyone who reaches the port
+ * may call) and serves the same object there as the root of an RPC
+ * binder server, which is how binder works between VMs and machines, or
+ * where no binder module is loaded.  It prints the address it listens on
+ * (port 0 becomes the port the kernel chose).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,8 +36,15 @@ static int on_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *i
 	r = bc_parcel_read_string16(in, &name, NULL);
 	if (r < 0)
 		return r;
-	snprintf(msg, sizeof(msg), "Hello, %s! (answered by pid %d to uid %u)", name ? name : "stranger",
-		 (int)getpid(), (unsigned)bc_txn_get_calling_euid(txn));
+	uid_t uid = bc_txn_get_calling_euid(txn);
+
+	/* over TCP the caller is nobody the kernel can name: (uid_t)-1 */
+	if (uid == (uid_t)-1)
+		snprintf(msg, sizeof(msg), "Hello, %s! (answered by pid %d to a caller of unknown uid)",
+			 name ? name : "stranger", (int)getpid());
+	else
+		snprintf(msg, sizeof(msg), "Hello, %s! (answered by pid %d to uid %u)", name ? name : "stranger",
+			 (int)getpid(), (unsigned)uid);
 	free(name);
 	return bc_parcel_write_string16(reply, msg);
 }
@@ -62,15 +72,18 @@ static int serve_on_device(bc_binder *hello)
 }
 
 /* Serve @hello as the root object of an RPC server listening at @addr. */
-static int serve_on_socket(bc_binder *hello, const char *addr)
+static int serve_on_socket(bc_binder *hello, const char *addr, unsigned flags)
 {
 	bc_rpc_server *srv = NULL;
-	int fd = -1, r = bc_rpc_listen(addr, 0, &fd);
+	char where[128];
+	int fd = -1, r = bc_rpc_listen(addr, flags, &fd);
 
 	if (r == 0)
 		r = bc_rpc_server_new(hello, &srv);
+	if (r == 0 && bc_rpc_socket_address(fd, false, where, sizeof(where)) < 0)
+		snprintf(where, sizeof(where), "%s", addr);
 	if (r == 0) {
-		printf("hello-service: serving '%s' over RPC binder at %s\n", HELLO_DESCRIPTOR, addr);
+		printf("hello-service: serving '%s' over RPC binder at %s\n", HELLO_DESCRIPTOR, where);
 		fflush(stdout);
 		r = bc_rpc_server_join(srv, fd); /* a thread per session */
 	}
@@ -83,14 +96,19 @@ static int serve_on_socket(bc_binder *hello, const char *addr)
 int main(int argc, char **argv)
 {
 	const char *rpc = NULL;
+	unsigned flags = 0;
 	bc_class *cls = NULL;
 	bc_binder *hello = NULL;
 	int r;
 
+	if (argc == 4 && strcmp(argv[3], "--plain-tcp") == 0) {
+		flags = BINDERC_RPC_PLAIN_TCP;
+		argc--;
+	}
 	if (argc == 3 && strcmp(argv[1], "--rpc") == 0) {
 		rpc = argv[2];
-	} else if (argc != 1) {
-		fprintf(stderr, "usage: hello-service [--rpc ADDR]\n");
+	} else if (argc != 1 || flags) {
+		fprintf(stderr, "usage: hello-service [--rpc ADDR [--plain-tcp]]\n");
 		return 2;
 	}
 	/* the library checks the interface token for us */
@@ -98,8 +116,10 @@ int main(int argc, char **argv)
 	if (r == 0)
 		r = bc_binder_new(cls, NULL, &hello);
 	if (r == 0)
-		r = rpc ? serve_on_socket(hello, rpc) : serve_on_device(hello);
-	if (r < 0)
+		r = rpc ? serve_on_socket(hello, rpc, flags) : serve_on_device(hello);
+	if (r == -EPERM && rpc && !flags)
+		fprintf(stderr, "hello-service: %s: plain TCP is unencrypted and unauthenticated; add --plain-tcp to use it anyway\n", rpc);
+	else if (r < 0)
 		fprintf(stderr, "hello-service: %s%s%s\n", rpc ? rpc : "", rpc ? ": " : "", strerror(-r));
 	bc_binder_unref(hello);
 	bc_class_unref(cls);
