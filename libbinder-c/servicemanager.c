@@ -375,11 +375,35 @@ static int list_legacy(bc_sm *sm, int prio, char ***ret, size_t *ret_n)
 	return 0;
 }
 
+/* A reply's String[] of names (taken: @reply is dropped): a null array
+ * is an empty one, a null name a malformed reply. */
+static int read_names(bc_parcel *reply, char ***ret, size_t *ret_n)
+{
+	char **v = NULL;
+	size_t n = 0;
+	int r = bc_parcel_read_string16_array(reply, &v, &n);
+
+	bc_parcel_unref(reply);
+	if (r < 0)
+		return -EBADMSG;
+	if (!v)
+		v = calloc(1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i]) {
+			bc_strv_free(v, n);
+			return -EBADMSG;
+		}
+	}
+	*ret = v;
+	*ret_n = n;
+	return 0;
+}
+
 int bc_sm_list(bc_sm *sm, int dump_priority, char ***ret, size_t *ret_n)
 {
 	bc_parcel *req, *reply;
-	char **v = NULL;
-	size_t n = 0;
 	int r;
 
 	if (!sm || !ret || !ret_n)
@@ -399,23 +423,7 @@ int bc_sm_list(bc_sm *sm, int dump_priority, char ***ret, size_t *ret_n)
 	r = call(sm, code_of(sm, SM_M_LIST_SERVICES), req, &reply);
 	if (r < 0)
 		return r;
-	r = bc_parcel_read_string16_array(reply, &v, &n);
-	bc_parcel_unref(reply);
-	if (r < 0)
-		return -EBADMSG;
-	if (!v) /* a null array: nothing */
-		v = calloc(1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		if (!v[i]) {
-			bc_strv_free(v, n);
-			return -EBADMSG;
-		}
-	}
-	*ret = v;
-	*ret_n = n;
-	return 0;
+	return read_names(reply, ret, ret_n);
 }
 
 int bc_sm_is_declared(bc_sm *sm, const char *name, bool *ret)
@@ -436,6 +444,92 @@ int bc_sm_is_declared(bc_sm *sm, const char *name, bool *ret)
 	r = bc_parcel_read_bool(reply, ret);
 	bc_parcel_unref(reply);
 	return r < 0 ? -EBADMSG : 0;
+}
+
+/* A call of @method with one string argument @arg, its reply in *@ret:
+ * -EOPNOTSUPP where the dialect has no such method. */
+static int call_named(bc_sm *sm, int method, const char *arg, bc_parcel **ret)
+{
+	bc_parcel *req;
+	int r;
+
+	if (!code_of(sm, method))
+		return -EOPNOTSUPP;
+	r = request_named(sm, arg, &req);
+	if (r < 0)
+		return r;
+	return call(sm, code_of(sm, method), req, ret);
+}
+
+int bc_sm_get_declared_instances(bc_sm *sm, const char *iface, char ***ret, size_t *ret_n)
+{
+	bc_parcel *reply;
+	int r;
+
+	if (!sm || !iface || !ret || !ret_n)
+		return -EINVAL;
+	r = call_named(sm, SM_M_GET_DECLARED_INSTANCES, iface, &reply);
+	return r < 0 ? r : read_names(reply, ret, ret_n);
+}
+
+int bc_sm_get_updatable_names(bc_sm *sm, const char *apex, char ***ret, size_t *ret_n)
+{
+	bc_parcel *reply;
+	int r;
+
+	if (!sm || !apex || !ret || !ret_n)
+		return -EINVAL;
+	r = call_named(sm, SM_M_GET_UPDATABLE_NAMES, apex, &reply);
+	return r < 0 ? r : read_names(reply, ret, ret_n);
+}
+
+int bc_sm_updatable_via_apex(bc_sm *sm, const char *name, char **ret)
+{
+	bc_parcel *reply;
+	int r;
+
+	if (!sm || !name || !ret)
+		return -EINVAL;
+	*ret = NULL;
+	r = call_named(sm, SM_M_UPDATABLE_VIA_APEX, name, &reply);
+	if (r < 0)
+		return r;
+	r = bc_parcel_read_string16(reply, ret, NULL); /* @nullable String */
+	bc_parcel_unref(reply);
+	return r < 0 ? -EBADMSG : 0;
+}
+
+int bc_sm_get_connection_info(bc_sm *sm, const char *name, char **ret_address, int32_t *ret_port)
+{
+	bc_parcel *reply;
+	int32_t present = 0;
+	size_t end;
+	int r;
+
+	if (!sm || !name || !ret_address || !ret_port)
+		return -EINVAL;
+	*ret_address = NULL;
+	r = call_named(sm, SM_M_GET_CONNECTION_INFO, name, &reply);
+	if (r < 0)
+		return r;
+	/* @nullable ConnectionInfo { String ipAddress; int port; } */
+	r = bc_parcel_read_int32(reply, &present);
+	if (r == 0 && present) {
+		r = bc_parcel_enter_parcelable(reply, &end);
+		if (r == 0)
+			r = bc_parcel_read_string16(reply, ret_address, NULL);
+		if (r == 0)
+			r = bc_parcel_read_int32(reply, ret_port);
+		if (r == 0 && !*ret_address)
+			r = -EBADMSG;
+	}
+	bc_parcel_unref(reply);
+	if (r < 0) {
+		free(*ret_address);
+		*ret_address = NULL;
+		return -EBADMSG;
+	}
+	return present ? 0 : -ENOENT;
 }
 
 /* ---- notifications ------------------------------------------------------ */

@@ -101,6 +101,26 @@ int bc_sm_add(bc_sm *sm, const char *name, bc_binder *b, unsigned flags, int dum
 int bc_sm_list(bc_sm *sm, int dump_priority, char ***ret, size_t *ret_n);
 /** Whether @name is declared in the service manager's configuration. */
 int bc_sm_is_declared(bc_sm *sm, const char *name, bool *ret);
+/*
+ * What the service manager says of its declarations (Android's VINTF
+ * manifest; servicemanager(8)'s `declare` lines).  Each is -EOPNOTSUPP
+ * in a dialect without the method (the comment names the first Android
+ * that has it).
+ */
+/** The instances declared for interface @iface ("org.ex.IFoo/default"
+ * declares "default"), as UTF-8 strings (free with bc_strv_free()).
+ * Android 12. */
+int bc_sm_get_declared_instances(bc_sm *sm, const char *iface, char ***ret, size_t *ret_n);
+/** The APEX that may update service @name in *@ret (free()), or NULL.
+ * Android 12. */
+int bc_sm_updatable_via_apex(bc_sm *sm, const char *name, char **ret);
+/** The services APEX @apex may update (free with bc_strv_free()).
+ * Android 14. */
+int bc_sm_get_updatable_names(bc_sm *sm, const char *apex, char ***ret, size_t *ret_n);
+/** Where @name is served over RPC binder: its IP address in *@ret_address
+ * (free()) and its port; -ENOENT if the service manager knows none.
+ * Android 13. */
+int bc_sm_get_connection_info(bc_sm *sm, const char *name, char **ret_address, int32_t *ret_port);
 
 /**
  * Called when a service named @name is registered (also at once if it

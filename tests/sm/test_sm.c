@@ -2002,6 +2002,67 @@ Test(examples, pingpong_without_servicemanager, .init = setup, .fini = teardown,
 
 /* ---- stability: declarations, what a proxy requires, the manager itself ---- */
 
+/* The declaration queries through the C client (bc_sm_get_declared_instances
+ * and the rest), against declare lines with every option; and where a
+ * dialect lacks a method, -EOPNOTSUPP before anything is sent. */
+Test(stability, declaration_queries_from_the_c_client, .init = init_paths, .fini = teardown,
+     .timeout = TH_TEST_TIMEOUT_S)
+{
+	bc_sm *sm, *sm11, *legacy;
+	char **v = NULL, *str = NULL;
+	size_t n = 0;
+	int32_t port = 0;
+
+	sm_start("declare org.ex.IFoo/default updatable-via-apex com.ex.apex\n"
+		 "declare org.ex.IFoo/second ip 10.0.2.2 port 4711\n"
+		 "declare org.ex.IBar/default\n");
+	sm = client(BINDERC_SM_DIALECT_AIDL);
+	cr_assert_eq(bc_sm_get_declared_instances(sm, "org.ex.IFoo", &v, &n), 0);
+	cr_assert_eq(n, 2);
+	cr_expect_str_eq(v[0], "default");
+	cr_expect_str_eq(v[1], "second");
+	bc_strv_free(v, n);
+	cr_assert_eq(bc_sm_get_declared_instances(sm, "org.ex.INone", &v, &n), 0);
+	cr_expect_eq(n, 0);
+	bc_strv_free(v, n);
+	cr_assert_eq(bc_sm_updatable_via_apex(sm, "org.ex.IFoo/default", &str), 0);
+	cr_expect_str_eq(str, "com.ex.apex");
+	free(str);
+	cr_assert_eq(bc_sm_updatable_via_apex(sm, "org.ex.IBar/default", &str), 0);
+	cr_expect_null(str);
+	cr_assert_eq(bc_sm_get_updatable_names(sm, "com.ex.apex", &v, &n), 0);
+	cr_assert_eq(n, 1);
+	cr_expect_str_eq(v[0], "org.ex.IFoo/default");
+	bc_strv_free(v, n);
+	cr_assert_eq(bc_sm_get_connection_info(sm, "org.ex.IFoo/second", &str, &port), 0);
+	cr_expect_str_eq(str, "10.0.2.2");
+	cr_expect_eq(port, 4711);
+	free(str);
+	cr_expect_eq(bc_sm_get_connection_info(sm, "org.ex.IBar/default", &str, &port), -ENOENT);
+	cr_expect_null(str);
+	cr_expect_eq(bc_sm_get_declared_instances(sm, NULL, &v, &n), -EINVAL);
+	/* Android 12 has the first two, not getConnectionInfo (13) nor
+	 * getUpdatableNames (14); Android 11 only isDeclared */
+	sm11 = client(BINDERC_SM_DIALECT_ANDROID_12);
+	cr_assert_eq(bc_sm_get_declared_instances(sm11, "org.ex.IFoo", &v, &n), 0);
+	cr_expect_eq(n, 2);
+	bc_strv_free(v, n);
+	cr_assert_eq(bc_sm_updatable_via_apex(sm11, "org.ex.IFoo/default", &str), 0);
+	cr_expect_str_eq(str, "com.ex.apex");
+	free(str);
+	cr_expect_eq(bc_sm_get_updatable_names(sm11, "com.ex.apex", &v, &n), -EOPNOTSUPP);
+	cr_expect_eq(bc_sm_get_connection_info(sm11, "org.ex.IFoo/second", &str, &port), -EOPNOTSUPP);
+	bc_sm_unref(sm11);
+	sm11 = client(BINDERC_SM_DIALECT_ANDROID_11);
+	cr_expect_eq(bc_sm_get_declared_instances(sm11, "org.ex.IFoo", &v, &n), -EOPNOTSUPP);
+	cr_expect_eq(bc_sm_updatable_via_apex(sm11, "org.ex.IFoo/default", &str), -EOPNOTSUPP);
+	legacy = client(BINDERC_SM_DIALECT_LEGACY);
+	cr_expect_eq(bc_sm_get_declared_instances(legacy, "org.ex.IFoo", &v, &n), -EOPNOTSUPP);
+	bc_sm_unref(legacy);
+	bc_sm_unref(sm11);
+	bc_sm_unref(sm);
+}
+
 /* Android 14's rule: a VINTF-stable binder is registered only under a
  * declared name (EX_ILLEGAL_ARGUMENT, -EINVAL at our client); the level
  * travels with the binder to the client, whose VINTF requirement then
