@@ -181,7 +181,9 @@ static void *reader_main(void *arg)
 		struct pollfd p = { .fd = c->fd, .events = POLLIN };
 		int r;
 
-		if (poll(&p, 1, -1) < 0 && errno == EINTR)
+		/* (a command the transport read already is not the socket's:
+		 * only this thread reads here, so no lock to ask) */
+		if (!bc__rpc_buffered(c) && poll(&p, 1, -1) < 0 && errno == EINTR)
 			continue;
 		if (!ref_not_zero(s))
 			return NULL;

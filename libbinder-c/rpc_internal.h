@@ -46,6 +46,33 @@ struct bc_rpc_fds {
 /* At most this many fds go with one message (the kernel's SCM_MAX_FD). */
 #define BC_RPC_MAX_FDS 253
 
+/* The fds that came with a message's header (fd mode UNIX). */
+struct rx_fds {
+	int fd[BC_RPC_MAX_FDS];
+	size_t n;
+};
+
+struct rpc_conn;
+/*
+ * How a connection's bytes travel: the seam between the protocol and its
+ * transport, as bc_binder_ops is between binders and their kinds.  Plain
+ * sockets (rpc_conn.c) and TLS over one (rpc_tls.c).
+ *  sendv:    all of @iov[0..@n) (changed as it goes), @n_fds fds with
+ *            the first bytes; 0 or -errno
+ *  read:     some of @len bytes (> 0), 0 at the end of the stream, or
+ *            -errno (-EAGAIN: the connection's timeout passed); the fds
+ *            that came with them added to @rx when it is not NULL
+ *  buffered: bytes already read from the socket and not yet handed out
+ *            (a poll of the socket would not see them); NULL: never
+ *  close:    free the transport's state (the socket is closed after)
+ */
+struct rpc_conn_ops {
+	int (*sendv)(struct rpc_conn *c, struct iovec *iov, size_t n, const int *fds, size_t n_fds);
+	ssize_t (*read)(struct rpc_conn *c, void *buf, size_t len, struct rx_fds *rx);
+	bool (*buffered)(const struct rpc_conn *c);
+	void (*close)(struct rpc_conn *c);
+};
+
 /* One connection of a session: a connected stream socket, used by one
  * thread at a time.  Named from this side: we serve it (read the peer's
  * calls: a server's connections from a client's outgoing ones, a
@@ -54,6 +81,9 @@ struct bc_rpc_fds {
 struct rpc_conn {
 	int fd;
 	bool serve;
+	const struct rpc_conn_ops *ops;
+	void *tls; /* rpc_tls.c's state, on a TLS connection */
+	unsigned timeout_ms; /* the bound on each read (0: none) */
 	pthread_mutex_t mu;
 	/* the peer's credentials (SO_PEERCRED, unix sockets), as callers'
 	 * identity; pid 0 and euid -1 (nobody's) where unknown */
@@ -213,6 +243,10 @@ int bc__rpc_sendv(struct rpc_conn *c, struct iovec *iov, size_t n, const int *fd
 bool bc__rpc_drains(const struct rpc_conn *c);
 int bc__rpc_send_blocked(struct rpc_conn *c);
 int bc__rpc_recv(struct rpc_conn *c, void *buf, size_t len, bool boundary);
+/* bc__rpc_recv(), the fds that come with the bytes added to @rx. */
+int bc__rpc_recv_fds(struct rpc_conn *c, void *buf, size_t len, bool boundary, struct rx_fds *rx);
+/* Whether bytes wait above @c's socket, where poll() does not see them. */
+bool bc__rpc_buffered(const struct rpc_conn *c);
 /* The connection of @s this thread uses (serves, or waits on), or NULL. */
 struct rpc_conn *bc__rpc_owned(const bc_rpc_session *s);
 /* This thread uses @c of @s from now on (its mu held): false when too
