@@ -27,6 +27,7 @@
 #include <sys/uio.h>
 
 #include <binderc/rpc.h>
+#include <binderc/rpc_tls.h>
 
 #include "internal.h"
 #include "rpc_wire.h"
@@ -83,6 +84,7 @@ struct rpc_conn {
 	bool serve;
 	const struct rpc_conn_ops *ops;
 	void *tls; /* rpc_tls.c's state, on a TLS connection */
+	bool tls_failed; /* its read or write failed: no close_notify */
 	unsigned timeout_ms; /* the bound on each read (0: none) */
 	pthread_mutex_t mu;
 	/* the peer's credentials (SO_PEERCRED, unix sockets), as callers'
@@ -152,6 +154,7 @@ struct bc_rpc_session {
 	uint32_t version;
 	uint32_t fd_mode; /* BC_RPC_FD_MODE_NONE or _UNIX */
 	uint8_t id[BC_RPC_SESSION_ID_SIZE];
+	bc_rpc_tls *tls; /* a client's over TLS: for its joins (referenced) */
 	/* a client's: the bound on each read of a join's set-up (ms, 0:
 	 * none), the process default when the session was set up */
 	atomic_uint setup_timeout_ms;
@@ -208,6 +211,7 @@ struct bc_rpc_server {
 	int *listeners;
 	size_t n_listeners;
 	bool shut_down;
+	bc_rpc_tls *tls; /* every connection over TLS (referenced; mu) */
 };
 
 /* ---- rpc_conn.c ------------------------------------------------------------ */
@@ -261,6 +265,14 @@ void bc__rpc_own_pop(void);
  * nested on this thread. */
 int bc__rpc_call_conn(bc_rpc_session *s, bool wait, struct rpc_conn **ret);
 void bc__rpc_call_conn_put(struct rpc_conn *c);
+
+/* ---- rpc_tls.c (rpc_tls_none.c without OpenSSL) ---------------------------- */
+/* 0 if @t has a certificate of its own, else -ENOKEY. */
+int bc__rpc_tls_ready(bc_rpc_tls *t);
+/* The TLS handshake on @c (as the server if @server), bounded by its
+ * timeout; then @c's bytes travel over TLS (its ops).  -EKEYREJECTED,
+ * -EPROTO, -ETIMEDOUT, -EPIPE, with words for bc_rpc_tls_last_error(). */
+int bc__rpc_tls_start(struct rpc_conn *c, bc_rpc_tls *t, bool server);
 
 /* ---- rpc_session.c ------------------------------------------------------- */
 /* A session without connections, with one reference. */
