@@ -27,7 +27,7 @@ LBC_NAMES += rpc_msg rpc_nodes rpc_parcel rpc_dec rpc_async rpc_dispatch rpc_cal
 # roots hold no libssl).
 LBC_TLS ?= $(if $(shell pkg-config --exists libssl libcrypto 2>/dev/null && echo yes),yes,no)
 ifeq ($(LBC_TLS),yes)
-LBC_NAMES += rpc_tls
+LBC_NAMES += rpc_tls rpc_tls_ctx
 LBC_TLS_LIBS := $(or $(shell pkg-config --libs libssl libcrypto 2>/dev/null),-lssl -lcrypto)
 LBC_PC_PRIVATE := libssl libcrypto
 else

@@ -11,7 +11,11 @@
  *   rpc_death.c    death notifications, and a client session's watcher
  *   rpc_addr.c     addresses and the sockets made from them
  *
- *   rpc_conn.c     a session's connections: socket I/O, who uses which
+ *   rpc_conn.c     a session's connections: socket I/O (the plain entry
+ *                  of struct rpc_conn_ops), who uses which
+ *   rpc_tls.c      a connection over TLS: handshake, its rpc_conn_ops;
+ *                  rpc_tls_ctx.c its context (rpc_tls_internal.h);
+ *                  rpc_tls_none.c instead, built without OpenSSL
  *   rpc_client.c   a client's set-up, joins and incoming connections
  *
  * LOCKING: each connection is used by one thread at a time (its mu, and
