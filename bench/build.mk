@@ -64,7 +64,7 @@ $(BENCH_BIN): $(BENCH_OBJS)
 
 $(BENCH_LIB): $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/lib_rpc.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -o $@ $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/lib_rpc.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS) \
+	$(CC) $(CFLAGS_BASE) -o $@ $(BENCH_OBJ)/lib_helper.o $(BENCH_OBJ)/lib_rpc.o $(BENCH_OBJ)/util.o $(BENCH_LIBDEPS) $(LBC_TLS_LIBS) \
 		$(FFI_LIBS) -lpthread
 
 .PHONY: install-binder-bench

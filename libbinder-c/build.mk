@@ -22,6 +22,19 @@ LBC_NAMES += stability
 LBC_NAMES += rpc_wire rpc_conn rpc_session rpc_client rpc_proxy rpc_server rpc_addr rpc_death rpc_listen
 # a session's pieces (rpc_session_internal.h)
 LBC_NAMES += rpc_msg rpc_nodes rpc_parcel rpc_dec rpc_async rpc_dispatch rpc_call
+# RPC over TLS (<binderc/rpc_tls.h>) with OpenSSL (libssl-dev), or a stand-in
+# saying -EOPNOTSUPP when LBC_TLS=no (the cross and -m32 builds: their
+# roots hold no libssl).
+LBC_TLS ?= $(if $(shell pkg-config --exists libssl libcrypto 2>/dev/null && echo yes),yes,no)
+ifeq ($(LBC_TLS),yes)
+LBC_NAMES += rpc_tls rpc_tls_ctx
+LBC_TLS_LIBS := $(or $(shell pkg-config --libs libssl libcrypto 2>/dev/null),-lssl -lcrypto)
+LBC_PC_PRIVATE := libssl libcrypto
+else
+LBC_NAMES += rpc_tls_none
+LBC_TLS_LIBS :=
+LBC_PC_PRIVATE :=
+endif
 LBC_HEADERS := $(wildcard $(TOP)/include/binderc/*.h)
 LBC_PIC := $(patsubst %,$(LBC_OBJ)/pic/%.o,$(LBC_NAMES))
 LBC_STATIC := $(patsubst %,$(LBC_OBJ)/static/%.o,$(LBC_NAMES))
@@ -37,7 +50,7 @@ LBC_PC_LIBDIR = $(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))
 LBC_SAN_A := $(LBC_OBJ)/libbinder-c-san.a
 # How programs of this tree link the library: statically, so the guest
 # needs no library path (servicemanager, tools, examples, guest tests).
-LBC_LINK := $(LBC_A) -lpthread
+LBC_LINK := $(LBC_A) $(LBC_TLS_LIBS) -lpthread
 
 ALL_TARGETS += $(LBC_SO) $(LBC_A) $(LBC_PC)
 INSTALL_TARGETS += install-libbinder-c
@@ -57,7 +70,7 @@ $(LBC_OBJ)/san/%.o: $(LBC_SRC)/%.c
 $(LBC_SO): $(LBC_PIC) $(LBC_SRC)/libbinder-c.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(PKG_LDFLAGS) -Wl,-soname,libbinder-c.so.$(LBC_SOVERSION) -Wl,--version-script=$(LBC_SRC)/libbinder-c.map \
-		-o $@.$(LBC_VERSION) $(LBC_PIC) -lpthread
+		-o $@.$(LBC_VERSION) $(LBC_PIC) $(LBC_TLS_LIBS) -lpthread
 	ln -sf libbinder-c.so.$(LBC_VERSION) $@.$(LBC_SOVERSION)
 	ln -sf libbinder-c.so.$(LBC_VERSION) $@
 
@@ -73,7 +86,8 @@ $(LBC_PC): $(LBC_SRC)/build.mk
 	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$(LBC_PC_LIBDIR)' \
 		'includedir=$${prefix}/include' '' 'Name: libbinder-c' \
 		'Description: Android binder IPC for plain C programs' 'Version: $(LBC_VERSION)' \
-		'Libs: -L$${libdir} -lbinder-c' 'Libs.private: -lpthread' 'Cflags: -I$${includedir}' > $@
+		'Libs: -L$${libdir} -lbinder-c' 'Libs.private: -lpthread' 'Requires.private: $(LBC_PC_PRIVATE)' \
+		'Cflags: -I$${includedir}' > $@
 
 .PHONY: install-libbinder-c
 install-libbinder-c: $(LBC_SO) $(LBC_A) $(LBC_PC)

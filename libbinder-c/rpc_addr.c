@@ -8,7 +8,8 @@
  * Plain TCP carries every call readable and unauthenticated to whoever
  * reaches the port, so it is refused unless asked for by flag, and then
  * still announced on stderr: a library warning once per socket is the
- * cheapest way to keep it from going unnoticed in a deployment.
+ * cheapest way to keep it from going unnoticed in a deployment.  A socket
+ * that will carry TLS (BINDERC_RPC_TLS) needs neither.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -155,7 +156,7 @@ int bc_rpc_address_parse(const char *addr, unsigned flags, struct sockaddr_stora
 	socklen_t len = 0;
 	int r;
 
-	if (!addr || !ret || !ret_len || (flags & ~BINDERC_RPC_PLAIN_TCP))
+	if (!addr || !ret || !ret_len || (flags & ~(BINDERC_RPC_PLAIN_TCP | BINDERC_RPC_TLS)))
 		return -EINVAL;
 	memset(&ss, 0, sizeof(ss));
 	if (strncmp(addr, unix_p, sizeof(unix_p) - 1) == 0) {
@@ -165,7 +166,7 @@ int bc_rpc_address_parse(const char *addr, unsigned flags, struct sockaddr_stora
 	} else if (strncmp(addr, tcp_p, sizeof(tcp_p) - 1) == 0) {
 		r = parse_tcp(addr + sizeof(tcp_p) - 1, &ss, &len);
 		/* checked after the syntax, so that a typo is reported as one */
-		if (r == 0 && !(flags & BINDERC_RPC_PLAIN_TCP))
+		if (r == 0 && !(flags & (BINDERC_RPC_PLAIN_TCP | BINDERC_RPC_TLS)))
 			r = -EPERM;
 	} else if (strncmp(addr, vsock_p, sizeof(vsock_p) - 1) == 0) {
 		r = parse_vsock(addr + sizeof(vsock_p) - 1, &ss, &len);
@@ -292,7 +293,7 @@ int bc_rpc_listen(const char *addr, unsigned flags, int *ret_fd)
 		close(fd);
 		return r;
 	}
-	if (ss.ss_family == AF_INET || ss.ss_family == AF_INET6)
+	if ((ss.ss_family == AF_INET || ss.ss_family == AF_INET6) && !(flags & BINDERC_RPC_TLS))
 		warn_plain_tcp("listening on", addr);
 	*ret_fd = fd;
 	return 0;
@@ -335,7 +336,7 @@ int bc_rpc_connect(const char *addr, unsigned flags, int *ret_fd)
 		return r;
 	}
 	tune(fd, ss.ss_family);
-	if (ss.ss_family == AF_INET || ss.ss_family == AF_INET6)
+	if ((ss.ss_family == AF_INET || ss.ss_family == AF_INET6) && !(flags & BINDERC_RPC_TLS))
 		warn_plain_tcp("connecting to", addr);
 	*ret_fd = fd;
 	return 0;
@@ -363,15 +364,20 @@ int bc_rpc_accept(int listen_fd, int *ret_fd)
 	return 0;
 }
 
-int bc_rpc_session_connect(const char *addr, uint32_t max_version, unsigned flags, bc_rpc_session **ret)
+/* A session at @addr, over TLS with @tls unless it is NULL. */
+static int session_connect(const char *addr, uint32_t max_version, unsigned flags, bc_rpc_tls *tls,
+			   bc_rpc_session **ret)
 {
+	unsigned sock_flags = (flags & BINDERC_RPC_PLAIN_TCP) | (tls ? BINDERC_RPC_TLS : 0);
 	int fd, r;
 
 	if (!ret)
 		return -EINVAL;
-	r = bc_rpc_connect(addr, flags & BINDERC_RPC_PLAIN_TCP, &fd);
-	if (r == 0)
-		r = bc_rpc_session_connect_fd(fd, max_version, flags & ~BINDERC_RPC_PLAIN_TCP, ret);
+	r = bc_rpc_connect(addr, sock_flags, &fd);
+	if (r == 0 && tls)
+		r = bc_rpc_session_connect_fd_tls(fd, max_version, flags & ~sock_flags, tls, ret);
+	else if (r == 0)
+		r = bc_rpc_session_connect_fd(fd, max_version, flags & ~sock_flags, ret);
 	if (r < 0)
 		return r;
 	/* as Android's client: as many connections as the server serves */
@@ -379,6 +385,17 @@ int bc_rpc_session_connect(const char *addr, uint32_t max_version, unsigned flag
 		if (bc_rpc_session_join(*ret, addr, flags, false) < 0)
 			break;
 	return 0;
+}
+
+int bc_rpc_session_connect(const char *addr, uint32_t max_version, unsigned flags, bc_rpc_session **ret)
+{
+	return session_connect(addr, max_version, flags, NULL, ret);
+}
+
+int bc_rpc_session_connect_tls(const char *addr, uint32_t max_version, unsigned flags, bc_rpc_tls *tls,
+			       bc_rpc_session **ret)
+{
+	return tls ? session_connect(addr, max_version, flags, tls, ret) : -EINVAL;
 }
 
 /* ---- bootstrap sockets (RpcSession::setupUnixDomainSocketBootstrapClient,

@@ -61,7 +61,8 @@ static int setup_call(bc_rpc_session *s, uint32_t code, bc_parcel **ret)
 	return bc__rpc_transact(s, 0, code, NULL, ret, 0, &origin);
 }
 
-int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_rpc_session **ret)
+/* A new session on @fd, over TLS with @tls unless it is NULL. */
+static int connect_fd(int fd, uint32_t max_version, unsigned flags, bc_rpc_tls *tls, bc_rpc_session **ret)
 {
 	struct bc_rpc_conn_header h = { .version = max_version, .fd_mode = BC_RPC_FD_MODE_NONE };
 	uint8_t out[BC_RPC_CONN_HEADER_SIZE + BC_RPC_CONN_INIT_SIZE], resp[BC_RPC_NEW_SESSION_RESPONSE_SIZE];
@@ -80,6 +81,12 @@ int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_r
 			close(fd);
 		return -EINVAL;
 	}
+	/* no fds over TLS (Android's TLS transport carries none) */
+	r = !tls ? 0 : (flags & BINDERC_RPC_FDS) ? -EOPNOTSUPP : bc__rpc_tls_ready(tls);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
 	r = bc__rpc_conn_new(fd, false, &c);
 	if (r < 0)
 		return r;
@@ -90,11 +97,14 @@ int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_r
 	}
 	/* a server that does not take the mode closes the connection */
 	s->fd_mode = h.fd_mode;
+	s->tls = bc_rpc_tls_ref(tls);
 	atomic_store(&s->setup_timeout_ms, atomic_load(&default_setup_ms));
 	/* a server that accepts and says nothing must not hold us for ever:
-	 * each read below (the answer, the replies of the special calls)
-	 * times out */
+	 * the handshake and each read below (the answer, the replies of the
+	 * special calls) time out */
 	r = bc__rpc_conn_set_timeout(c, atomic_load(&s->setup_timeout_ms));
+	if (r == 0 && tls)
+		r = bc__rpc_tls_start(c, tls, false);
 	if (r == 0)
 		r = bc__rpc_conn_add(s, c, 0);
 	if (r < 0) {
@@ -145,6 +155,22 @@ int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_r
 	return 0;
 }
 
+int bc_rpc_session_connect_fd(int fd, uint32_t max_version, unsigned flags, bc_rpc_session **ret)
+{
+	return connect_fd(fd, max_version, flags, NULL, ret);
+}
+
+int bc_rpc_session_connect_fd_tls(int fd, uint32_t max_version, unsigned flags, bc_rpc_tls *tls,
+				  bc_rpc_session **ret)
+{
+	if (!tls) {
+		if (fd >= 0)
+			close(fd);
+		return -EINVAL;
+	}
+	return connect_fd(fd, max_version, flags, tls, ret);
+}
+
 /* ---- incoming connections ---------------------------------------------------- */
 
 struct reader {
@@ -181,7 +207,9 @@ static void *reader_main(void *arg)
 		struct pollfd p = { .fd = c->fd, .events = POLLIN };
 		int r;
 
-		if (poll(&p, 1, -1) < 0 && errno == EINTR)
+		/* (a command the transport read already is not the socket's:
+		 * only this thread reads here, so no lock to ask) */
+		if (!bc__rpc_buffered(c) && poll(&p, 1, -1) < 0 && errno == EINTR)
 			continue;
 		if (!ref_not_zero(s))
 			return NULL;
@@ -248,6 +276,15 @@ int bc_rpc_session_join_fd(bc_rpc_session *s, int fd, bool incoming)
 		bc__rpc_conn_init_encode(out + len);
 		len += BC_RPC_CONN_INIT_SIZE;
 	}
+	/* over TLS, the handshake first, bounded as the rest of a set-up */
+	if (r == 0 && s->tls) {
+		r = bc__rpc_conn_set_timeout(c, atomic_load(&s->setup_timeout_ms));
+		if (r == 0)
+			r = bc__rpc_tls_start(c, s->tls, false);
+		if (r == 0)
+			r = bc__rpc_conn_set_timeout(c, 0);
+		r = bc__rpc_timeout_error(r);
+	}
 	if (r == 0)
 		r = bc__rpc_send(c, out, len);
 	if (r == 0 && incoming) {
@@ -292,7 +329,7 @@ int bc_rpc_session_join(bc_rpc_session *s, const char *addr, unsigned flags, boo
 
 	if (!s)
 		return -EINVAL;
-	r = bc_rpc_connect(addr, flags & BINDERC_RPC_PLAIN_TCP, &fd);
+	r = bc_rpc_connect(addr, (flags & BINDERC_RPC_PLAIN_TCP) | (s->tls ? BINDERC_RPC_TLS : 0), &fd);
 	if (r < 0)
 		return r;
 	return bc_rpc_session_join_fd(s, fd, incoming);

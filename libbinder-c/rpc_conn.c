@@ -75,6 +75,8 @@ static void peer_credentials(struct rpc_conn *c)
 	c->peer_euid = uc.uid; /* the kernel reports the effective uid here */
 }
 
+static const struct rpc_conn_ops plain_ops;
+
 int bc__rpc_conn_new(int fd, bool serve, struct rpc_conn **ret)
 {
 	struct rpc_conn *c = calloc(1, sizeof(*c));
@@ -85,6 +87,7 @@ int bc__rpc_conn_new(int fd, bool serve, struct rpc_conn **ret)
 	}
 	c->fd = fd;
 	c->serve = serve;
+	c->ops = &plain_ops;
 	pthread_mutex_init(&c->mu, NULL);
 	peer_credentials(c);
 	*ret = c;
@@ -95,15 +98,20 @@ void bc__rpc_conn_free(struct rpc_conn *c)
 {
 	if (!c)
 		return;
+	if (c->ops->close)
+		c->ops->close(c);
 	close(c->fd);
 	pthread_mutex_destroy(&c->mu);
 	free(c);
 }
 
+/* The socket's own timeout serves plain reads; a transport that polls
+ * (TLS) reads @timeout_ms. */
 int bc__rpc_conn_set_timeout(struct rpc_conn *c, unsigned ms)
 {
 	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (suseconds_t)(ms % 1000) * 1000 };
 
+	c->timeout_ms = ms;
 	return setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ? -errno : 0;
 }
 
@@ -227,10 +235,18 @@ bool bc__rpc_drains(const struct rpc_conn *c)
 	return c->s && !c->serve;
 }
 
+bool bc__rpc_buffered(const struct rpc_conn *c)
+{
+	return c->ops->buffered && c->ops->buffered(c);
+}
+
 int bc__rpc_send_blocked(struct rpc_conn *c)
 {
 	struct pollfd p = { .fd = c->fd, .events = POLLIN | POLLOUT };
 
+	/* a command the transport read already would never wake poll() */
+	if (bc__rpc_buffered(c))
+		return bc__rpc_drain_one(c->s, c);
 	if (poll(&p, 1, -1) < 0)
 		return errno == EINTR ? 0 : -errno;
 	if (p.revents & POLLOUT)
@@ -243,7 +259,7 @@ int bc__rpc_send_blocked(struct rpc_conn *c)
  * (SCM_RIGHTS) with the first bytes: one system call a command where
  * the socket has room, rather than one a piece.  A connection that
  * drains reads the peer's DEC_STRONGs while its write is blocked. */
-int bc__rpc_sendv(struct rpc_conn *c, struct iovec *iov, size_t n, const int *fds, size_t n_fds)
+static int plain_sendv(struct rpc_conn *c, struct iovec *iov, size_t n, const int *fds, size_t n_fds)
 {
 	union {
 		struct cmsghdr align;
@@ -294,6 +310,11 @@ int bc__rpc_sendv(struct rpc_conn *c, struct iovec *iov, size_t n, const int *fd
 	return 0;
 }
 
+int bc__rpc_sendv(struct rpc_conn *c, struct iovec *iov, size_t n, const int *fds, size_t n_fds)
+{
+	return c->ops->sendv(c, iov, n, fds, n_fds);
+}
+
 int bc__rpc_send(struct rpc_conn *c, const void *buf, size_t len)
 {
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
@@ -301,22 +322,70 @@ int bc__rpc_send(struct rpc_conn *c, const void *buf, size_t len)
 	return len ? bc__rpc_sendv(c, &iov, 1, NULL, 0) : 0;
 }
 
-int bc__rpc_recv(struct rpc_conn *c, void *buf, size_t len, bool boundary)
+/* Some bytes; with @rx, by recvmsg(), taking the fds (SCM_RIGHTS) that
+ * came with them. */
+static ssize_t plain_read(struct rpc_conn *c, void *buf, size_t len, struct rx_fds *rx)
+{
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int) * BC_RPC_MAX_FDS)];
+	} ctl;
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+	ssize_t n;
+
+	do
+		n = rx ? recvmsg(c->fd, &msg, MSG_CMSG_CLOEXEC) : recv(c->fd, buf, len, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == ECONNRESET ? -EPIPE : -errno;
+	if (!rx)
+		return n;
+	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+		size_t k;
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < k; i++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
+			if (rx->n < BC_RPC_MAX_FDS)
+				rx->fd[rx->n++] = fd;
+			else
+				close(fd);
+		}
+	}
+	if (msg.msg_flags & MSG_CTRUNC)
+		return -EBADMSG; /* fds were lost: the message cannot be used */
+	return n;
+}
+
+static const struct rpc_conn_ops plain_ops = {
+	.sendv = plain_sendv,
+	.read = plain_read,
+};
+
+int bc__rpc_recv_fds(struct rpc_conn *c, void *buf, size_t len, bool boundary, struct rx_fds *rx)
 {
 	uint8_t *p = buf;
 	size_t got = 0;
 
 	while (got < len) {
-		ssize_t n = recv(c->fd, p + got, len - got, 0);
+		ssize_t n = c->ops->read(c, p + got, len - got, rx);
 
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0)
-			return errno == ECONNRESET ? -EPIPE : -errno;
+			return (int)n;
 		if (n == 0)
 			/* inside a structure, the stream was cut */
 			return got == 0 && boundary ? -EPIPE : -EPROTO;
 		got += (size_t)n;
 	}
 	return 0;
+}
+
+int bc__rpc_recv(struct rpc_conn *c, void *buf, size_t len, bool boundary)
+{
+	return bc__rpc_recv_fds(c, buf, len, boundary, NULL);
 }

@@ -11,7 +11,11 @@
  *   rpc_death.c    death notifications, and a client session's watcher
  *   rpc_addr.c     addresses and the sockets made from them
  *
- *   rpc_conn.c     a session's connections: socket I/O, who uses which
+ *   rpc_conn.c     a session's connections: socket I/O (the plain entry
+ *                  of struct rpc_conn_ops), who uses which
+ *   rpc_tls.c      a connection over TLS: handshake, its rpc_conn_ops;
+ *                  rpc_tls_ctx.c its context (rpc_tls_internal.h);
+ *                  rpc_tls_none.c instead, built without OpenSSL
  *   rpc_client.c   a client's set-up, joins and incoming connections
  *
  * LOCKING: each connection is used by one thread at a time (its mu, and
@@ -27,6 +31,7 @@
 #include <sys/uio.h>
 
 #include <binderc/rpc.h>
+#include <binderc/rpc_tls.h>
 
 #include "internal.h"
 #include "rpc_wire.h"
@@ -46,6 +51,33 @@ struct bc_rpc_fds {
 /* At most this many fds go with one message (the kernel's SCM_MAX_FD). */
 #define BC_RPC_MAX_FDS 253
 
+/* The fds that came with a message's header (fd mode UNIX). */
+struct rx_fds {
+	int fd[BC_RPC_MAX_FDS];
+	size_t n;
+};
+
+struct rpc_conn;
+/*
+ * How a connection's bytes travel: the seam between the protocol and its
+ * transport, as bc_binder_ops is between binders and their kinds.  Plain
+ * sockets (rpc_conn.c) and TLS over one (rpc_tls.c).
+ *  sendv:    all of @iov[0..@n) (changed as it goes), @n_fds fds with
+ *            the first bytes; 0 or -errno
+ *  read:     some of @len bytes (> 0), 0 at the end of the stream, or
+ *            -errno (-EAGAIN: the connection's timeout passed); the fds
+ *            that came with them added to @rx when it is not NULL
+ *  buffered: bytes already read from the socket and not yet handed out
+ *            (a poll of the socket would not see them); NULL: never
+ *  close:    free the transport's state (the socket is closed after)
+ */
+struct rpc_conn_ops {
+	int (*sendv)(struct rpc_conn *c, struct iovec *iov, size_t n, const int *fds, size_t n_fds);
+	ssize_t (*read)(struct rpc_conn *c, void *buf, size_t len, struct rx_fds *rx);
+	bool (*buffered)(const struct rpc_conn *c);
+	void (*close)(struct rpc_conn *c);
+};
+
 /* One connection of a session: a connected stream socket, used by one
  * thread at a time.  Named from this side: we serve it (read the peer's
  * calls: a server's connections from a client's outgoing ones, a
@@ -54,6 +86,10 @@ struct bc_rpc_fds {
 struct rpc_conn {
 	int fd;
 	bool serve;
+	const struct rpc_conn_ops *ops;
+	void *tls; /* rpc_tls.c's state, on a TLS connection */
+	bool tls_failed; /* its read or write failed: no close_notify */
+	unsigned timeout_ms; /* the bound on each read (0: none) */
 	pthread_mutex_t mu;
 	/* the peer's credentials (SO_PEERCRED, unix sockets), as callers'
 	 * identity; pid 0 and euid -1 (nobody's) where unknown */
@@ -122,6 +158,7 @@ struct bc_rpc_session {
 	uint32_t version;
 	uint32_t fd_mode; /* BC_RPC_FD_MODE_NONE or _UNIX */
 	uint8_t id[BC_RPC_SESSION_ID_SIZE];
+	bc_rpc_tls *tls; /* a client's over TLS: for its joins (referenced) */
 	/* a client's: the bound on each read of a join's set-up (ms, 0:
 	 * none), the process default when the session was set up */
 	atomic_uint setup_timeout_ms;
@@ -178,6 +215,7 @@ struct bc_rpc_server {
 	int *listeners;
 	size_t n_listeners;
 	bool shut_down;
+	bc_rpc_tls *tls; /* every connection over TLS (referenced; mu) */
 };
 
 /* ---- rpc_conn.c ------------------------------------------------------------ */
@@ -213,6 +251,10 @@ int bc__rpc_sendv(struct rpc_conn *c, struct iovec *iov, size_t n, const int *fd
 bool bc__rpc_drains(const struct rpc_conn *c);
 int bc__rpc_send_blocked(struct rpc_conn *c);
 int bc__rpc_recv(struct rpc_conn *c, void *buf, size_t len, bool boundary);
+/* bc__rpc_recv(), the fds that come with the bytes added to @rx. */
+int bc__rpc_recv_fds(struct rpc_conn *c, void *buf, size_t len, bool boundary, struct rx_fds *rx);
+/* Whether bytes wait above @c's socket, where poll() does not see them. */
+bool bc__rpc_buffered(const struct rpc_conn *c);
 /* The connection of @s this thread uses (serves, or waits on), or NULL. */
 struct rpc_conn *bc__rpc_owned(const bc_rpc_session *s);
 /* This thread uses @c of @s from now on (its mu held): false when too
@@ -227,6 +269,14 @@ void bc__rpc_own_pop(void);
  * nested on this thread. */
 int bc__rpc_call_conn(bc_rpc_session *s, bool wait, struct rpc_conn **ret);
 void bc__rpc_call_conn_put(struct rpc_conn *c);
+
+/* ---- rpc_tls.c (rpc_tls_none.c without OpenSSL) ---------------------------- */
+/* 0 if @t has a certificate of its own, else -ENOKEY. */
+int bc__rpc_tls_ready(bc_rpc_tls *t);
+/* The TLS handshake on @c (as the server if @server), bounded by its
+ * timeout; then @c's bytes travel over TLS (its ops).  -EKEYREJECTED,
+ * -EPROTO, -ETIMEDOUT, -EPIPE, with words for bc_rpc_tls_last_error(). */
+int bc__rpc_tls_start(struct rpc_conn *c, bc_rpc_tls *t, bool server);
 
 /* ---- rpc_session.c ------------------------------------------------------- */
 /* A session without connections, with one reference. */

@@ -50,46 +50,12 @@ void bc__rpc_rx_close(struct rx_fds *rx)
  * only there).  An end of stream before it is -EPIPE, inside it -EPROTO. */
 static int recv_header(bc_rpc_session *s, struct rpc_conn *cn, uint8_t *hdr, struct rx_fds *rx)
 {
-	size_t got = 0;
+	int r;
 
 	rx->n = 0;
-	while (got < BC_RPC_WIRE_HEADER_SIZE) {
-		union {
-			struct cmsghdr align;
-			char buf[CMSG_SPACE(sizeof(int) * BC_RPC_MAX_FDS)];
-		} ctl;
-		struct iovec iov = { .iov_base = hdr + got, .iov_len = BC_RPC_WIRE_HEADER_SIZE - got };
-		struct msghdr msg = {
-			.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)
-		};
-		ssize_t n = recvmsg(cn->fd, &msg, MSG_CMSG_CLOEXEC);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno == ECONNRESET ? -EPIPE : -errno;
-		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-			size_t k;
-
-			if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-				continue;
-			k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-			for (size_t i = 0; i < k; i++) {
-				int fd;
-
-				memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-				if (rx->n < BC_RPC_MAX_FDS)
-					rx->fd[rx->n++] = fd;
-				else
-					close(fd);
-			}
-		}
-		if (msg.msg_flags & MSG_CTRUNC)
-			return -EBADMSG; /* fds were lost: the message cannot be used */
-		if (n == 0)
-			return got == 0 ? -EPIPE : -EPROTO;
-		got += (size_t)n;
-	}
+	r = bc__rpc_recv_fds(cn, hdr, BC_RPC_WIRE_HEADER_SIZE, true, rx);
+	if (r < 0)
+		return r;
 	/* fds without fd transport are a violation (Android's fd-less
 	 * sessions never read them) */
 	if (rx->n && s->fd_mode != BC_RPC_FD_MODE_UNIX)

@@ -50,6 +50,7 @@ bc_rpc_server *bc_rpc_server_unref(bc_rpc_server *srv)
 	if (srv && atomic_fetch_sub(&srv->refs, 1) == 1) {
 		/* every session and joiner holds a reference: none is left */
 		bc_binder_unref(srv->root);
+		bc_rpc_tls_unref(srv->tls);
 		free(srv->sessions);
 		free(srv->listeners);
 		pthread_mutex_destroy(&srv->mu);
@@ -72,6 +73,24 @@ int bc_rpc_server_set_fds(bc_rpc_server *srv, bool allow)
 	if (!srv)
 		return -EINVAL;
 	atomic_store(&srv->fds, allow);
+	return 0;
+}
+
+int bc_rpc_server_set_tls(bc_rpc_server *srv, bc_rpc_tls *tls)
+{
+	bc_rpc_tls *old;
+	int r;
+
+	if (!srv)
+		return -EINVAL;
+	r = tls ? bc__rpc_tls_ready(tls) : 0;
+	if (r < 0)
+		return r;
+	pthread_mutex_lock(&srv->mu);
+	old = srv->tls;
+	srv->tls = bc_rpc_tls_ref(tls);
+	pthread_mutex_unlock(&srv->mu);
+	bc_rpc_tls_unref(old);
 	return 0;
 }
 
@@ -108,8 +127,9 @@ static int setup_session(bc_rpc_server *srv, bc_rpc_session *s, struct rpc_conn 
 	r = bc__rpc_send(c, resp, sizeof(resp));
 	if (r < 0)
 		return r;
-	/* Android too answers before it drops an fd mode it does not serve. */
-	if (h->fd_mode == BC_RPC_FD_MODE_UNIX && atomic_load(&srv->fds))
+	/* Android too answers before it drops an fd mode it does not serve
+	 * (and over TLS it serves none). */
+	if (h->fd_mode == BC_RPC_FD_MODE_UNIX && atomic_load(&srv->fds) && !c->tls)
 		s->fd_mode = BC_RPC_FD_MODE_UNIX;
 	else if (h->fd_mode != BC_RPC_FD_MODE_NONE)
 		return -EOPNOTSUPP;
@@ -218,6 +238,7 @@ int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd)
 	uint8_t in[BC_RPC_CONN_HEADER_SIZE];
 	struct bc_rpc_conn_header h;
 	struct rpc_conn *c;
+	bc_rpc_tls *tls;
 	unsigned timeout;
 	int r;
 
@@ -237,8 +258,13 @@ int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd)
 		return r;
 	pthread_mutex_lock(&srv->mu);
 	timeout = srv->setup_timeout_ms;
+	tls = bc_rpc_tls_ref(srv->tls);
 	pthread_mutex_unlock(&srv->mu);
+	/* a TLS handshake first, before the header, bounded as the rest */
 	r = bc__rpc_conn_set_timeout(c, timeout);
+	if (r == 0 && tls)
+		r = bc__rpc_tls_start(c, tls, true);
+	bc_rpc_tls_unref(tls);
 	if (r == 0)
 		r = bc__rpc_recv(c, in, sizeof(in), false);
 	if (r == 0)

@@ -75,6 +75,7 @@ bool bc__rpc_session_put(bc_rpc_session *s)
 		bc__rpc_async_free(&s->async_q[i]);
 	free(s->async_q);
 	bc_binder_unref(s->root);
+	bc_rpc_tls_unref(s->tls);
 	free(s->nodes);
 	free(s->pending);
 	pthread_cond_destroy(&s->conn_cv);

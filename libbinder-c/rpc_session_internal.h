@@ -22,12 +22,6 @@ struct out_parcel {
 	size_t n_fds;
 };
 
-/* The fds that came with a message's header (fd mode UNIX). */
-struct rx_fds {
-	int fd[BC_RPC_MAX_FDS];
-	size_t n;
-};
-
 /* ---- rpc_msg.c: commands on the wire ------------------------------------ */
 /* One command: header, fixed part, parcel data (@op may be NULL), object
  * table; the fds of @op with the first bytes. */

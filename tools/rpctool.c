@@ -2,9 +2,15 @@
 /*
  * `binder rpc`: binder over sockets from the shell.
  *
- *   rpc ping [--plain-tcp] ADDR
- *   rpc call [--oneway] [--no-token] [--plain-tcp] ADDR CODE [ARG]...
- *   rpc serve NAME --listen ADDR [--plain-tcp] [--max-sessions N] [--max-threads N]
+ *   rpc ping [--plain-tcp | TLS] ADDR
+ *   rpc call [--oneway] [--no-token] [--plain-tcp | TLS] ADDR CODE [ARG]...
+ *   rpc serve NAME --listen ADDR [--plain-tcp | TLS] [--max-sessions N] [--max-threads N]
+ *   rpc tls-keygen CERT KEY [--days N]
+ *
+ * TLS is --tls-cert FILE --tls-key FILE --tls-trust FILE (--tls-trust
+ * again for more peers): our certificate and key, and the certificates
+ * of the peers we accept (<binderc/rpc_tls.h>: pinned, as Android's RPC
+ * TLS).  tls-keygen makes a self-signed pair for it.
  *
  * ping and call talk to an RPC server's root object as `binder ping` and
  * `binder call` do to a registered service.  serve exposes a service
@@ -22,25 +28,113 @@
 #include <unistd.h>
 
 #include <binderc/rpc.h>
+#include <binderc/rpc_tls.h>
 
 #include "rpctool.h"
 
 static const char *prog = "binder";
 
-/* The session to @addr and its root: 0 or the exit status. */
-static int open_root(const char *addr, unsigned flags, bc_rpc_session **ret_s, bc_binder **ret_root)
+/* ---- TLS options ----------------------------------------------------------- */
+
+#define MAX_TRUST 16
+
+struct tls_opts {
+	const char *cert, *key;
+	const char *trust[MAX_TRUST];
+	unsigned n_trust;
+};
+
+/* Whether argv[*i] is a TLS option: taken (its value too, *@i moved on
+ * to it), or *@err set to the exit status of a usage error. */
+static bool tls_option(struct tls_opts *o, int argc, char **argv, int *i, int *err)
 {
-	int r = bc_rpc_session_connect(addr, BINDERC_RPC_VERSION_DEFAULT, flags, ret_s);
+	const char *opt = argv[*i];
+	const char **slot = NULL;
+
+	if (strcmp(opt, "--tls-cert") == 0)
+		slot = &o->cert;
+	else if (strcmp(opt, "--tls-key") == 0)
+		slot = &o->key;
+	else if (strcmp(opt, "--tls-trust") != 0)
+		return false;
+	if (*i + 1 >= argc) {
+		*err = binder_usage_error("'%s' needs a file", opt);
+	} else if (slot) {
+		*slot = argv[++*i];
+	} else if (o->n_trust == MAX_TRUST) {
+		*err = binder_usage_error("%s", "at most 16 --tls-trust files");
+	} else {
+		o->trust[o->n_trust++] = argv[++*i];
+	}
+	return true;
+}
+
+/* Take the TLS options out of the leading options of argv[0..*argc)
+ * (the rest move down): 0 or the exit status. */
+static int strip_tls_options(struct tls_opts *o, int *argc, char **argv)
+{
+	int i, n = 0, err = 0;
+
+	for (i = 0; i < *argc && argv[i][0] == '-' && argv[i][1] == '-'; i++)
+		if (!tls_option(o, *argc, argv, &i, &err))
+			argv[n++] = argv[i];
+		else if (err)
+			return err;
+	for (; i < *argc; i++)
+		argv[n++] = argv[i];
+	*argc = n;
+	return 0;
+}
+
+/* The TLS context the options describe in *@ret (NULL without them): 0 or
+ * the exit status. */
+static int tls_context(const struct tls_opts *o, bool plain, bc_rpc_tls **ret)
+{
+	bc_rpc_tls *t = NULL;
+	int r;
+
+	*ret = NULL;
+	if (!o->cert && !o->key && !o->n_trust)
+		return 0;
+	if (plain)
+		return binder_usage_error("%s", "--plain-tcp and --tls-* together");
+	if (!o->cert || !o->key || !o->n_trust)
+		return binder_usage_error("%s", "TLS needs --tls-cert, --tls-key and --tls-trust");
+	r = bc_rpc_tls_new(&t);
+	if (r == 0)
+		r = bc_rpc_tls_load_identity(t, o->cert, o->key);
+	for (unsigned k = 0; r == 0 && k < o->n_trust; k++)
+		r = bc_rpc_tls_load_trusted(t, o->trust[k]);
+	if (r < 0) {
+		fprintf(stderr, "%s: TLS: %s\n", prog, r == -EOPNOTSUPP ? strerror(-r) : bc_rpc_tls_last_error());
+		bc_rpc_tls_unref(t);
+		return EXIT_USAGE;
+	}
+	*ret = t;
+	return 0;
+}
+
+/* The session to @addr (over TLS with @tls unless NULL) and its root: 0
+ * or the exit status. */
+static int open_root(const char *addr, unsigned flags, bc_rpc_tls *tls, bc_rpc_session **ret_s,
+		     bc_binder **ret_root)
+{
+	int r = tls ? bc_rpc_session_connect_tls(addr, BINDERC_RPC_VERSION_DEFAULT, flags, tls, ret_s)
+		    : bc_rpc_session_connect(addr, BINDERC_RPC_VERSION_DEFAULT, flags, ret_s);
 
 	if (r == -EPERM && !(flags & BINDERC_RPC_PLAIN_TCP)) {
-		fprintf(stderr, "%s: %s: plain TCP is unencrypted and unauthenticated; add --plain-tcp to use it "
-				"anyway\n", prog, addr);
+		fprintf(stderr, "%s: %s: plain TCP is unencrypted and unauthenticated; use TLS (--tls-cert, "
+				"--tls-key, --tls-trust), or add --plain-tcp to use it anyway\n", prog, addr);
 		return EXIT_USAGE;
 	}
 	if (r == -EINVAL || r == -EAFNOSUPPORT || r == -ERANGE || r == -ENAMETOOLONG) {
 		fprintf(stderr, "%s: bad address '%s': %s (unix:PATH, unix-abstract:NAME, tcp:HOST:PORT, "
 				"vsock:CID:PORT)\n", prog, addr, strerror(-r));
 		return EXIT_USAGE;
+	}
+	if (r < 0 && tls && (r == -EKEYREJECTED || r == -EPROTO)) {
+		fprintf(stderr, "%s: TLS with %s failed: %s\n", prog, addr, bc_rpc_tls_last_error());
+		return EXIT_UNREACHABLE;
 	}
 	if (r < 0) {
 		fprintf(stderr, "%s: cannot reach an RPC binder server at %s: %s\n", prog, addr, strerror(-r));
@@ -61,16 +155,24 @@ static int open_root(const char *addr, unsigned flags, bc_rpc_session **ret_s, b
 static int rpc_ping(int argc, char **argv)
 {
 	bool plain = false, oneway = false, token = true;
+	struct tls_opts o = { 0 };
 	bc_rpc_session *s = NULL;
+	bc_rpc_tls *tls = NULL;
 	bc_binder *root = NULL;
 	char *desc = NULL;
-	int i = binder_call_options(argc, argv, &oneway, &token, &plain), r;
+	int i, r = strip_tls_options(&o, &argc, argv);
 
+	if (r)
+		return r;
+	i = binder_call_options(argc, argv, &oneway, &token, &plain);
 	if (i < 0)
 		return -i;
 	if (oneway || !token || argc - i != 1)
-		return binder_usage_error("%s", "rpc ping [--plain-tcp] ADDR");
-	r = open_root(argv[i], plain ? BINDERC_RPC_PLAIN_TCP : 0, &s, &root);
+		return binder_usage_error("%s", "rpc ping [--plain-tcp | --tls-cert F --tls-key F --tls-trust F] ADDR");
+	r = tls_context(&o, plain, &tls);
+	if (r == 0)
+		r = open_root(argv[i], plain ? BINDERC_RPC_PLAIN_TCP : 0, tls, &s, &root);
+	bc_rpc_tls_unref(tls); /* the session keeps its own */
 	if (r)
 		return r;
 	r = bc_binder_ping(root);
@@ -90,11 +192,16 @@ static int rpc_ping(int argc, char **argv)
 static int rpc_call(int argc, char **argv)
 {
 	bool plain = false, oneway = false, token = true, fds = false;
+	struct tls_opts o = { 0 };
 	bc_rpc_session *s = NULL;
+	bc_rpc_tls *tls = NULL;
 	bc_binder *root = NULL;
 	uint32_t code;
-	int i = binder_call_options(argc, argv, &oneway, &token, &plain), r;
+	int i, r = strip_tls_options(&o, &argc, argv);
 
+	if (r)
+		return r;
+	i = binder_call_options(argc, argv, &oneway, &token, &plain);
 	if (i < 0)
 		return -i;
 	if (argc - i < 2)
@@ -104,7 +211,15 @@ static int rpc_call(int argc, char **argv)
 	/* fds travel only in the session mode that asks for them */
 	for (int k = i + 2; k < argc; k++)
 		fds |= strcmp(argv[k], "fd") == 0;
-	r = open_root(argv[i], (plain ? BINDERC_RPC_PLAIN_TCP : 0) | (fds ? BINDERC_RPC_FDS : 0), &s, &root);
+	r = tls_context(&o, plain, &tls);
+	if (r == 0 && tls && fds) {
+		fprintf(stderr, "%s: file descriptors do not travel over TLS\n", prog);
+		r = EXIT_USAGE;
+	}
+	if (r == 0)
+		r = open_root(argv[i], (plain ? BINDERC_RPC_PLAIN_TCP : 0) | (fds ? BINDERC_RPC_FDS : 0), tls, &s,
+			      &root);
+	bc_rpc_tls_unref(tls);
 	if (r)
 		return r;
 	r = binder_call_object(root, argv[i], oneway, token, code, argc - i - 2, argv + i + 2);
@@ -181,17 +296,23 @@ static int rpc_serve(struct ctx *c, int argc, char **argv)
 	const char *name = NULL, *addr = NULL;
 	unsigned max_sessions = 0, max_threads = 0;
 	struct fwd f = { NULL, NULL };
+	struct tls_opts o = { 0 };
+	bc_rpc_tls *tls = NULL;
 	bc_rpc_server *srv = NULL;
 	bc_class *cls = NULL;
 	bc_binder *root = NULL;
 	bool plain = false;
 	char where[160];
-	int lfd = -1, r;
+	unsigned sock_flags;
+	int lfd = -1, r = 0;
 
 	for (int i = 0; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (strcmp(argv[i], "--listen") == 0) {
+		if (tls_option(&o, argc, argv, &i, &r)) {
+			if (r)
+				return r;
+		} else if (strcmp(argv[i], "--listen") == 0) {
 			if (!v)
 				return binder_usage_error("'%s' needs a value", argv[i]);
 			addr = argv[++i];
@@ -215,15 +336,21 @@ static int rpc_serve(struct ctx *c, int argc, char **argv)
 	}
 	if (!name || !addr)
 		return binder_usage_error("%s", "rpc serve NAME --listen ADDR");
+	r = tls_context(&o, plain, &tls);
+	if (r)
+		return r;
+	sock_flags = plain ? BINDERC_RPC_PLAIN_TCP : tls ? BINDERC_RPC_TLS : 0;
 	/* the address first: a typo is told before the device is opened */
 	{
 		struct sockaddr_storage ss;
 		socklen_t len;
 
-		r = bc_rpc_address_parse(addr, plain ? BINDERC_RPC_PLAIN_TCP : 0, &ss, &len);
+		r = bc_rpc_address_parse(addr, sock_flags, &ss, &len);
+		if (r < 0)
+			tls = bc_rpc_tls_unref(tls);
 		if (r == -EPERM)
-			return binder_usage_error("%s: plain TCP is unencrypted and unauthenticated; add --plain-tcp",
-						  addr);
+			return binder_usage_error("%s: plain TCP is unencrypted and unauthenticated; use TLS "
+						  "(--tls-cert, --tls-key, --tls-trust) or add --plain-tcp", addr);
 		if (r < 0)
 			return binder_usage_error("bad address '%s' (unix:PATH, unix-abstract:NAME, tcp:HOST:PORT, "
 						  "vsock:CID:PORT)", addr);
@@ -231,8 +358,10 @@ static int rpc_serve(struct ctx *c, int argc, char **argv)
 	r = binder_connect_sm(c);
 	if (r == 0)
 		r = binder_find(c, name, &f.target);
-	if (r)
+	if (r) {
+		bc_rpc_tls_unref(tls);
 		return r;
+	}
 	if (bc_binder_get_interface(f.target, &f.desc) < 0 || !f.desc)
 		f.desc = strdup("");
 	r = f.desc ? bc_class_new(f.desc, fwd_transact, NULL, 0, &cls) : -ENOMEM;
@@ -245,12 +374,14 @@ static int rpc_serve(struct ctx *c, int argc, char **argv)
 		r = bc_rpc_server_set_max_sessions(srv, max_sessions);
 	if (r == 0 && max_threads)
 		r = bc_rpc_server_set_max_threads(srv, max_threads);
+	if (r == 0 && tls)
+		r = bc_rpc_server_set_tls(srv, tls);
 	if (r < 0) {
 		fprintf(stderr, "%s: %s\n", prog, strerror(-r));
 		r = r == -EINVAL ? EXIT_USAGE : EXIT_UNREACHABLE;
 		goto out;
 	}
-	r = bc_rpc_listen(addr, plain ? BINDERC_RPC_PLAIN_TCP : 0, &lfd);
+	r = bc_rpc_listen(addr, sock_flags, &lfd);
 	if (r < 0) {
 		fprintf(stderr, "%s: cannot listen at %s: %s\n", prog, addr, strerror(-r));
 		r = EXIT_UNREACHABLE;
@@ -258,7 +389,7 @@ static int rpc_serve(struct ctx *c, int argc, char **argv)
 	}
 	if (bc_rpc_socket_address(lfd, false, where, sizeof(where)) < 0)
 		snprintf(where, sizeof(where), "%s", addr);
-	printf("Serving %s [%s] at %s\n", name, f.desc, where);
+	printf("Serving %s [%s] at %s%s\n", name, f.desc, where, tls ? " over TLS" : "");
 	fflush(stdout);
 	r = bc_rpc_server_join(srv, lfd);
 	if (r < 0) {
@@ -269,21 +400,68 @@ out:
 	if (lfd >= 0)
 		close(lfd);
 	bc_rpc_server_unref(srv);
+	bc_rpc_tls_unref(tls);
 	bc_binder_unref(root);
 	bc_binder_unref(f.target);
 	free(f.desc);
 	return r;
 }
 
+/* ---- tls-keygen --------------------------------------------------------------- */
+
+/* A self-signed certificate and its key, for --tls-cert and --tls-key
+ * here and --tls-trust on the peer. */
+static int rpc_tls_keygen(int argc, char **argv)
+{
+	const char *cert = NULL, *key = NULL;
+	unsigned days = 365;
+	bc_rpc_tls *t = NULL;
+	int r;
+
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--days") == 0) {
+			if ((r = count_arg(argv[i], i + 1 < argc ? argv[i + 1] : NULL, &days)))
+				return r;
+			i++;
+		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
+			return binder_usage_error("unknown tls-keygen option '%s'", argv[i]);
+		} else if (!cert) {
+			cert = argv[i];
+		} else if (!key) {
+			key = argv[i];
+		} else {
+			return binder_usage_error("unexpected argument '%s'", argv[i]);
+		}
+	}
+	if (!key)
+		return binder_usage_error("%s", "rpc tls-keygen CERT KEY [--days N]");
+	r = bc_rpc_tls_new(&t);
+	if (r == 0)
+		r = bc_rpc_tls_generate(t, days);
+	if (r == 0)
+		r = bc_rpc_tls_save_identity(t, cert, key);
+	bc_rpc_tls_unref(t);
+	if (r < 0) {
+		fprintf(stderr, "%s: tls-keygen: %s\n", prog,
+			r == -EOPNOTSUPP || r == -EINVAL ? strerror(-r) : bc_rpc_tls_last_error());
+		return r == -EINVAL ? EXIT_USAGE : EXIT_UNREACHABLE;
+	}
+	printf("Certificate %s (give it to peers for --tls-trust), private key %s, valid %u days\n", cert, key,
+	       days);
+	return 0;
+}
+
 int binder_rpc(struct ctx *c, int argc, char **argv)
 {
 	if (argc < 1)
-		return binder_usage_error("%s", "rpc: ping, call or serve needed");
+		return binder_usage_error("%s", "rpc: ping, call, serve or tls-keygen needed");
 	if (strcmp(argv[0], "ping") == 0)
 		return rpc_ping(argc - 1, argv + 1);
 	if (strcmp(argv[0], "call") == 0)
 		return rpc_call(argc - 1, argv + 1);
 	if (strcmp(argv[0], "serve") == 0)
 		return rpc_serve(c, argc - 1, argv + 1);
-	return binder_usage_error("unknown rpc command '%s' (ping, call, serve)", argv[0]);
+	if (strcmp(argv[0], "tls-keygen") == 0)
+		return rpc_tls_keygen(argc - 1, argv + 1);
+	return binder_usage_error("unknown rpc command '%s' (ping, call, serve, tls-keygen)", argv[0]);
 }

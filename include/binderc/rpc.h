@@ -48,7 +48,10 @@
  * gets -EWOULDBLOCK.  Oneway calls to one object run one at a time in
  * the order they were made, whatever connections carried them.
  *
- * What this version does not do yet: TLS.
+ * TLS (TCP between machines): <binderc/rpc_tls.h>, as Android's TLS
+ * transport -- TLS 1.3, a certificate on both sides, peers pinned by
+ * their certificates; bc_rpc_session_connect_tls(),
+ * bc_rpc_server_set_tls().
  *
  * Handlers of calls that come over a session run on the thread reading
  * the connection they came on.  The protocol carries no caller identity, so on a unix
@@ -165,10 +168,12 @@ void bc_rpc_session_shutdown(bc_rpc_session *s);
  *                         (no resolver); PORT 0 to listen on any free port
  *   vsock:CID:PORT        CID a number, or any, local or host
  *
- * TCP is plain TCP (no TLS yet): every call travels readable and anyone
- * who reaches the port may call the objects served.  It is refused
- * (-EPERM) unless BINDERC_RPC_PLAIN_TCP is among the flags, and a warning
- * goes to stderr for each TCP socket made.  Unix sockets are guarded by
+ * TCP is meant to carry TLS (<binderc/rpc_tls.h>, BINDERC_RPC_TLS
+ * below).  Plain TCP carries every call readable, and anyone who reaches
+ * the port may call the objects served: it is refused (-EPERM) unless
+ * BINDERC_RPC_PLAIN_TCP or BINDERC_RPC_TLS is among the flags, and with
+ * BINDERC_RPC_PLAIN_TCP a warning goes to stderr for each TCP socket
+ * made.  Unix sockets are guarded by
  * their file's permissions; handlers see the peer's credentials
  * (SO_PEERCRED) as bc_txn_get_calling_pid() and _euid().
  */
@@ -176,6 +181,9 @@ void bc_rpc_session_shutdown(bc_rpc_session *s);
 /** Flag of the address functions and bc_rpc_session_connect(): allow
  * tcp: addresses (plain TCP, see above). */
 #define BINDERC_RPC_PLAIN_TCP 0x2u
+/** Flag of the address functions: the socket will carry TLS
+ * (<binderc/rpc_tls.h>), so tcp: is allowed without a warning. */
+#define BINDERC_RPC_TLS 0x4u
 
 /**
  * Parse @addr into a socket address (*@ret, *@ret_len).  -EINVAL for a
@@ -183,7 +191,7 @@ void bc_rpc_session_shutdown(bc_rpc_session *s);
  * after the port), -ERANGE for a port or CID too large, -ENAMETOOLONG
  * for a unix path or name that does not fit a sockaddr_un,
  * -EAFNOSUPPORT for an unknown scheme, -EPERM for tcp: without
- * BINDERC_RPC_PLAIN_TCP.
+ * BINDERC_RPC_PLAIN_TCP or BINDERC_RPC_TLS.
  */
 int bc_rpc_address_parse(const char *addr, unsigned flags, struct sockaddr_storage *ret, socklen_t *ret_len);
 /** Write socket address @sa in the syntax above into @buf (NUL-ended).

@@ -49,7 +49,7 @@ AIDLT_GOLDEN_FLAGS := -DAIDLT_GEN='"$(AIDLT_GEN)"' -I$(TOP)/tests/rpc
 $(AIDLT_BIN)/test_aidl_golden: $(AIDLT_GOLDEN) $(AIDLT_SRC)/at.h $(TOP)/tests/rpc/rpct.h $(TH_HDRS) $(AIDLT_GEN_O) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) $(AIDLT_GOLDEN_FLAGS) -I$(AIDLT_GEN) -o $@ $(AIDLT_GOLDEN) $(AIDLT_GEN_O) $(LBC_SAN_A) \
-		$(CRITERION_LIBS) -lpthread
+		$(LBC_TLS_LIBS) $(CRITERION_LIBS) -lpthread
 
 $(AIDLT_BIN)/test_aidl_bad: $(AIDLT_SRC)/bad.c $(AIDLT_SRC)/annotations.c $(AIDLT_SRC)/kinds.c $(AIDLT_SRC)/at.h $(TH_HDRS) $(AIDL_SAN_A) $(BC_AIDL) $(wildcard $(AIDLT_SRC)/bad/*.aidl)
 	@mkdir -p $(dir $@)
@@ -75,7 +75,7 @@ $(AIDLT_BIN)/test_aidl_kv: $(AIDLT_SRC)/golden_kv.c $(AIDLT_SRC)/at.h $(TOP)/exa
 		$(IFC_SAN_A) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(AIDLT_KV_GEN) -I$(TOP)/examples/kv -o $@ $< $(AIDLT_KV_C) \
-		$(IFC_SAN_A) $(LBC_SAN_A) $(FFI_LIBS) $(CRITERION_LIBS) -lpthread
+		$(IFC_SAN_A) $(LBC_SAN_A) $(LBC_TLS_LIBS) $(FFI_LIBS) $(CRITERION_LIBS) -lpthread
 
 # test_aidl_hal_examples: examples/hal's interfaces (aidl/build.mk
 # generates them) against Android's codes, constants and bytes
@@ -85,7 +85,7 @@ $(AIDLT_BIN)/test_aidl_hal_examples: $(AIDLT_SRC)/golden_hal_examples.c $(AIDLT_
 		$(HALX_POW_C) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(HALX_GEN) -o $@ $< $(HALX_VIB_C) $(HALX_POW_C) $(LBC_SAN_A) \
-		$(CRITERION_LIBS) -lpthread
+		$(LBC_TLS_LIBS) $(CRITERION_LIBS) -lpthread
 
 .PHONY: aidl-tests
 aidl-tests: $(AIDLT_BIN)/test_aidl_golden $(AIDLT_BIN)/test_aidl_bad $(AIDLT_BIN)/test_aidl_fuzz $(AIDLT_BIN)/test_aidl_kv \

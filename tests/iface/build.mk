@@ -16,7 +16,7 @@ HOST_TESTS += $(IFCT_HOST_BINS)
 $(IFCT_HOST_BINS): $(IFCT_HOST)/test_%: $(IFCT_SRC)/host_%.c $(IFCT_SRC)/testiface.h $(IFC_SAN_A) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -I$(IFCT_SRC) -o $@ $< $(IFC_SAN_A) $(LBC_SAN_A) \
-		$(FFI_LIBS) $(CRITERION_LIBS) -lpthread
+		$(LBC_TLS_LIBS) $(FFI_LIBS) $(CRITERION_LIBS) -lpthread
 
 # 'make iface-valgrind': the same host tests without sanitizers, under
 # valgrind (every closure and description freed, no invalid access).
@@ -24,7 +24,7 @@ IFCT_VG_BINS := $(patsubst %,$(IFCT_HOST)/vg/test_%,$(IFCT_HOST_NAMES))
 
 $(IFCT_VG_BINS): $(IFCT_HOST)/vg/test_%: $(IFCT_SRC)/host_%.c $(IFCT_SRC)/testiface.h $(IFC_A) $(LBC_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) -I$(IFCT_SRC) -o $@ $< $(IFC_A) $(LBC_A) $(FFI_LIBS) $(CRITERION_LIBS) -lpthread
+	$(CC) $(CFLAGS_BASE) -I$(IFCT_SRC) -o $@ $< $(IFC_A) $(LBC_A) $(LBC_TLS_LIBS) $(FFI_LIBS) $(CRITERION_LIBS) -lpthread
 
 .PHONY: iface-valgrind
 iface-valgrind: $(IFCT_VG_BINS)

@@ -16,6 +16,10 @@ RPCT_NAMES += rpc_stability
 RPCT_NAMES += rpc_addr rpc_death rpc_listen rpc_conns rpc_async rpc_join rpc_tool
 # A client's bounded set-up against a silent server.
 RPCT_NAMES += rpc_timeout
+# RPC over TLS (OpenSSL builds only: LBC_TLS).
+ifeq ($(LBC_TLS),yes)
+RPCT_NAMES += rpc_tls
+endif
 # The hello example's --rpc mode, run as programs.
 RPCT_NAMES += rpc_hello
 RPCT_BINS := $(patsubst %,$(RPCT_BIN)/test_%,$(RPCT_NAMES))
@@ -24,7 +28,7 @@ HOST_TESTS += $(RPCT_BINS)
 
 $(RPCT_BINS): $(RPCT_BIN)/test_%: $(RPCT_SRC)/test_%.c $(wildcard $(RPCT_SRC)/*.h) $(TH_HDRS) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(TOP)/libbinder-c $(RPCT_EXTRA) -o $@ $< $(LBC_SAN_A) $(CRITERION_LIBS) -lpthread
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(TOP)/libbinder-c $(RPCT_EXTRA) -o $@ $< $(LBC_SAN_A) $(LBC_TLS_LIBS) $(CRITERION_LIBS) -lpthread
 
 # `binder rpc` run as a program, against servers of the test's own.
 $(RPCT_BIN)/test_rpc_tool: $(BINDER_TOOL)

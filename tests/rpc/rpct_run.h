@@ -13,13 +13,13 @@
 #include "harness.h"
 
 /*
- * Run @path with @args (NULL-ended, after argv[0], at most 14) and
+ * Run @path with @args (NULL-ended, after argv[0], at most 22) and
  * return its exit status, with its stdout and stderr together in @out;
  * -1 if it did not exit by itself within TH_HANG_MS (it is killed).
  */
 static inline int rpct_run(const char *path, char *out, size_t size, const char *const *args)
 {
-	const char *argv[16] = { path };
+	const char *argv[24] = { path };
 	size_t n = 0, i;
 	int p[2], status = -1;
 	int64_t end = th_now_ms() + TH_HANG_MS;

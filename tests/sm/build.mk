@@ -18,11 +18,11 @@ HOST_TESTS += $(SMT_HOST) $(SMT_LAZY)
 
 $(SMT_HOST): $(SMT_SRC)/unit_sm.c $(patsubst %,$(SMD_OBJ)/san/%.o,$(SMD_NAMES)) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $^ $(CRITERION_LIBS) -lpthread
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $^ $(LBC_TLS_LIBS) $(CRITERION_LIBS) -lpthread
 
 $(SMT_LAZY): $(SMT_SRC)/unit_lazy.c $(patsubst %,$(SMD_OBJ)/san/%.o,$(SMD_NAMES)) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $^ $(CRITERION_LIBS) -lpthread
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $^ $(LBC_TLS_LIBS) $(CRITERION_LIBS) -lpthread
 
 .PHONY: sm-tests
 sm-tests: $(SMT_HOST) $(SMT_LAZY)

@@ -19,7 +19,7 @@ HOST_TESTS += $(LBCUT_BINS)
 
 $(LBCUT_BINS): $(LBCUT_BIN)/test_%: $(LBCUT_SRC)/test_%.c $(LBCUT_SRC)/ut.h $(TH_HDRS) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(TOP)/libbinder-c -o $@ $< $(LBC_SAN_A) $(CRITERION_LIBS) -lpthread
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -I$(TOP)/libbinder-c -o $@ $< $(LBC_SAN_A) $(LBC_TLS_LIBS) $(CRITERION_LIBS) -lpthread
 
 .PHONY: libbinder-c-unit
 libbinder-c-unit: $(LBCUT_BINS)
