@@ -138,4 +138,4 @@ HOST_TESTS += $(AIDLR_RPC)
 $(AIDLR_RPC): $(AIDLT_SRC)/guest_remote.c $(TH_HDRS) $(TH_LIB) $(AIDLR_GEN_C) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -DTH_RPC_DEFAULT -I$(AIDLR_GEN) -o $@ $< $(AIDLR_GEN_C) \
-		$(TH_LIB) $(LBC_SAN_A) $(CRITERION_LIBS) -lpthread
+		$(TH_LIB) $(LBC_SAN_A) $(LBC_TLS_LIBS) $(CRITERION_LIBS) -lpthread

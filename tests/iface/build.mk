@@ -62,5 +62,5 @@ $(IFCT_RPC): $(IFCT_SRC)/guest_calls.c $(IFCT_SRC)/guest_server.c $(IFCT_SRC)/gu
 		$(TH_HDRS) $(TH_LIB) $(IFC_SAN_A) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -DTH_RPC_DEFAULT -I$(IFCT_SRC) -o $@ \
-		$(IFCT_SRC)/guest_calls.c $(IFCT_SRC)/guest_server.c $(TH_LIB) $(IFC_SAN_A) $(LBC_SAN_A) \
+		$(IFCT_SRC)/guest_calls.c $(IFCT_SRC)/guest_server.c $(TH_LIB) $(IFC_SAN_A) $(LBC_SAN_A) $(LBC_TLS_LIBS) \
 		$(FFI_LIBS) $(CRITERION_LIBS) -lpthread

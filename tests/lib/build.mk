@@ -49,4 +49,4 @@ $(B)/obj/tests/lib-rpc/%.o: $(LBCGT_SRC)/%.c $(LBCGT_SRC)/lt.h $(TH_HDRS)
 
 $(LBCGT_RPC): $(B)/obj/tests/lib-rpc/test_lib.o $(B)/obj/tests/lib-rpc/lt.o $(TH_LIB) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $(filter %.o,$^) $(LBC_SAN_A) $(CRITERION_LIBS) -lpthread
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $(filter %.o,$^) $(LBC_SAN_A) $(LBC_TLS_LIBS) $(CRITERION_LIBS) -lpthread
