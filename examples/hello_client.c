@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * hello-client [--rpc ADDR [--plain-tcp]] [NAME]: calls sayHello(NAME) on
- * the hello service and prints the answer.  It finds the service through
- * the service manager, or with --rpc as the root object of the RPC binder
- * server at ADDR (hello-service --rpc ADDR; tcp: addresses need
- * --plain-tcp); the call itself is the same code either way.
+ * hello-client [--rpc ADDR [--plain-tcp | --tls CERT KEY PEER-CERT]] [NAME]:
+ * calls sayHello(NAME) on the hello service and prints the answer.  It
+ * finds the service through the service manager, or with --rpc as the
+ * root object of the RPC binder server at ADDR (hello-service --rpc ADDR;
+ * tcp: addresses take TLS, or --plain-tcp); the call itself is the same
+ * code either way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,10 +32,11 @@ static int find_on_device(bc_process **proc, bc_binder **hello)
 	return r;
 }
 
-/* The hello object, as the root of the RPC binder server at @addr. */
-static int find_on_socket(const char *addr, unsigned flags, bc_rpc_session **s, bc_binder **hello)
+/* The hello object, as the root of the RPC binder server @o names. */
+static int find_on_socket(const struct hello_rpc *o, bc_rpc_session **s, bc_binder **hello)
 {
-	int r = bc_rpc_session_connect(addr, BINDERC_RPC_VERSION_DEFAULT, flags, s);
+	int r = o->tls ? bc_rpc_session_connect_tls(o->addr, BINDERC_RPC_VERSION_DEFAULT, 0, o->tls, s)
+		       : bc_rpc_session_connect(o->addr, BINDERC_RPC_VERSION_DEFAULT, o->flags, s);
 
 	if (r == 0)
 		r = bc_rpc_session_get_root(*s, hello);
@@ -45,30 +47,23 @@ static int find_on_socket(const char *addr, unsigned flags, bc_rpc_session **s, 
 
 int main(int argc, char **argv)
 {
-	const char *rpc = NULL, *name = "world";
+	const char *name = "world";
+	struct hello_rpc rpc;
 	bc_process *proc = NULL;
 	bc_rpc_session *session = NULL;
 	bc_binder *hello = NULL;
 	bc_parcel *req = NULL, *reply = NULL;
 	char *answer = NULL;
-	unsigned flags = 0;
 	int i = 1, r;
 
-	if (argc > 2 && strcmp(argv[1], "--rpc") == 0) {
-		rpc = argv[2];
-		i = 3;
-		if (argc > 3 && strcmp(argv[3], "--plain-tcp") == 0) {
-			flags = BINDERC_RPC_PLAIN_TCP;
-			i = 4;
-		}
-	}
-	if (argc - i > 1 || (argc - i == 1 && argv[i][0] == '-')) {
-		fprintf(stderr, "usage: hello-client [--rpc ADDR [--plain-tcp]] [NAME]\n");
+	if (hello_rpc_options("hello-client", argc, argv, &i, &rpc) < 0 || argc - i > 1 ||
+	    (argc - i == 1 && argv[i][0] == '-')) {
+		fprintf(stderr, "usage: hello-client [--rpc ADDR [--plain-tcp | --tls CERT KEY PEER-CERT]] [NAME]\n");
 		return 2;
 	}
 	if (argc - i == 1)
 		name = argv[i];
-	r = rpc ? find_on_socket(rpc, flags, &session, &hello) : find_on_device(&proc, &hello);
+	r = rpc.addr ? find_on_socket(&rpc, &session, &hello) : find_on_device(&proc, &hello);
 	/* A parcel of the binder's own transport: kernel or RPC wire form. */
 	if (r == 0)
 		r = bc_binder_new_parcel(hello, &req);
@@ -80,10 +75,10 @@ int main(int argc, char **argv)
 		r = bc_binder_transact(hello, HELLO_SAY_HELLO, req, &reply, 0, NULL);
 	if (r == 0)
 		r = bc_parcel_read_string16(reply, &answer, NULL);
-	if (r == -EPERM && rpc && !flags)
-		fprintf(stderr, "hello-client: %s: plain TCP is unencrypted and unauthenticated; add --plain-tcp to use it anyway\n", rpc);
+	if (r < 0 && rpc.addr)
+		hello_rpc_error("hello-client", &rpc, r);
 	else if (r < 0)
-		fprintf(stderr, "hello-client: %s%s%s\n", rpc ? rpc : "", rpc ? ": " : "", strerror(-r));
+		fprintf(stderr, "hello-client: %s\n", strerror(-r));
 	else
 		printf("%s\n", answer);
 	free(answer);
@@ -92,5 +87,6 @@ int main(int argc, char **argv)
 	bc_binder_unref(hello);
 	bc_rpc_session_unref(session);
 	bc_process_unref(proc);
+	bc_rpc_tls_unref(rpc.tls);
 	return r < 0;
 }

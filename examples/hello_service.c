@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * hello-service [--rpc ADDR [--plain-tcp]]: serves one object whose method
- * sayHello(String name) answers with a greeting.
+ * hello-service [--rpc ADDR [--plain-tcp | --tls CERT KEY PEER-CERT]]:
+ * serves one object whose method sayHello(String name) answers with a
+ * greeting.
  *
  * Without options it registers the object as "hello" with the service
  * manager on $BINDER_DEVICE (else /dev/binderc, else /dev/binder).  With
  * --rpc it opens no binder device at all: it listens on the socket
- * address ADDR (unix:PATH, unix-abstract:NAME, vsock:CID:PORT, and
- * tcp:HOST:PORT with --plain-tcp: unencrypted, anyone who reaches the port
- * may call) and serves the same object there as the root of an RPC
- * binder server, which is how binder works between VMs and machines, or
- * where no binder module is loaded.  It prints the address it listens on
- * (port 0 becomes the port the kernel chose).
+ * address ADDR (unix:PATH, unix-abstract:NAME, vsock:CID:PORT, or
+ * tcp:HOST:PORT with TLS -- our certificate and key, and the client's
+ * certificate, the only one accepted -- or with --plain-tcp: unencrypted,
+ * anyone who reaches the port may call) and serves the same object there
+ * as the root of an RPC binder server, which is how binder works between
+ * VMs and machines, or where no binder module is loaded.  It prints the
+ * address it listens on (port 0 becomes the port the kernel chose).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -71,19 +73,22 @@ static int serve_on_device(bc_binder *hello)
 	return r;
 }
 
-/* Serve @hello as the root object of an RPC server listening at @addr. */
-static int serve_on_socket(bc_binder *hello, const char *addr, unsigned flags)
+/* Serve @hello as the root object of an RPC server, as @o says. */
+static int serve_on_socket(bc_binder *hello, const struct hello_rpc *o)
 {
 	bc_rpc_server *srv = NULL;
 	char where[128];
-	int fd = -1, r = bc_rpc_listen(addr, flags, &fd);
+	int fd = -1, r = bc_rpc_listen(o->addr, o->flags, &fd);
 
 	if (r == 0)
 		r = bc_rpc_server_new(hello, &srv);
+	if (r == 0 && o->tls)
+		r = bc_rpc_server_set_tls(srv, o->tls);
 	if (r == 0 && bc_rpc_socket_address(fd, false, where, sizeof(where)) < 0)
-		snprintf(where, sizeof(where), "%s", addr);
+		snprintf(where, sizeof(where), "%s", o->addr);
 	if (r == 0) {
-		printf("hello-service: serving '%s' over RPC binder at %s\n", HELLO_DESCRIPTOR, where);
+		printf("hello-service: serving '%s' over RPC binder at %s%s\n", HELLO_DESCRIPTOR, where,
+		       o->tls ? " (TLS)" : "");
 		fflush(stdout);
 		r = bc_rpc_server_join(srv, fd); /* a thread per session */
 	}
@@ -95,20 +100,13 @@ static int serve_on_socket(bc_binder *hello, const char *addr, unsigned flags)
 
 int main(int argc, char **argv)
 {
-	const char *rpc = NULL;
-	unsigned flags = 0;
+	struct hello_rpc rpc;
 	bc_class *cls = NULL;
 	bc_binder *hello = NULL;
-	int r;
+	int i = 1, r;
 
-	if (argc == 4 && strcmp(argv[3], "--plain-tcp") == 0) {
-		flags = BINDERC_RPC_PLAIN_TCP;
-		argc--;
-	}
-	if (argc == 3 && strcmp(argv[1], "--rpc") == 0) {
-		rpc = argv[2];
-	} else if (argc != 1 || flags) {
-		fprintf(stderr, "usage: hello-service [--rpc ADDR [--plain-tcp]]\n");
+	if (hello_rpc_options("hello-service", argc, argv, &i, &rpc) < 0 || i != argc) {
+		fprintf(stderr, "usage: hello-service [--rpc ADDR [--plain-tcp | --tls CERT KEY PEER-CERT]]\n");
 		return 2;
 	}
 	/* the library checks the interface token for us */
@@ -116,12 +114,13 @@ int main(int argc, char **argv)
 	if (r == 0)
 		r = bc_binder_new(cls, NULL, &hello);
 	if (r == 0)
-		r = rpc ? serve_on_socket(hello, rpc, flags) : serve_on_device(hello);
-	if (r == -EPERM && rpc && !flags)
-		fprintf(stderr, "hello-service: %s: plain TCP is unencrypted and unauthenticated; add --plain-tcp to use it anyway\n", rpc);
+		r = rpc.addr ? serve_on_socket(hello, &rpc) : serve_on_device(hello);
+	if (r < 0 && rpc.addr)
+		hello_rpc_error("hello-service", &rpc, r);
 	else if (r < 0)
-		fprintf(stderr, "hello-service: %s%s%s\n", rpc ? rpc : "", rpc ? ": " : "", strerror(-r));
+		fprintf(stderr, "hello-service: %s\n", strerror(-r));
 	bc_binder_unref(hello);
 	bc_class_unref(cls);
+	bc_rpc_tls_unref(rpc.tls);
 	return r < 0;
 }
