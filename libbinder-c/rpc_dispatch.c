@@ -231,8 +231,12 @@ int bc__rpc_run(bc_rpc_session *s, struct rpc_conn *cn, uint8_t **reply_body, si
 		if (atomic_load(&s->drained) && !reply_body)
 			return 0;
 		r = bc__rpc_read_cmd(s, cn, &h, &body, &rx);
+		/* the peer closed between messages: the end of serving, and
+		 * for a single command's reader (a client's incoming
+		 * connection, threaded or polled) the end of the session,
+		 * which must not read the same end-of-file again */
 		if (r == -EPIPE && !reply_body)
-			return 0; /* the peer closed between messages */
+			return once ? -EPIPE : 0;
 		if (r < 0)
 			return r;
 		switch (h.command) {
