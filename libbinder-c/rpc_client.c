@@ -235,12 +235,11 @@ static void *reader_main(void *arg)
 
 /* ---- joins ----------------------------------------------------------------------- */
 
-int bc_rpc_session_join_fd(bc_rpc_session *s, int fd, bool incoming)
+int bc__rpc_join_conn(bc_rpc_session *s, int fd, bool incoming, struct rpc_conn **ret)
 {
 	struct bc_rpc_conn_header h = { .session_id_size = BC_RPC_SESSION_ID_SIZE };
 	uint8_t out[BC_RPC_CONN_HEADER_SIZE + BC_RPC_SESSION_ID_SIZE + BC_RPC_CONN_INIT_SIZE];
 	uint8_t init[BC_RPC_CONN_INIT_SIZE];
-	struct reader *rd = NULL;
 	struct rpc_conn *c = NULL;
 	size_t len = BC_RPC_CONN_HEADER_SIZE + BC_RPC_SESSION_ID_SIZE;
 	unsigned have;
@@ -261,10 +260,6 @@ int bc_rpc_session_join_fd(bc_rpc_session *s, int fd, bool incoming)
 	pthread_mutex_unlock(&s->mu);
 	if (!incoming && have >= s->peer_threads)
 		r = -EUSERS;
-	if (r == 0 && incoming)
-		rd = malloc(sizeof(*rd));
-	if (r == 0 && incoming && !rd)
-		r = -ENOMEM;
 	/* the version and fd mode of a join are not read; ours, for form */
 	h.version = s->version;
 	h.fd_mode = (uint8_t)s->fd_mode;
@@ -302,12 +297,27 @@ int bc_rpc_session_join_fd(bc_rpc_session *s, int fd, bool incoming)
 	if (r == 0)
 		r = bc__rpc_conn_add(s, c, 0);
 	if (r < 0) {
-		free(rd);
 		bc__rpc_conn_free(c);
 		return r;
 	}
-	if (!incoming)
-		return 0;
+	*ret = c;
+	return 0;
+}
+
+int bc_rpc_session_join_fd(bc_rpc_session *s, int fd, bool incoming)
+{
+	struct reader *rd = malloc(sizeof(*rd));
+	struct rpc_conn *c = NULL;
+	int r = rd ? 0 : -ENOMEM;
+
+	if (r == 0)
+		r = bc__rpc_join_conn(s, fd, incoming, &c);
+	else if (fd >= 0)
+		close(fd);
+	if (r < 0 || !incoming) {
+		free(rd);
+		return r;
+	}
 	/* From here the connection is the session's, freed with it. */
 	rd->s = s;
 	rd->c = c;

@@ -131,7 +131,10 @@ static int start_watcher(bc_rpc_session *s)
 	bool no = false;
 	int r;
 
-	if (s->is_server || !atomic_compare_exchange_strong(&s->watcher_starting, &no, true))
+	/* a polled incoming connection is the program's watch: its hang-up
+	 * ends the session in bc_rpc_session_handle_polled() */
+	if (s->is_server || atomic_load(&s->has_polled) ||
+	    !atomic_compare_exchange_strong(&s->watcher_starting, &no, true))
 		return 0;
 	r = -pthread_create(&s->watcher, NULL, watcher_main, s);
 	if (r < 0) {

@@ -17,6 +17,7 @@
  *                  rpc_tls_ctx.c its context (rpc_tls_internal.h);
  *                  rpc_tls_none.c instead, built without OpenSSL
  *   rpc_client.c   a client's set-up, joins and incoming connections
+ *   rpc_poll.c     an incoming connection the program polls itself
  *
  * LOCKING: each connection is used by one thread at a time (its mu, and
  * the thread-local owner for calls nested in a handler running on a
@@ -175,6 +176,10 @@ struct bc_rpc_session {
 	atomic_int error;
 	/* a server session gave its last object back: a clean end */
 	atomic_bool drained;
+	/* rpc_poll.c: the incoming connection the program polls (set once,
+	 * under mu), and whether there is one (read without mu) */
+	struct rpc_conn *polled;
+	atomic_bool has_polled;
 	/* rpc_death.c: obituaries sent once; a client's watcher thread */
 	atomic_bool obituaries_sent;
 	atomic_bool watcher_starting;
@@ -325,6 +330,11 @@ void bc__rpc_server_remove_session(bc_rpc_server *srv, bc_rpc_session *s);
 int bc__rpc_server_may_add(bc_rpc_server *srv);
 /* The live session of id @id (referenced), or NULL. */
 bc_rpc_session *bc__rpc_server_find_session(bc_rpc_server *srv, const uint8_t *id);
+
+/* ---- rpc_client.c ----------------------------------------------------------- */
+/* Join connection @fd (taken) to client session @s, set up and added to
+ * it, in *@ret; nobody reads it yet. */
+int bc__rpc_join_conn(bc_rpc_session *s, int fd, bool incoming, struct rpc_conn **ret);
 
 /* ---- rpc_death.c ------------------------------------------------------------ */
 int bc__rpc_link_to_death(bc_binder *b, bc_death_fn fn, void *userdata, bc_slot **ret);

@@ -138,6 +138,28 @@ int bc_rpc_session_join_fd(bc_rpc_session *s, int fd, bool incoming);
  */
 void bc_rpc_client_set_setup_timeout(unsigned ms);
 int bc_rpc_session_set_setup_timeout(bc_rpc_session *s, unsigned ms);
+/**
+ * Poll-friendly incoming connection, for a client with no threads of the
+ * library's, as a kernel binder client polls its device fd: like an
+ * incoming bc_rpc_session_join_fd(), but nobody reads it until the
+ * program calls bc_rpc_session_handle_polled(), which it does whenever
+ * the socket (@fd; *@ret_fd of bc_rpc_session_join_polled()) polls
+ * readable (POLLIN).  The server's calls to the client's objects then run
+ * on that thread, as does the end of the session: when the server goes,
+ * bc_rpc_session_handle_polled() runs the death recipients and says
+ * -EPIPE, and no watcher thread is started for them.  At most one per
+ * session (-EBUSY).  The socket is the session's: stop polling it once
+ * the session's last reference is dropped.
+ */
+int bc_rpc_session_join_polled_fd(bc_rpc_session *s, int fd);
+/** bc_rpc_connect() to @addr, then bc_rpc_session_join_polled_fd(); the
+ * socket to poll in *@ret_fd. */
+int bc_rpc_session_join_polled(bc_rpc_session *s, const char *addr, unsigned flags, int *ret_fd);
+/** Run every command that came on the polled connection, without
+ * waiting for more: 0; -EPIPE once the session has ended (its death
+ * recipients have run, on this thread); -ENOTCONN without a polled
+ * connection. */
+int bc_rpc_session_handle_polled(bc_rpc_session *s);
 /** bc_rpc_connect() to @addr, then bc_rpc_session_join_fd(). */
 int bc_rpc_session_join(bc_rpc_session *s, const char *addr, unsigned flags, bool incoming);
 /** Take a reference.  Returns @s. */

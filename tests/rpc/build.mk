@@ -22,6 +22,8 @@ RPCT_NAMES += rpc_tls
 endif
 # The hello example's --rpc mode, run as programs.
 RPCT_NAMES += rpc_hello
+# An incoming connection the client polls itself.
+RPCT_NAMES += rpc_poll
 RPCT_BINS := $(patsubst %,$(RPCT_BIN)/test_%,$(RPCT_NAMES))
 
 HOST_TESTS += $(RPCT_BINS)
