@@ -277,6 +277,20 @@ static struct aidl_expr *parse_expr(struct parser *ps)
 
 /* ---- annotations and types ------------------------------------------------ */
 
+/* Whether an annotation's parameter starts "name =" (else it is the one
+ * unnamed value, as in @EnforcePermission("X"), which Android names
+ * "value").  One token of lookahead on a copy of the lexer. */
+static bool named_param(const struct parser *ps)
+{
+	struct aidl_lexer lx = ps->lx;
+	struct aidl_token t;
+
+	if (ps->t.kind != TK_IDENT)
+		return false;
+	aidl_lex(&lx, &t);
+	return t.kind == TK_PUNCT && strcmp(t.text, "=") == 0;
+}
+
 /* Annotations before a declaration, member, parameter or type.  Any of
  * Android's is read (annot.c's table checks its parameters); where it was
  * written is checked by whoever receives the list. */
@@ -295,14 +309,19 @@ static void parse_annots(struct parser *ps, struct aidl_annot **ret, size_t *n)
 			aidl_fail(ps->ctx, &a->loc, "unknown annotation @%s (Android's aidl has none of that name)",
 				  a->name);
 		if (is_punct(ps, "(")) {
+			bool first = true;
+
 			next(ps);
 			while (!is_punct(ps, ")")) {
 				struct aidl_loc at = ps->t.loc;
-				const char *key = expect_ident(ps, "an annotation parameter name");
+				bool named = !first || named_param(ps);
+				const char *key = named ? expect_ident(ps, "an annotation parameter name") : "value";
 				struct aidl_expr *v;
 				bool list = false;
 
-				expect_punct(ps, "=");
+				first = false;
+				if (named)
+					expect_punct(ps, "=");
 				if (is_punct(ps, "{")) { /* {"a", "b"}: a string list */
 					list = true;
 					v = new_expr(ps, 0);
@@ -322,6 +341,8 @@ static void parse_annots(struct parser *ps, struct aidl_annot **ret, size_t *n)
 					v = parse_expr(ps);
 				}
 				aidl_annot_param(ps->ctx, a, &at, key, v, list);
+				if (!named)
+					break; /* the unnamed value is the only one */
 				if (!is_punct(ps, ","))
 					break;
 				next(ps);
