@@ -764,6 +764,39 @@ static void parse_enum(struct parser *ps, struct aidl_decl *d)
 		aidl_fail(ps->ctx, &d->loc, "enum %s has no enumerators", d->name);
 }
 
+/* Android gives every union U a nested enum U.Tag, backed by int, with
+ * one enumerator per field, named like it and numbered from 0: the
+ * union's tag on the wire.  HALs use it as a type (audio's effect
+ * parameters: `union Id { Equalizer.Tag commonTag; }`).  Declared here
+ * as if written, unless the union declares a type named Tag itself. */
+static void add_union_tag(struct parser *ps, struct aidl_decl *u)
+{
+	struct aidl_decl *t;
+
+	for (size_t i = 0; i < u->n_nested; i++)
+		if (strcmp(u->nested[i]->name, "Tag") == 0)
+			return;
+	t = aidl_alloc(ps->ctx, sizeof(*t));
+	t->doc = u->doc;
+	t->parent = u;
+	t->loc = u->loc;
+	t->kind = K_ENUM;
+	t->union_tag = true;
+	t->name = "Tag";
+	t->qname = aidl_printf(ps->ctx, "%s.Tag", u->qname);
+	t->cname = aidl_printf(ps->ctx, "%s_Tag", u->cname);
+	t->descriptor = t->qname;
+	t->backing = B_INT;
+	t->vintf = u->vintf;
+	for (size_t i = 0; i < u->n_fields; i++) {
+		struct aidl_const *c = PUSH(ps->ctx, t->consts, t->n_consts);
+
+		c->loc = u->fields[i].loc;
+		c->name = u->fields[i].name; /* no value: the previous one + 1 */
+	}
+	*PUSH(ps->ctx, u->nested, u->n_nested) = t;
+}
+
 /* A declaration, its annotations @a already read; @parent encloses it. */
 static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc, struct aidl_decl *parent,
 				    struct aidl_annot *a, size_t na)
@@ -853,6 +886,8 @@ static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc, str
 		break;
 	case K_PARCELABLE:
 		parse_parcelable(ps, d);
+		if (d->is_union && d->n_fields)
+			add_union_tag(ps, d);
 		break;
 	case K_ENUM:
 		parse_enum(ps, d);

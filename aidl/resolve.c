@@ -415,7 +415,8 @@ static void resolve_consts(struct aidl_ctx *ctx, struct aidl_decl *d)
 	for (size_t i = 0; i < d->n_consts; i++) {
 		struct aidl_const *c = &d->consts[i];
 
-		check_name(ctx, &c->loc, c->name);
+		if (!d->union_tag) /* U.Tag's are U's field names: C sees them prefixed */
+			check_name(ctx, &c->loc, c->name);
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(d->consts[j].name, c->name) == 0)
 				aidl_fail(ctx, &c->loc, "'%s' is declared twice", c->name);
