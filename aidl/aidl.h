@@ -282,6 +282,7 @@ struct aidl_decl {
 	struct aidl_doc *doc;
 	bool oneway;	    /* interface */
 	bool is_union;	    /* a parcelable declared as a union */
+	bool union_tag;	    /* the enum U.Tag Android declares for a union U */
 	bool vintf;	    /* @VintfStability (here or on an enclosing type) */
 	bool fixed_size;    /* @FixedSize: checked to hold only fixed-size fields */
 	bool sensitive;	    /* @SensitiveData */

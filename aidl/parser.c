@@ -277,6 +277,20 @@ static struct aidl_expr *parse_expr(struct parser *ps)
 
 /* ---- annotations and types ------------------------------------------------ */
 
+/* Whether an annotation's parameter starts "name =" (else it is the one
+ * unnamed value, as in @EnforcePermission("X"), which Android names
+ * "value").  One token of lookahead on a copy of the lexer. */
+static bool named_param(const struct parser *ps)
+{
+	struct aidl_lexer lx = ps->lx;
+	struct aidl_token t;
+
+	if (ps->t.kind != TK_IDENT)
+		return false;
+	aidl_lex(&lx, &t);
+	return t.kind == TK_PUNCT && strcmp(t.text, "=") == 0;
+}
+
 /* Annotations before a declaration, member, parameter or type.  Any of
  * Android's is read (annot.c's table checks its parameters); where it was
  * written is checked by whoever receives the list. */
@@ -295,14 +309,19 @@ static void parse_annots(struct parser *ps, struct aidl_annot **ret, size_t *n)
 			aidl_fail(ps->ctx, &a->loc, "unknown annotation @%s (Android's aidl has none of that name)",
 				  a->name);
 		if (is_punct(ps, "(")) {
+			bool first = true;
+
 			next(ps);
 			while (!is_punct(ps, ")")) {
 				struct aidl_loc at = ps->t.loc;
-				const char *key = expect_ident(ps, "an annotation parameter name");
+				bool named = !first || named_param(ps);
+				const char *key = named ? expect_ident(ps, "an annotation parameter name") : "value";
 				struct aidl_expr *v;
 				bool list = false;
 
-				expect_punct(ps, "=");
+				first = false;
+				if (named)
+					expect_punct(ps, "=");
 				if (is_punct(ps, "{")) { /* {"a", "b"}: a string list */
 					list = true;
 					v = new_expr(ps, 0);
@@ -322,6 +341,8 @@ static void parse_annots(struct parser *ps, struct aidl_annot **ret, size_t *n)
 					v = parse_expr(ps);
 				}
 				aidl_annot_param(ps->ctx, a, &at, key, v, list);
+				if (!named)
+					break; /* the unnamed value is the only one */
 				if (!is_punct(ps, ","))
 					break;
 				next(ps);
@@ -743,6 +764,39 @@ static void parse_enum(struct parser *ps, struct aidl_decl *d)
 		aidl_fail(ps->ctx, &d->loc, "enum %s has no enumerators", d->name);
 }
 
+/* Android gives every union U a nested enum U.Tag, backed by int, with
+ * one enumerator per field, named like it and numbered from 0: the
+ * union's tag on the wire.  HALs use it as a type (audio's effect
+ * parameters: `union Id { Equalizer.Tag commonTag; }`).  Declared here
+ * as if written, unless the union declares a type named Tag itself. */
+static void add_union_tag(struct parser *ps, struct aidl_decl *u)
+{
+	struct aidl_decl *t;
+
+	for (size_t i = 0; i < u->n_nested; i++)
+		if (strcmp(u->nested[i]->name, "Tag") == 0)
+			return;
+	t = aidl_alloc(ps->ctx, sizeof(*t));
+	t->doc = u->doc;
+	t->parent = u;
+	t->loc = u->loc;
+	t->kind = K_ENUM;
+	t->union_tag = true;
+	t->name = "Tag";
+	t->qname = aidl_printf(ps->ctx, "%s.Tag", u->qname);
+	t->cname = aidl_printf(ps->ctx, "%s_Tag", u->cname);
+	t->descriptor = t->qname;
+	t->backing = B_INT;
+	t->vintf = u->vintf;
+	for (size_t i = 0; i < u->n_fields; i++) {
+		struct aidl_const *c = PUSH(ps->ctx, t->consts, t->n_consts);
+
+		c->loc = u->fields[i].loc;
+		c->name = u->fields[i].name; /* no value: the previous one + 1 */
+	}
+	*PUSH(ps->ctx, u->nested, u->n_nested) = t;
+}
+
 /* A declaration, its annotations @a already read; @parent encloses it. */
 static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc, struct aidl_decl *parent,
 				    struct aidl_annot *a, size_t na)
@@ -832,6 +886,8 @@ static struct aidl_decl *parse_decl(struct parser *ps, struct aidl_doc *doc, str
 		break;
 	case K_PARCELABLE:
 		parse_parcelable(ps, d);
+		if (d->is_union && d->n_fields)
+			add_union_tag(ps, d);
 		break;
 	case K_ENUM:
 		parse_enum(ps, d);

@@ -415,7 +415,8 @@ static void resolve_consts(struct aidl_ctx *ctx, struct aidl_decl *d)
 	for (size_t i = 0; i < d->n_consts; i++) {
 		struct aidl_const *c = &d->consts[i];
 
-		check_name(ctx, &c->loc, c->name);
+		if (!d->union_tag) /* U.Tag's are U's field names: C sees them prefixed */
+			check_name(ctx, &c->loc, c->name);
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(d->consts[j].name, c->name) == 0)
 				aidl_fail(ctx, &c->loc, "'%s' is declared twice", c->name);
@@ -461,6 +462,16 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 			aidl_fail(ctx, &f->type.loc, "parcelable %s cannot contain itself", d->name);
 		if (f->def && f->type.fixed2)
 			aidl_unsupported(ctx, &f->def->loc, "a default value for a multi-dimensional array");
+		/* {} is the one default an array of parcelables, binders or
+		 * fds can have (no constant is of those types): an empty,
+		 * non-null array, as for any other array (audio's Range) */
+		if (f->def && f->def->op == '{' && f->def->n_elems == 0 && f->type.array)
+			continue;
+		if (f->def && f->type.array && f->type.basic != B_HOLDER &&
+		    (f->type.basic == B_IBINDER || f->type.basic == B_FD || f->type.basic == B_PFD ||
+		     (f->type.basic == B_USER && f->type.decl->kind != K_ENUM)))
+			aidl_fail(ctx, &f->def->loc, "the default of '%s' (%s) can only be {}: no constant has its element type",
+				  f->name, type_str(ctx, &f->type));
 		if (f->def && (f->type.basic == B_HOLDER || f->type.basic == B_IBINDER || f->type.basic == B_FD || f->type.basic == B_PFD ||
 			       (f->type.basic == B_USER && f->type.decl->kind != K_ENUM)))
 			aidl_unsupported(ctx, &f->def->loc,

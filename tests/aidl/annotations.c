@@ -87,3 +87,20 @@ Test(aidl_annotations, unknown_one_is_named)
 	cr_assert_neq(aidl_check_buffer(&opts, "T.aidl", src, strlen(src), err, sizeof(err)), 0);
 	cr_assert(strstr(err, "unknown annotation @Frobnicate"), "%s", err);
 }
+
+/* @A(x) is @A(value=x) in Android's grammar (aidl_language.y): the one
+ * unnamed parameter, for the annotations that have a "value". */
+Test(aidl_annotations, unnamed_value_parameter)
+{
+	static const char *const ok[] = {
+		"interface T { @EnforcePermission(\"A\") void f(); }",
+		"@SuppressWarnings({\"inout-parameter\", \"out-array\"}) interface T { void f(inout int[] x); }",
+		"@JavaSuppressLint({\"NewApi\"}) interface T { }",
+		"@Descriptor(\"a.b.IT\") interface T { }",
+	};
+	char err[1024];
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		cr_expect_eq(aidl_check_buffer(&opts, "T.aidl", ok[i], strlen(ok[i]), err, sizeof(err)), 0, "%s: %s",
+			     ok[i], err);
+}

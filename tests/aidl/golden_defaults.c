@@ -79,3 +79,45 @@ Test(aidl_defaults, union_starts_with_its_first_array)
 	org_binderc_test_UDefaults_clear(&r), org_binderc_test_UDefaults_clear(&u);
 	bc_parcel_unref(p), bc_parcel_unref(q);
 }
+
+#include "org_binderc_test_EmptyDefaults.h"
+
+/* {} on arrays of parcelables, binders and fds: empty, non-null arrays,
+ * written as count 0 (a @nullable one too: it is not null). */
+Test(aidl_defaults, empty_arrays_of_objects)
+{
+	bc_parcel *p = at_parcel(), *q = at_parcel();
+	org_binderc_test_EmptyDefaults u, r;
+	org_binderc_test_EmptyDefaults_Kinds k, rk;
+	size_t tok;
+
+	cr_assert_eq(org_binderc_test_EmptyDefaults_init(&u), 0);
+	cr_assert_eq(u._tag, org_binderc_test_EmptyDefaults_TAG_points);
+	cr_assert(u.points && u.points_len == 0);
+	cr_assert_eq(org_binderc_test_EmptyDefaults_write(p, &u), 0);
+	bc_parcel_write_int32(q, 0);
+	bc_parcel_write_int32(q, 0);
+	at_same(p, q);
+	at_rewind(q);
+	cr_assert_eq(org_binderc_test_EmptyDefaults_read(q, &r), 0);
+	cr_assert_eq(r.points_len, 0);
+	org_binderc_test_EmptyDefaults_clear(&r), org_binderc_test_EmptyDefaults_clear(&u);
+	bc_parcel_unref(p), bc_parcel_unref(q);
+
+	p = at_parcel(), q = at_parcel();
+	cr_assert_eq(org_binderc_test_EmptyDefaults_Kinds_init(&k), 0);
+	cr_assert(k.maybe && k.list && k.binders && k.maybeBinders && k.pfds);
+	cr_assert_null(k.stillNull);
+	cr_assert_eq(org_binderc_test_EmptyDefaults_Kinds_write(p, &k), 0);
+	bc_parcel_begin_parcelable(q, &tok);
+	for (int i = 0; i < 5; i++)
+		bc_parcel_write_int32(q, 0);
+	bc_parcel_write_int32(q, -1); /* the @nullable array without a default */
+	bc_parcel_end_parcelable(q, tok);
+	at_same(p, q);
+	at_rewind(q);
+	cr_assert_eq(org_binderc_test_EmptyDefaults_Kinds_read(q, &rk), 0);
+	cr_assert(rk.maybe && rk.maybe_len == 0 && !rk.stillNull);
+	org_binderc_test_EmptyDefaults_Kinds_clear(&rk), org_binderc_test_EmptyDefaults_Kinds_clear(&k);
+	bc_parcel_unref(p), bc_parcel_unref(q);
+}

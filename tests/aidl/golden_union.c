@@ -273,3 +273,52 @@ Test(aidl_parcelable_array, loopback)
 	org_binderc_test_Polygon_clear(&g);
 	bc_binder_unref(svc);
 }
+
+/* ---- U.Tag: the enum Android declares for every union ---------------------- */
+
+#include "org_binderc_test_ValueKinds.h"
+
+Test(aidl_union_tag, values_are_the_field_indexes)
+{
+	cr_assert_eq(org_binderc_test_Value_Tag_num, 0);
+	cr_assert_eq(org_binderc_test_Value_Tag_point, org_binderc_test_Value_TAG_point);
+	cr_assert_eq(org_binderc_test_Value_Tag_token, 4);
+	cr_assert_eq(org_binderc_test_ValueKinds_Id_Tag_own, 2);
+	cr_assert_eq(sizeof(org_binderc_test_Value_Tag), 4);
+}
+
+/* int32 like any int-backed enum: the field, an int32 array, and inside
+ * a union field (marker 1, tag, value). */
+Test(aidl_union_tag, wire)
+{
+	bc_parcel *p = at_parcel(), *q = at_parcel();
+	static const int32_t kinds[] = { 4, 0 };
+	org_binderc_test_ValueKinds v, r;
+	size_t tok;
+
+	cr_assert_eq(org_binderc_test_ValueKinds_init(&v), 0);
+	cr_assert_eq(v.kind, org_binderc_test_Value_Tag_point);
+	v.kinds = malloc(sizeof(kinds));
+	memcpy(v.kinds, kinds, sizeof(kinds));
+	v.kinds_len = 2;
+	v.id._tag = org_binderc_test_ValueKinds_Id_TAG_common;
+	v.id.common = org_binderc_test_Value_Tag_longs;
+	cr_assert_eq(org_binderc_test_ValueKinds_write(p, &v), 0);
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_int32(q, 2);
+	bc_parcel_write_int32_array(q, kinds, 2);
+	bc_parcel_write_int32(q, 1);
+	bc_parcel_write_int32(q, 1); /* Id's tag: common */
+	bc_parcel_write_int32(q, 3); /* Value.Tag.longs */
+	bc_parcel_end_parcelable(q, tok);
+	at_same(p, q);
+	at_rewind(p);
+	cr_assert_eq(org_binderc_test_ValueKinds_read(p, &r), 0);
+	cr_assert_eq(r.kind, 2);
+	cr_assert_eq(r.kinds_len, 2);
+	cr_assert_eq(r.kinds[0], org_binderc_test_Value_Tag_token);
+	cr_assert_eq(r.id._tag, org_binderc_test_ValueKinds_Id_TAG_common);
+	cr_assert_eq(r.id.common, org_binderc_test_Value_Tag_longs);
+	org_binderc_test_ValueKinds_clear(&v), org_binderc_test_ValueKinds_clear(&r);
+	bc_parcel_unref(p), bc_parcel_unref(q);
+}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:19: error: a default value for a field of type IBinder[] is not supported yet
+// expect: 4:19: error: the default of 'b' (IBinder[]) can only be {}: no constant has its element type
 parcelable P {
-    IBinder[] b = {};
+    IBinder[] b = { 1 };
 }

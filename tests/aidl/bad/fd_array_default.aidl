@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:28: error: a default value for a field of type FileDescriptor[] is not supported yet
+// expect: 4:28: error: the default of 'fds' (FileDescriptor[]) can only be {}: no constant has its element type
 parcelable P {
-    FileDescriptor[] fds = {};
+    FileDescriptor[] fds = { 0 };
 }
