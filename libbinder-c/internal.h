@@ -94,6 +94,10 @@ struct bc_parcel {
 	struct bc_rpc_session *rpc;
 	uint32_t *rpc_offs; /* RPC parcels: where each of @binders was written */
 	struct bc_rpc_fds *rpc_fds; /* RPC parcels: their fds (rpc_internal.h) */
+	/* an RPC reply: our objects its call carried, their nodes pinned
+	 * until it is freed (rpc_nodes.c), each referenced */
+	struct bc_binder **rpc_pins;
+	size_t n_rpc_pins;
 	uintptr_t kbuf;	  /* kernel parcels: buffer for BC_FREE_BUFFER */
 };
 

@@ -122,7 +122,7 @@ int bc__rpc_process_dec_strong(bc_rpc_session *s, const uint8_t *body, size_t le
 	 * count nothing, so there is nothing to lower. */
 	if (n && n->local && amount <= n->sent) {
 		n->sent -= amount;
-		if (!n->sent) {
+		if (!n->sent && !n->pinned) {
 			drop = n->local;
 			n->local = NULL;
 			bc__rpc_node_gc_locked(s, n);

@@ -124,9 +124,13 @@ struct rpc_async {
 /* One address known in the session (RpcState's BinderNode). */
 struct rpc_node {
 	uint64_t addr;
-	/* An object of ours: held strong while @sent > 0. */
+	/* An object of ours: held strong while @sent or @pinned > 0. */
 	bc_binder *local;
 	uint32_t sent; /* references sent and not given back */
+	/* calls of ours that carry it and wait for their reply: the node
+	 * stays for the reply, which may bring it back, even if the peer's
+	 * DEC_STRONG for it came first on another connection */
+	uint32_t pinned;
 	/* Oneway numbers: the next one expected (ours) or sent (peer's). */
 	uint64_t async_next;
 	bool async_running; /* ours: a oneway call is being run */
@@ -330,6 +334,10 @@ void bc__rpc_server_remove_session(bc_rpc_server *srv, bc_rpc_session *s);
 int bc__rpc_server_may_add(bc_rpc_server *srv);
 /* The live session of id @id (referenced), or NULL. */
 bc_rpc_session *bc__rpc_server_find_session(bc_rpc_server *srv, const uint8_t *id);
+
+/* Unpin @n nodes of our objects @v (and drop those references): a reply
+ * that held them is freed (rpc_parcel.c). */
+void bc__rpc_unpin(bc_rpc_session *s, struct bc_binder **v, size_t n);
 
 /* ---- rpc_client.c ----------------------------------------------------------- */
 /* Join connection @fd (taken) to client session @s, set up and added to

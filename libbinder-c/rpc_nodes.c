@@ -107,7 +107,7 @@ retry:
 		n = node_add_locked(s, a);
 		n->local = b;
 	}
-	first = n->sent++ == 0;
+	first = n->sent++ == 0 && !n->pinned;
 	*ret = n->addr;
 	pthread_mutex_unlock(&s->mu);
 	if (first)
@@ -182,6 +182,85 @@ retry:
 	}
 	*ret = b;
 	return 0;
+}
+
+/*
+ * A call of ours that carries our object waits for its reply on one
+ * connection; the peer's DEC_STRONG for that very reference may come on
+ * another (it gives back what it received as soon as it is done with it,
+ * once the reply is sent) and be read first -- and the reply's binders
+ * are looked up only when the program reads them.  Without a pin the
+ * node would go with the DEC_STRONG, and a reply that hands the object
+ * back would name an address we no longer know.  So the nodes of the
+ * objects a call carries are pinned from the call until its reply is
+ * freed.
+ */
+static void pin_one(bc_rpc_session *s, bc_binder *b, bool pin, bc_binder **drop)
+{
+	struct rpc_node *n;
+
+	*drop = NULL;
+	pthread_mutex_lock(&s->mu);
+	n = node_of_local_locked(s, b);
+	if (n && pin) {
+		n->pinned++;
+	} else if (n && n->pinned && !--n->pinned && !n->sent) {
+		*drop = n->local;
+		n->local = NULL;
+		bc__rpc_node_gc_locked(s, n);
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+void bc__rpc_pin_request(bc_rpc_session *s, const bc_parcel *data)
+{
+	bc_binder *drop;
+
+	for (size_t i = 0; i < data->n_binders; i++)
+		if (bc__as_local(data->binders[i]))
+			pin_one(s, data->binders[i], true, &drop);
+}
+
+void bc__rpc_unpin(bc_rpc_session *s, bc_binder **v, size_t n)
+{
+	bc_binder *drop;
+
+	for (size_t i = 0; i < n; i++) {
+		pin_one(s, v[i], false, &drop);
+		bc_binder_unref(drop);
+		bc_binder_unref(v[i]);
+	}
+}
+
+void bc__rpc_pins_to_reply(bc_rpc_session *s, const bc_parcel *data, bc_parcel *reply)
+{
+	bc_binder **v;
+	size_t n = 0;
+
+	for (size_t i = 0; i < data->n_binders; i++)
+		n += bc__as_local(data->binders[i]) != NULL;
+	if (!n)
+		return;
+	/* with no room for the list, the pins go now (the race above is
+	 * then possible again, not a leak) */
+	v = reply && !reply->rpc_pins ? malloc(n * sizeof(*v)) : NULL;
+	n = 0;
+	for (size_t i = 0; i < data->n_binders; i++) {
+		bc_binder *b = data->binders[i], *drop;
+
+		if (!bc__as_local(b))
+			continue;
+		if (v) {
+			v[n++] = bc_binder_ref(b);
+			continue;
+		}
+		pin_one(s, b, false, &drop);
+		bc_binder_unref(drop);
+	}
+	if (v) {
+		reply->rpc_pins = v;
+		reply->n_rpc_pins = n;
+	}
 }
 
 void bc__rpc_forget_proxy(bc_rpc_session *s, struct bc_rpc_proxy *x)

@@ -72,6 +72,11 @@ int bc__rpc_parcel_received(bc_rpc_session *s, const struct bc_rpc_payload *pl, 
 
 void bc__rpc_parcel_release(bc_parcel *p)
 {
+	if (p->rpc_pins)
+		bc__rpc_unpin(p->rpc, p->rpc_pins, p->n_rpc_pins);
+	free(p->rpc_pins);
+	p->rpc_pins = NULL;
+	p->n_rpc_pins = 0;
 	free(p->rpc_offs);
 	p->rpc_offs = NULL;
 	rpc_fds_free(p->rpc_fds);

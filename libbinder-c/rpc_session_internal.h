@@ -61,6 +61,14 @@ void bc__rpc_try_flush(bc_rpc_session *s);
 /* A DEC_STRONG the peer sent. */
 int bc__rpc_process_dec_strong(bc_rpc_session *s, const uint8_t *body, size_t len);
 
+/* ---- rpc_nodes.c: pins --------------------------------------------------- */
+/* Pin the nodes of our objects that request @data carries, for its call
+ * (bc__rpc_pins_to_reply() then moves them to the reply, if any). */
+void bc__rpc_pin_request(bc_rpc_session *s, const bc_parcel *data);
+/* The call is over: the pins go to @reply (freed with it), or with no
+ * reply (NULL) are dropped now. */
+void bc__rpc_pins_to_reply(bc_rpc_session *s, const bc_parcel *data, bc_parcel *reply);
+
 /* ---- rpc_async.c: oneway calls in the order of their numbers ------------ */
 void bc__rpc_async_free(struct rpc_async *a);
 /* Hold oneway call @t (its *@body and the fds in @rx taken) until its
