@@ -213,14 +213,7 @@ static void *reader_main(void *arg)
 			continue;
 		if (!ref_not_zero(s))
 			return NULL;
-		pthread_mutex_lock(&c->mu);
-		if (bc__rpc_own_push(s, c)) {
-			r = bc__rpc_serve_one(s, c);
-			bc__rpc_own_pop();
-		} else {
-			r = -ELOOP;
-		}
-		pthread_mutex_unlock(&c->mu);
+		r = bc__rpc_serve_one(s, c);
 		if (r < 0) {
 			/* the server went (or broke the stream): the session's end */
 			bc__rpc_fail(s, r);

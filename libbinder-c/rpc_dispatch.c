@@ -279,8 +279,18 @@ int bc__rpc_drain_one(bc_rpc_session *s, struct rpc_conn *cn)
 
 int bc__rpc_serve_one(bc_rpc_session *s, struct rpc_conn *cn)
 {
-	int r = bc__rpc_run(s, cn, NULL, NULL, NULL, true);
+	int r;
 
+	/* held while it runs: our handler's calls nest on it, and nobody
+	 * else writes between its messages */
+	pthread_mutex_lock(&cn->mu);
+	if (bc__rpc_own_push(s, cn)) {
+		r = bc__rpc_run(s, cn, NULL, NULL, NULL, true);
+		bc__rpc_own_pop();
+	} else {
+		r = -ELOOP; /* served from inside too many other sessions' calls */
+	}
+	pthread_mutex_unlock(&cn->mu);
 	/* a clean end between messages ends the session all the same */
 	return r == 0 && (atomic_load(&s->drained) || atomic_load(&s->dead)) ? -EPIPE : r;
 }

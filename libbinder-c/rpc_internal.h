@@ -302,8 +302,8 @@ void bc__rpc_ended(bc_rpc_session *s);
 /* Serve commands on @c until the peer closes (0) or an error (-errno);
  * the session ends with it.  The caller owns nothing of the session. */
 int bc__rpc_serve(bc_rpc_session *s, struct rpc_conn *c);
-/* Serve one command on @c (its mu held, owned): 0, or -errno (the
- * session must end). */
+/* Serve one command on @c (taking its mu, owning it meanwhile): 0, or
+ * -errno (the session must end). */
 int bc__rpc_serve_one(bc_rpc_session *s, struct rpc_conn *c);
 /* Read one command on @c (rpc_conn.c's drain): a DEC_STRONG, run; any
  * other is a violation (-EBADMSG). */

@@ -84,14 +84,7 @@ int bc_rpc_session_handle_polled(bc_rpc_session *s)
 			if (n <= 0)
 				return n < 0 ? -errno : 0;
 		}
-		pthread_mutex_lock(&c->mu);
-		if (bc__rpc_own_push(s, c)) {
-			r = bc__rpc_serve_one(s, c);
-			bc__rpc_own_pop();
-		} else {
-			r = -ELOOP;
-		}
-		pthread_mutex_unlock(&c->mu);
+		r = bc__rpc_serve_one(s, c);
 	}
 	/* the server went (or broke the stream): the session's end, and its
 	 * obituaries, here */
