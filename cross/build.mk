@@ -45,7 +45,7 @@ cross-arm64-user: $(BC_AIDL)
 	@test -n "$(HAVE_ARM64_CC)" || { echo "cross-arm64: no $(ARM64_CROSS)gcc (apt-get install gcc-aarch64-linux-gnu)" >&2; exit 1; }
 	+@root=$$($(TOP)/scripts/fetch-arm64-root) || exit 1; \
 	lib=$$root/usr/lib/aarch64-linux-gnu; \
-	$(MAKE) --no-print-directory B=$(B)/arm64 AR=$(ARM64_CROSS)ar HAVE_CRITERION=yes LBC_TLS=no \
+	$(MAKE) --no-print-directory B=$(B)/arm64 AR=$(ARM64_CROSS)ar HAVE_CRITERION=yes LBC_TLS=yes \
 		CC="$(ARM64_CROSS)gcc -isystem $$root/usr/include -isystem $$root/usr/include/aarch64-linux-gnu -L$$lib -Wl,-rpath-link,$$lib" \
 		FFI_CFLAGS= FFI_LIBS=-lffi BC_AIDL_RUN=$(BC_AIDL) cross-user-targets
 
@@ -113,7 +113,7 @@ cross-armhf: $(BC_AIDL)
 	@command -v $(ARMHF_CROSS)gcc >/dev/null || { echo "cross-armhf: no $(ARMHF_CROSS)gcc (apt-get install gcc-arm-linux-gnueabihf)" >&2; exit 1; }
 	+@root=$$($(TOP)/scripts/fetch-armhf-root) || exit 1; \
 	lib=$$root/usr/lib/arm-linux-gnueabihf; \
-	$(MAKE) --no-print-directory B=$(B)/armhf AR=$(ARMHF_CROSS)ar HAVE_CRITERION=yes LBC_TLS=no \
+	$(MAKE) --no-print-directory B=$(B)/armhf AR=$(ARMHF_CROSS)ar HAVE_CRITERION=yes LBC_TLS=yes \
 		CC="$(ARMHF_CROSS)gcc -isystem $$root/usr/include -isystem $$root/usr/include/arm-linux-gnueabihf -L$$lib -Wl,-rpath-link,$$lib" \
 		FFI_CFLAGS= FFI_LIBS=-lffi BC_AIDL_RUN=$(BC_AIDL) cross-user-targets
 

@@ -23,8 +23,8 @@ LBC_NAMES += rpc_wire rpc_conn rpc_session rpc_client rpc_proxy rpc_server rpc_a
 # a session's pieces (rpc_session_internal.h)
 LBC_NAMES += rpc_msg rpc_nodes rpc_parcel rpc_dec rpc_async rpc_dispatch rpc_call
 # RPC over TLS (<binderc/rpc_tls.h>) with OpenSSL (libssl-dev), or a stand-in
-# saying -EOPNOTSUPP when LBC_TLS=no (the cross and -m32 builds: their
-# roots hold no libssl).
+# saying -EOPNOTSUPP when LBC_TLS=no.  The cross and -m32 builds say yes:
+# their roots (scripts/fetch-*-root) hold OpenSSL for their architecture.
 LBC_TLS ?= $(if $(shell pkg-config --exists libssl libcrypto 2>/dev/null && echo yes),yes,no)
 ifeq ($(LBC_TLS),yes)
 LBC_NAMES += rpc_tls rpc_tls_ctx

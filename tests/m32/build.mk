@@ -29,8 +29,8 @@ m32:
 	@root=$$($(TOP)/scripts/fetch-i386-root) || { echo "m32: Criterion's i386 libraries are missing (scripts/fetch-i386-root failed)" >&2; exit 1; }; \
 	lib=$$root/usr/lib/i386-linux-gnu:$$root/lib/i386-linux-gnu; \
 	mkdir -p $(M32_B)/include && ln -sfn /usr/include/x86_64-linux-gnu/asm $(M32_B)/include/asm; \
-	$(MAKE) --no-print-directory B=$(M32_B) HAVE_CRITERION=yes LBC_TLS=no M32_ROOT=$$root \
-		CC="$(CC) -m32 -isystem $(M32_B)/include -L$$root/usr/lib/i386-linux-gnu -Wl,-rpath-link,$$lib -Wl,--disable-new-dtags,-rpath,$(M32_B)/guest/lib" m32-build
+	$(MAKE) --no-print-directory B=$(M32_B) HAVE_CRITERION=yes LBC_TLS=yes M32_ROOT=$$root \
+		CC="$(CC) -m32 -isystem $(M32_B)/include -isystem $$root/usr/include/i386-linux-gnu -L$$root/usr/lib/i386-linux-gnu -Wl,-rpath-link,$$lib -Wl,--disable-new-dtags,-rpath,$(M32_B)/guest/lib" m32-build
 
 # Only meaningful inside the sub-make above (B is build/m32 there).  The
 # libraries the binaries need go next to them, in the lib/ their rpath
