@@ -19,7 +19,7 @@ LBC_NAMES += slot
 # Stability levels of binders and the check of required ones.
 LBC_NAMES += stability
 # RPC binder: binder over sockets, wire-compatible with Android (rpc.h).
-LBC_NAMES += rpc_wire rpc_conn rpc_session rpc_client rpc_proxy rpc_server rpc_addr rpc_death rpc_listen rpc_poll
+LBC_NAMES += rpc_wire rpc_conn rpc_session rpc_client rpc_proxy rpc_server rpc_addr rpc_death rpc_listen rpc_poll rpc_allow
 # a session's pieces (rpc_session_internal.h)
 LBC_NAMES += rpc_msg rpc_nodes rpc_parcel rpc_dec rpc_async rpc_dispatch rpc_call
 # RPC over TLS (<binderc/rpc_tls.h>) with OpenSSL (libssl-dev), or a stand-in

@@ -225,7 +225,15 @@ struct bc_rpc_server {
 	size_t n_listeners;
 	bool shut_down;
 	bc_rpc_tls *tls; /* every connection over TLS (referenced; mu) */
+	/* rpc_allow.c: the vsock CIDs served (none: every CID; mu) */
+	uint32_t *vsock_cids;
+	size_t n_vsock_cids;
 };
+
+/* ---- rpc_allow.c ----------------------------------------------------------- */
+/* 0 if the peer on @fd may connect (its address is allowed), -EACCES if
+ * not, -errno if its address cannot be read. */
+int bc__rpc_server_peer_allowed(bc_rpc_server *srv, int fd);
 
 /* ---- rpc_conn.c ------------------------------------------------------------ */
 /* A connection on @fd (taken: closed on an error too). */

@@ -53,6 +53,7 @@ bc_rpc_server *bc_rpc_server_unref(bc_rpc_server *srv)
 		bc_rpc_tls_unref(srv->tls);
 		free(srv->sessions);
 		free(srv->listeners);
+		free(srv->vsock_cids);
 		pthread_mutex_destroy(&srv->mu);
 		pthread_cond_destroy(&srv->cv);
 		free(srv);
@@ -247,8 +248,11 @@ int bc_rpc_server_serve_fd(bc_rpc_server *srv, int fd)
 			close(fd);
 		return -EINVAL;
 	}
-	/* turned away before a byte is read: at the limit (or stopped) */
+	/* turned away before a byte is read: at the limit (or stopped), or
+	 * from an address not allowed */
 	r = bc__rpc_server_may_add(srv);
+	if (r == 0)
+		r = bc__rpc_server_peer_allowed(srv, fd);
 	if (r < 0) {
 		close(fd);
 		return r;

@@ -5,6 +5,7 @@
  *   rpc ping [--plain-tcp | TLS] ADDR
  *   rpc call [--oneway] [--no-token] [--plain-tcp | TLS] ADDR CODE [ARG]...
  *   rpc serve NAME --listen ADDR [--plain-tcp | TLS] [--max-sessions N] [--max-threads N]
+ *             [--allow-cid CID]...
  *   rpc tls-keygen CERT KEY [--days N]
  *
  * TLS is --tls-cert FILE --tls-key FILE --tls-trust FILE (--tls-trust
@@ -291,10 +292,28 @@ static int count_arg(const char *opt, const char *v, unsigned *ret)
 	return 0;
 }
 
+/* A vsock CID option's value (a number below VMADDR_CID_ANY). */
+static int cid_arg(const char *opt, const char *v, uint32_t *ret)
+{
+	char *end;
+	unsigned long n;
+
+	if (!v)
+		return binder_usage_error("'%s' needs a value", opt);
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (*end || !*v || v[0] == '-' || errno || n >= UINT32_MAX)
+		return binder_usage_error("bad vsock CID '%s'", v);
+	*ret = (uint32_t)n;
+	return 0;
+}
+
 static int rpc_serve(struct ctx *c, int argc, char **argv)
 {
 	const char *name = NULL, *addr = NULL;
 	unsigned max_sessions = 0, max_threads = 0;
+	uint32_t cids[16];
+	size_t n_cids = 0;
 	struct fwd f = { NULL, NULL };
 	struct tls_opts o = { 0 };
 	bc_rpc_tls *tls = NULL;
@@ -324,6 +343,12 @@ static int rpc_serve(struct ctx *c, int argc, char **argv)
 			i++;
 		} else if (strcmp(argv[i], "--max-threads") == 0) {
 			if ((r = count_arg(argv[i], v, &max_threads)))
+				return r;
+			i++;
+		} else if (strcmp(argv[i], "--allow-cid") == 0) {
+			if (n_cids == sizeof(cids) / sizeof(cids[0]))
+				return binder_usage_error("%s", "at most 16 --allow-cid options");
+			if ((r = cid_arg(argv[i], v, &cids[n_cids++])))
 				return r;
 			i++;
 		} else if (argv[i][0] == '-' && argv[i][1] == '-') {
@@ -376,6 +401,8 @@ static int rpc_serve(struct ctx *c, int argc, char **argv)
 		r = bc_rpc_server_set_max_threads(srv, max_threads);
 	if (r == 0 && tls)
 		r = bc_rpc_server_set_tls(srv, tls);
+	for (size_t i = 0; r == 0 && i < n_cids; i++)
+		r = bc_rpc_server_allow_vsock_cid(srv, cids[i]);
 	if (r < 0) {
 		fprintf(stderr, "%s: %s\n", prog, strerror(-r));
 		r = r == -EINVAL ? EXIT_USAGE : EXIT_UNREACHABLE;

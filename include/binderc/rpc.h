@@ -317,6 +317,16 @@ int bc_rpc_server_set_setup_timeout(bc_rpc_server *srv, unsigned ms);
  */
 int bc_rpc_server_set_max_sessions(bc_rpc_server *srv, unsigned max);
 /**
+ * Serve vsock peers from @cid (repeatable: each call adds one).  Once one
+ * CID is allowed, a vsock connection from any other CID is closed before
+ * a byte of it is read (bc_rpc_server_serve_fd() says -EACCES, the
+ * library logs the CID); until then every CID is served.  Connections of
+ * other families are not affected: a unix socket is guarded by its
+ * file's permissions, TCP by TLS.  -EINVAL for VMADDR_CID_ANY, -ENOSPC
+ * beyond 1024 CIDs.
+ */
+int bc_rpc_server_allow_vsock_cid(bc_rpc_server *srv, uint32_t cid);
+/**
  * Accept connections on listening socket @listen_fd (bc_rpc_listen())
  * and serve each new session on a thread of its own, until
  * bc_rpc_server_shutdown().  Blocks.  0 after a shutdown, else -errno of

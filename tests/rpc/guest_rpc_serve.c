@@ -145,9 +145,9 @@ static void svc_start(void)
 	cr_assert_eq(r, 0, "the service's set-up: %d", r);
 }
 
-/* `binder rpc serve ECHO_NAME --listen @addr`, ready once it says it
- * serves (its first line). */
-static void serve_start(const char *addr)
+/* `binder rpc serve ECHO_NAME --listen @addr [--allow-cid @cid]`, ready
+ * once it says it serves (its first line). */
+static void serve_start(const char *addr, const char *cid)
 {
 	char path[600], line[256];
 	size_t got = 0;
@@ -161,7 +161,7 @@ static void serve_start(const char *addr)
 	if (serve_pid == 0) {
 		dup2(pfd[1], STDOUT_FILENO);
 		execl(path, "binder", "-d", device, "rpc", "serve", ECHO_NAME, "--listen", addr, "--max-threads", "2",
-		      (char *)NULL);
+		      cid ? "--allow-cid" : (char *)NULL, cid, (char *)NULL);
 		_exit(127);
 	}
 	close(pfd[1]);
@@ -253,7 +253,7 @@ Test(rpc_serve, echo_over_rpc, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 	sm_start();
 	svc_start();
 	snprintf(addr, sizeof(addr), "unix-abstract:binderc-rpc-serve-%d", (int)getpid());
-	serve_start(addr);
+	serve_start(addr, NULL);
 	echo_through(addr);
 }
 
@@ -293,6 +293,19 @@ Test(rpc_serve, echo_over_vsock, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 	svc_start();
 	/* a port of this process's own: two devices' runs never overlap */
 	snprintf(addr, sizeof(addr), "vsock:local:%d", 20000 + (int)getpid() % 10000);
-	serve_start(addr);
+	/* serving the host's CID (2) only: this guest's own (1) is refused
+	 * before the set-up, so the connect fails */
+	serve_start(addr, "2");
+	{
+		bc_rpc_session *s = NULL;
+
+		cr_assert_lt(bc_rpc_session_connect(addr, BINDERC_RPC_VERSION_DEFAULT, 0, &s), 0,
+			     "a CID not allowed was served");
+		cr_assert_null(s);
+	}
+	th_kill(serve_pid);
+	serve_pid = 0;
+	/* and allowed */
+	serve_start(addr, "1");
 	echo_through(addr);
 }

@@ -5,6 +5,7 @@
  * session limit, and a shutdown that ends every session.
  */
 #include <poll.h>
+#include <linux/vm_sockets.h>
 
 #include "rpct.h"
 
@@ -193,6 +194,42 @@ Test(rpc_listen, serve_fd_limits)
 	bc_binder_unref(root);
 	bc_rpc_session_unref(s);
 	bc_binder_unref(a.self);
+}
+
+/* Allowed vsock CIDs: checked values, and connections of other families
+ * served as before (a vsock peer itself needs a guest: rpc-serve-test). */
+Test(rpc_listen, vsock_cids_leave_unix_alone)
+{
+	struct rpct_adder a;
+	struct rpct_server t;
+	bc_rpc_session *s = NULL;
+	bc_binder *root = NULL;
+	int sv[2], pfd[2], n = 0, r = 0;
+
+	rpct_adder_new(&a);
+	cr_assert_eq(bc_rpc_server_new(a.self, &t.srv), 0);
+	cr_assert_eq(bc_rpc_server_allow_vsock_cid(NULL, 3), -EINVAL);
+	cr_assert_eq(bc_rpc_server_allow_vsock_cid(t.srv, VMADDR_CID_ANY), -EINVAL);
+	cr_assert_eq(bc_rpc_server_allow_vsock_cid(t.srv, 3), 0);
+	cr_assert_eq(bc_rpc_server_allow_vsock_cid(t.srv, 3), 0, "a CID twice is one CID");
+	/* bounded: 1024 different CIDs, then -ENOSPC */
+	for (uint32_t cid = 100; r == 0; cid++, n++)
+		r = bc_rpc_server_allow_vsock_cid(t.srv, cid);
+	cr_assert_eq(r, -ENOSPC);
+	cr_assert_eq(n, 1024);
+	/* a descriptor that is no socket has no address to allow */
+	cr_assert_eq(pipe(pfd), 0);
+	cr_assert_eq(bc_rpc_server_serve_fd(t.srv, pfd[0]), -ENOTSOCK);
+	close(pfd[1]);
+	/* a unix socket is served all the same (the CIDs set before) */
+	cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	t.fd = sv[1];
+	t.result = 1;
+	cr_assert_eq(pthread_create(&t.thread, NULL, rpct_serve_main, &t), 0);
+	cr_assert_eq(bc_rpc_session_connect_fd(sv[0], BINDERC_RPC_VERSION_DEFAULT, 0, &s), 0);
+	cr_assert_eq(bc_rpc_session_get_root(s, &root), 0);
+	cr_assert_eq(bc_binder_ping(root), 0);
+	rpct_session_stop(&a, &t, s, root);
 }
 
 /* Connections that never finish their set-up are dropped after the
