@@ -47,6 +47,7 @@ $(B)/obj/tests/lib-rpc/%.o: $(LBCGT_SRC)/%.c $(LBCGT_SRC)/lt.h $(TH_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -DTH_RPC_DEFAULT -MMD -MP -c $< -o $@
 
-$(LBCGT_RPC): $(B)/obj/tests/lib-rpc/test_lib.o $(B)/obj/tests/lib-rpc/lt.o $(TH_LIB) $(LBC_SAN_A)
+$(LBCGT_RPC): $(B)/obj/tests/lib-rpc/test_lib.o $(B)/obj/tests/lib-rpc/lt.o $(B)/obj/tests/lib-rpc/one_job.o \
+		$(TH_LIB) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $(filter %.o,$^) $(LBC_SAN_A) $(LBC_TLS_LIBS) $(CRITERION_LIBS) -lpthread
