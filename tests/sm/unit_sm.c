@@ -1942,6 +1942,20 @@ static bc_parcel *query(struct sm *sm, uid_t uid, uint32_t code, const char *s, 
 	return reply;
 }
 
+/* A String[] query from @uid that must answer EX_NONE and no names. */
+static void expect_no_names(struct sm *sm, uid_t uid, uint32_t code, const char *s)
+{
+	bc_parcel *reply = query(sm, uid, code, s, 0);
+	char **v = NULL;
+	size_t n = 99;
+
+	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0, "code %u '%s'", code, s);
+	cr_expect_eq(n, 0, "code %u '%s': %zu names", code, s, n);
+	cr_expect_eq(bc_parcel_remaining(reply), 0);
+	bc_strv_free(v, n);
+	bc_parcel_unref(reply);
+}
+
 Test(declared, queries_answer_from_the_declarations)
 {
 	struct sm *sm = new_sm(DECLS);
@@ -1967,11 +1981,7 @@ Test(declared, queries_answer_from_the_declarations)
 	bc_parcel_unref(reply);
 	/* declared, but none the caller may find: EX_SECURITY, as Android */
 	bc_parcel_unref(query(sm, 1001, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.IBar", BINDERC_EX_SECURITY));
-	reply = query(sm, 1001, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.INone", 0);
-	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
-	cr_expect_eq(n, 0);
-	bc_strv_free(v, n);
-	bc_parcel_unref(reply);
+	expect_no_names(sm, 1001, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.INone");
 
 	reply = query(sm, 1000, SM_AIDL_UPDATABLE_VIA_APEX, "org.ex.IFoo/default", 0);
 	cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
@@ -2186,8 +2196,7 @@ Test(vnd, declaration_queries_answer_nothing)
 {
 	struct sm *sm = new_sm(DECLS);
 	bc_parcel *reply;
-	char *s = NULL, **v = NULL;
-	size_t n = 0;
+	char *s = NULL;
 	bool yes = true;
 
 	sm->vnd = true;
@@ -2201,16 +2210,8 @@ Test(vnd, declaration_queries_answer_nothing)
 
 	/* getDeclaredInstances: empty and EX_NONE, also where the system mode
 	 * says EX_SECURITY (declared but all hidden): no instance to hide */
-	reply = query(sm, 1000, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.IFoo", 0);
-	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
-	cr_expect_eq(n, 0);
-	bc_strv_free(v, n);
-	bc_parcel_unref(reply);
-	reply = query(sm, 1001, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.IBar", 0);
-	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
-	cr_expect_eq(n, 0);
-	bc_strv_free(v, n);
-	bc_parcel_unref(reply);
+	expect_no_names(sm, 1000, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.IFoo");
+	expect_no_names(sm, 1001, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.IBar");
 
 	/* updatableViaApex: null; EX_SECURITY for a hidden name */
 	reply = query(sm, 1000, SM_AIDL_UPDATABLE_VIA_APEX, "org.ex.IFoo/default", 0);
@@ -2221,11 +2222,7 @@ Test(vnd, declaration_queries_answer_nothing)
 	bc_parcel_unref(query(sm, 1000, SM_AIDL_UPDATABLE_VIA_APEX, "org.ex.IFoo/hidden", BINDERC_EX_SECURITY));
 
 	/* getUpdatableNames: empty */
-	reply = query(sm, 1000, SM_AIDL_GET_UPDATABLE_NAMES, "com.ex.foo", 0);
-	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
-	cr_expect_eq(n, 0);
-	bc_strv_free(v, n);
-	bc_parcel_unref(reply);
+	expect_no_names(sm, 1000, SM_AIDL_GET_UPDATABLE_NAMES, "com.ex.foo");
 
 	/* getConnectionInfo: null (declared with ip and port); EX_SECURITY
 	 * for a hidden name */
