@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # servicemanager/build.mk: the context-manager daemon, its policy file and
-# systemd unit, and the optional binderfs units (dev-binderfs.mount,
-# binderc-binderfs.service).  Included by the top-level Makefile (TOP, B, CC,
-# CFLAGS_BASE, SAN_FLAGS, PREFIX, DESTDIR come from there).
+# systemd units (the vnd mode's on /dev/vndbinder, not enabled), and the
+# optional binderfs units (dev-binderfs.mount, binderc-binderfs.service).
+# Included by the top-level Makefile (TOP, B, CC, CFLAGS_BASE, SAN_FLAGS,
+# PREFIX, DESTDIR come from there).
 #
 # The daemon links libbinder-c statically (LBC_A, LBC_LINK from
 # libbinder-c/build.mk); the service-manager client is part of the library
@@ -38,6 +39,10 @@ install-servicemanager: $(SMD_BIN)
 	sed 's|@SBINDIR@|$(PREFIX)/sbin|' $(SMD_SRC)/binderc-servicemanager.service > $(SMD_OBJ)/binderc-servicemanager.service
 	install -D -m 0644 $(SMD_OBJ)/binderc-servicemanager.service \
 		$(DESTDIR)$(PREFIX)/lib/systemd/system/binderc-servicemanager.service
+	# vnd mode on /dev/vndbinder (not enabled).
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' $(SMD_SRC)/binderc-vndservicemanager.service \
+		> $(SMD_OBJ)/binderc-vndservicemanager.service
+	install -m 0644 $(SMD_OBJ)/binderc-vndservicemanager.service $(DESTDIR)$(PREFIX)/lib/systemd/system/
 	# The optional binderfs instance and its devices (not enabled).
 	sed 's|@BINDIR@|$(PREFIX)/bin|' $(SMD_SRC)/binderc-binderfs.service > $(SMD_OBJ)/binderc-binderfs.service
 	install -m 0644 $(SMD_OBJ)/binderc-binderfs.service $(SMD_SRC)/dev-binderfs.mount \

@@ -17,6 +17,10 @@
  * allowed to know the other instances).  Names need not have Android's
  * package.IFoo/instance form to be declared, so that non-AIDL services
  * can use isDeclared; Android's manifests only hold that form.
+ *
+ * Android's vndservicemanager is built without libvintf: it keeps no
+ * rule and answers false, empty or null.  So does vnd mode (struct sm's
+ * vnd, checked in handler.c), whatever the policy file declares.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -13,8 +13,9 @@
  *   AIDL    an int32 exception first (binder::Status), then the values.
  *           Absent or hidden services are OK + null (as Android, "for
  *           legacy reasons"); a denied add or watch is EX_SECURITY; a bad
- *           name, or a VINTF-stable binder under an undeclared name,
- *           EX_ILLEGAL_ARGUMENT; a limit EX_SERVICE_SPECIFIC with ENOSPC.
+ *           name, or a VINTF-stable binder under an undeclared name
+ *           (not in vnd mode), EX_ILLEGAL_ARGUMENT; a limit
+ *           EX_SERVICE_SPECIFIC with ENOSPC.
  *           Malformed requests and unknown codes get a transaction
  *           status, as an AIDL stub's onTransact does.
  */
@@ -394,9 +395,11 @@ static int do_add(struct req *q)
 		r = aidl ? write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied") : -EPERM;
 		goto out;
 	}
-	/* Android's servicemanager (not vndservicemanager): a VINTF-stable
-	 * binder only under a declared name; the reason is in the log. */
-	if (!sm_vintf_may_add(q->sm->policy, name, bc_binder_get_stability(b), who(q, whobuf, sizeof(whobuf)))) {
+	/* Android's servicemanager: a VINTF-stable binder only under a
+	 * declared name; the reason is in the log.  Its vndservicemanager
+	 * has no manifest to check and registers it (vnd mode). */
+	if (!q->sm->vnd &&
+	    !sm_vintf_may_add(q->sm->policy, name, bc_binder_get_stability(b), who(q, whobuf, sizeof(whobuf)))) {
 		r = aidl ? write_exception(q->reply, BINDERC_EX_ILLEGAL_ARGUMENT, "VINTF declaration error.") : -EINVAL;
 		goto out;
 	}
@@ -574,7 +577,9 @@ static int do_is_declared(struct req *q)
 		free(name);
 		return write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
 	}
-	yes = name && sm_name_is_valid(name) && sm_policy_is_declared(q->sm->policy, name);
+	/* vnd mode: false for every name the caller may find, as Android's
+	 * vndservicemanager answers */
+	yes = !q->sm->vnd && name && sm_name_is_valid(name) && sm_policy_is_declared(q->sm->policy, name);
 	free(name);
 	r = bc_parcel_write_status(q->reply, NULL);
 	if (r == 0)
@@ -590,7 +595,8 @@ static int do_declared_instances(struct req *q)
 
 	if (r < 0)
 		return r;
-	if (iface) {
+	/* vnd mode: nothing is declared, so an empty list and EX_NONE */
+	if (iface && !q->sm->vnd) {
 		r = sm_policy_declared_instances(q->sm->policy, iface, &inst, &n);
 		if (r < 0) {
 			free(iface);
@@ -629,12 +635,12 @@ static int do_updatable_names(struct req *q)
 
 	if (r < 0)
 		return r;
-	if (apex) {
+	/* vnd mode: no names, EX_NONE */
+	if (apex && !q->sm->vnd)
 		r = sm_policy_updatable_names(q->sm->policy, apex, &names, &n);
-		free(apex);
-		if (r < 0)
-			return r;
-	}
+	free(apex);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < n; i++) {
 		if (sm_policy_allows(q->sm->policy, SM_ACT_FIND, names[i], q->c))
 			names[k++] = names[i];
@@ -674,7 +680,8 @@ static int do_declared_query(struct req *q)
 		free(name);
 		return write_exception(q->reply, BINDERC_EX_SECURITY, "Permission denied");
 	}
-	d = sm_policy_declaration(q->sm->policy, name);
+	/* vnd mode: null after the find check, as Android's */
+	d = q->sm->vnd ? NULL : sm_policy_declaration(q->sm->policy, name);
 	free(name);
 	r = bc_parcel_write_status(q->reply, NULL);
 	if (r < 0)

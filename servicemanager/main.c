@@ -7,6 +7,12 @@
  * cleanly, SIGHUP reloads the policy file, SIGCHLD reaps the processes
  * start-command ran.  The timer counts the clients of lazy services every
  * SM_CLIENT_CHECK_MS.
+ *
+ * vnd mode (--vnd, or run as "vndservicemanager") is Android's
+ * vndservicemanager: the same daemon built for the vendor partition,
+ * serving /dev/vndbinder.  It differs in its defaults (device, policy
+ * file, log name), in its own object's stability (VENDOR: its libbinder
+ * is the vendor copy) and in ignoring the declare lines (handler.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +36,13 @@
 #include "sm.h"
 
 #define DEFAULT_DEVICE "/dev/binderc"
+/* Android's init starts vndservicemanager on /dev/vndbinder; here
+ * binderc's devices= (or a symlink into a binderfs) makes it. */
+#define DEFAULT_VND_DEVICE "/dev/vndbinder"
+#define VND_NAME "vndservicemanager"
 
+/* What the logs and messages call us: "vndservicemanager" in vnd mode. */
+static const char *progname = "servicemanager";
 static bool use_syslog;
 static int log_max = SM_LOG_INFO;
 
@@ -50,7 +62,7 @@ void sm_log(int level, const char *fmt, ...)
 		char buf[1024];
 
 		vsnprintf(buf, sizeof(buf), fmt, ap);
-		fprintf(stderr, "servicemanager: %s: %s\n", names[level], buf);
+		fprintf(stderr, "%s: %s: %s\n", progname, names[level], buf);
 	}
 	va_end(ap);
 }
@@ -58,7 +70,7 @@ void sm_log(int level, const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: servicemanager [OPTION]...\n"
+		"Usage: %s [OPTION]...\n"
 		"Become the context manager (handle 0) of a binder device and keep the\n"
 		"directory of named services, in Android's service-manager protocol (the\n"
 		"legacy dialect of Android <= 10 and the AIDL ones of Android 11-16).\n"
@@ -68,10 +80,15 @@ static void usage(FILE *f)
 		"                      15-r6, 15-r20: Android 15 builds whose getService2\n"
 		"                      and checkService answer a Service union\n"
 		"                      (default: the policy's android-release, else 14)\n"
-		"  -d, --device PATH   binder device (default " DEFAULT_DEVICE ")\n"
-		"  -c, --config FILE   policy file (default " SM_DEFAULT_POLICY ";\n"
+		"  -d, --device PATH   binder device (default " DEFAULT_DEVICE ",\n"
+		"                      with --vnd " DEFAULT_VND_DEVICE ")\n"
+		"  -c, --config FILE   policy file (default " SM_DEFAULT_POLICY ",\n"
+		"                      with --vnd " SM_DEFAULT_VND_POLICY ";\n"
 		"                      when that is missing, built-in defaults: root may add,\n"
 		"                      anyone may look up)\n"
+		"      --vnd           be Android's vndservicemanager (also when run as\n"
+		"                      " VND_NAME "): declare lines ignored, no VINTF\n"
+		"                      check, the manager object of vendor stability\n"
 		"  -D, --daemon        detach; the parent exits once the device is served\n"
 		"  -p, --pidfile FILE  write the daemon's pid to FILE\n"
 		"  -s, --syslog        log to syslog instead of stderr\n"
@@ -79,7 +96,8 @@ static void usage(FILE *f)
 		"  -q, --quiet         log only notices, warnings and errors\n"
 		"  -h, --help          show this help\n"
 		"\n"
-		"Signals: SIGTERM/SIGINT stop, SIGHUP reloads the policy file.\n");
+		"Signals: SIGTERM/SIGINT stop, SIGHUP reloads the policy file.\n",
+		progname);
 }
 
 struct opts {
@@ -89,6 +107,7 @@ struct opts {
 	bool daemon;
 	const char *pidfile;
 	int release, shape;
+	bool vnd;
 };
 
 static int load_policy(const struct opts *o, struct sm_policy **ret)
@@ -100,9 +119,21 @@ static int load_policy(const struct opts *o, struct sm_policy **ret)
 		sm_log(SM_LOG_INFO, "no %s; default policy: root may add, anyone may look up", o->config);
 		return sm_policy_new_default(ret);
 	}
-	if (r < 0)
+	if (r < 0) {
 		sm_log(SM_LOG_ERR, "policy: %s", err[0] ? err : strerror(-r));
-	return r;
+		return r;
+	}
+	if (o->vnd) {
+		size_t n;
+
+		/* Kept (the file may be shared with a system-mode daemon), but
+		 * Android's vndservicemanager has no manifest: say so. */
+		sm_policy_declarations(*ret, &n);
+		if (n)
+			sm_log(SM_LOG_NOTICE, "%s: %zu declare line%s ignored in vnd mode", o->config, n,
+			       n == 1 ? "" : "s");
+	}
+	return 0;
 }
 
 /* sd_notify(3) without libsystemd: one datagram to $NOTIFY_SOCKET. */
@@ -198,6 +229,7 @@ static int run(const struct opts *o, int ready_fd)
 	sm_init(&sm, policy);
 	sm.release = o->release;
 	sm.shape = o->shape;
+	sm.vnd = o->vnd;
 
 	r = bc_process_open(o->device, &proc);
 	if (r < 0) {
@@ -210,6 +242,12 @@ static int run(const struct opts *o, int ready_fd)
 		r = bc_class_new(SM_DESCRIPTOR, sm_transact, NULL, 0, &cls);
 	if (r == 0)
 		r = bc_binder_new(cls, &sm, &self);
+	/* Android's vndservicemanager is built against the vendor libbinder,
+	 * which marks what it sends VENDOR (Stability::getLocalLevel); set
+	 * before the object first leaves.  servicemanager's object keeps the
+	 * level of each reply's partition. */
+	if (r == 0 && o->vnd)
+		r = bc_binder_set_stability(self, BINDERC_STABILITY_VENDOR);
 	if (r < 0) {
 		sm_log(SM_LOG_ERR, "setting up: %s", strerror(-r));
 		goto out;
@@ -268,6 +306,12 @@ static int run(const struct opts *o, int ready_fd)
 	}
 
 	sm_log(SM_LOG_INFO, "serving %s as context manager (pid %d)", bc_process_get_device(proc), (int)getpid());
+	if (o->vnd)
+		sm_log(SM_LOG_INFO, "vnd mode, as Android's vndservicemanager: declare lines ignored, VINTF "
+				    "stability needs no declaration, manager object of vendor stability");
+	else
+		sm_log(SM_LOG_INFO, "system mode, as Android's servicemanager: VINTF stability only under "
+				    "declared names");
 	notify_systemd("READY=1");
 	if (ready_fd >= 0) {
 		if (write(ready_fd, "R", 1) != 1)
@@ -367,16 +411,25 @@ int main(int argc, char **argv)
 		{ "syslog", no_argument, NULL, 's' },	    { "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },	    { "help", no_argument, NULL, 'h' },
 		{ "android-release", required_argument, NULL, 'a' },
+		{ "vnd", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .device = DEFAULT_DEVICE, .config = SM_DEFAULT_POLICY };
+	struct opts o = { 0 };
+	const char *base = argv[0] ? strrchr(argv[0], '/') : NULL;
 	int c, ready_fd = -1;
+
+	/* As Android's, one program under two names: the name picks vnd mode. */
+	base = base ? base + 1 : argv[0];
+	if (base && strcmp(base, VND_NAME) == 0)
+		o.vnd = true;
+	if (o.vnd)
+		progname = VND_NAME;
 
 	while ((c = getopt_long(argc, argv, "a:d:c:Dp:svqh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			if (sm_parse_release(optarg, &o.release, &o.shape) < 0) {
-				fprintf(stderr, "servicemanager: --android-release takes %d..%d, 15-r6 or 15-r20\n",
+				fprintf(stderr, "%s: --android-release takes %d..%d, 15-r6 or 15-r20\n", progname,
 					SM_RELEASE_FIRST, SM_RELEASE_LAST);
 				return 2;
 			}
@@ -403,6 +456,10 @@ int main(int argc, char **argv)
 		case 'q':
 			log_max = SM_LOG_NOTICE;
 			break;
+		case 'V':
+			o.vnd = true;
+			progname = VND_NAME;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -412,12 +469,16 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "servicemanager: unexpected argument '%s'\n", argv[optind]);
+		fprintf(stderr, "%s: unexpected argument '%s'\n", progname, argv[optind]);
 		usage(stderr);
 		return 2;
 	}
+	if (!o.device)
+		o.device = o.vnd ? DEFAULT_VND_DEVICE : DEFAULT_DEVICE;
+	if (!o.config)
+		o.config = o.vnd ? SM_DEFAULT_VND_POLICY : SM_DEFAULT_POLICY;
 	if (use_syslog)
-		openlog("servicemanager", LOG_PID, LOG_DAEMON);
+		openlog(progname, LOG_PID, LOG_DAEMON);
 	if (o.daemon) {
 		ready_fd = daemonize();
 		if (ready_fd < 0) {

@@ -45,6 +45,9 @@ bool sm_name_is_valid(const char *name);
 /* ---- policy.c ------------------------------------------------------------ */
 
 #define SM_DEFAULT_POLICY "/etc/binderc/servicemanager.conf"
+/* vnd mode's, as Android's vndservicemanager reads vndservice_contexts
+ * rather than service_contexts: the vendor names are another directory. */
+#define SM_DEFAULT_VND_POLICY "/etc/binderc/vndservicemanager.conf"
 
 enum sm_action {
 	SM_ACT_ADD = 1u << 0,
@@ -221,6 +224,10 @@ struct sm {
 	size_t n_cbs, cap_cbs;
 	bc_binder *self; /* our own object ("manager") */
 	int release;	 /* --android-release; 0: the policy's, else 14 */
+	/* vnd mode (--vnd), as Android's vndservicemanager: the declare
+	 * lines are ignored -- no VINTF registration rule, and the
+	 * declaration queries answer as if nothing were declared. */
+	bool vnd;
 	int shape;	 /* its enum sm_union_shape (with release only) */
 	/* handler.c: the releases each recent caller's requests proved
 	 * possible (bit release - SM_RELEASE_FIRST), and whether its last

@@ -87,8 +87,9 @@ static void write_file(const char *path, const char *text)
 }
 
 /* Start servicemanager with @policy (text) and wait for its sd_notify
- * READY=1.  Returns its pid (also in sm_pid). */
-static pid_t sm_start(const char *policy)
+ * READY=1, run as @argv0 with one more argument @arg (none if NULL).
+ * Returns its pid (also in sm_pid). */
+static pid_t sm_start_as(const char *argv0, const char *policy, const char *arg)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char path[600], buf[64];
@@ -106,7 +107,8 @@ static pid_t sm_start(const char *policy)
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
 		setenv("NOTIFY_SOCKET", sa.sun_path, 1);
-		execl(path, "servicemanager", "-d", device, "-c", POLICY, "-q", (char *)NULL);
+		/* a NULL @arg ends the list there */
+		execl(path, argv0, "-d", device, "-c", POLICY, "-q", arg, (char *)NULL);
 		_exit(127);
 	}
 	{
@@ -123,6 +125,11 @@ static pid_t sm_start(const char *policy)
 	unlink(sa.sun_path);
 	sm_pid = pid;
 	return pid;
+}
+
+static pid_t sm_start(const char *policy)
+{
+	return sm_start_as("servicemanager", policy, NULL);
 }
 
 /* th_wait() for a child that must end, bounded by TH_HANG_MS; one still
@@ -2156,5 +2163,83 @@ Test(stability, manager_registered_under_another_name, .init = setup, .fini = te
 	cr_expect(seen, "manager.alias not listed");
 	bc_binder_unref(h0);
 	bc_sm_unref(legacy);
+	bc_sm_unref(sm);
+}
+
+/* ---- vnd mode: Android's vndservicemanager ---------------------------- */
+
+/*
+ * Started with --vnd or under the name vndservicemanager (on this suite's
+ * device, named with -d): a VINTF service registers under an undeclared
+ * name, the declaration queries answer as if nothing were declared though
+ * the policy declares, and the manager object comes with VENDOR stability
+ * (Android's vndservicemanager runs on the vendor libbinder).
+ */
+static void vnd_mode(const char *argv0, const char *arg)
+{
+	struct child vintf;
+	bc_binder *b = NULL;
+	char **v = NULL, *str = NULL;
+	size_t n = 99;
+	int32_t port = 0;
+	bool yes = true;
+	bc_sm *sm;
+
+	sm_start_as(argv0, "declare org.ex.IFoo/default updatable-via-apex com.ex.apex ip 10.0.2.2 port 4711\n", arg);
+	spawn_level = BINDERC_STABILITY_VINTF;
+	vintf = spawn_service("org.ex.IFoo/undeclared", 1, BINDERC_SM_DIALECT_AIDL, -1);
+	spawn_level = 0;
+	cr_expect_eq(vintf.status, 0, "undeclared VINTF service in vnd mode: %d", vintf.status);
+
+	sm = client(BINDERC_SM_DIALECT_AIDL);
+	cr_assert_eq(bc_sm_check(sm, "org.ex.IFoo/undeclared", &b), 0);
+	cr_expect_eq(bc_binder_get_stability(b), BINDERC_STABILITY_VINTF);
+	expect_echo(b, "vnd");
+	bc_binder_unref(b);
+
+	cr_assert_eq(bc_sm_is_declared(sm, "org.ex.IFoo/default", &yes), 0);
+	cr_expect_not(yes);
+	cr_assert_eq(bc_sm_get_declared_instances(sm, "org.ex.IFoo", &v, &n), 0);
+	cr_expect_eq(n, 0);
+	bc_strv_free(v, n);
+	cr_assert_eq(bc_sm_updatable_via_apex(sm, "org.ex.IFoo/default", &str), 0);
+	cr_expect_null(str);
+	free(str);
+	cr_assert_eq(bc_sm_get_updatable_names(sm, "com.ex.apex", &v, &n), 0);
+	cr_expect_eq(n, 0);
+	bc_strv_free(v, n);
+	str = NULL;
+	cr_expect_eq(bc_sm_get_connection_info(sm, "org.ex.IFoo/default", &str, &port), -ENOENT);
+	cr_expect_null(str);
+
+	cr_assert_eq(bc_sm_check(sm, "manager", &b), 0);
+	cr_expect_eq(bc_binder_get_stability(b), BINDERC_STABILITY_VENDOR, "manager's level 0x%x",
+		     (unsigned)bc_binder_get_stability(b));
+	bc_binder_unref(b);
+	bc_sm_unref(sm);
+	kill_child(&vintf);
+}
+
+Test(vnd, option, .init = init_paths, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
+{
+	vnd_mode("servicemanager", "--vnd");
+}
+
+Test(vnd, program_name, .init = init_paths, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
+{
+	vnd_mode("vndservicemanager", NULL);
+}
+
+/* The contrast: the system mode's manager object goes to a system
+ * (SYST) client with SYSTEM stability. */
+Test(vnd, system_mode_manager_is_system, .init = setup, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
+{
+	bc_sm *sm = client(BINDERC_SM_DIALECT_AIDL);
+	bc_binder *b = NULL;
+
+	cr_assert_eq(bc_sm_check(sm, "manager", &b), 0);
+	cr_expect_eq(bc_binder_get_stability(b), BINDERC_STABILITY_SYSTEM, "manager's level 0x%x",
+		     (unsigned)bc_binder_get_stability(b));
+	bc_binder_unref(b);
 	bc_sm_unref(sm);
 }

@@ -1942,6 +1942,20 @@ static bc_parcel *query(struct sm *sm, uid_t uid, uint32_t code, const char *s, 
 	return reply;
 }
 
+/* A String[] query from @uid that must answer EX_NONE and no names. */
+static void expect_no_names(struct sm *sm, uid_t uid, uint32_t code, const char *s)
+{
+	bc_parcel *reply = query(sm, uid, code, s, 0);
+	char **v = NULL;
+	size_t n = 99;
+
+	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0, "code %u '%s'", code, s);
+	cr_expect_eq(n, 0, "code %u '%s': %zu names", code, s, n);
+	cr_expect_eq(bc_parcel_remaining(reply), 0);
+	bc_strv_free(v, n);
+	bc_parcel_unref(reply);
+}
+
 Test(declared, queries_answer_from_the_declarations)
 {
 	struct sm *sm = new_sm(DECLS);
@@ -1967,11 +1981,7 @@ Test(declared, queries_answer_from_the_declarations)
 	bc_parcel_unref(reply);
 	/* declared, but none the caller may find: EX_SECURITY, as Android */
 	bc_parcel_unref(query(sm, 1001, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.IBar", BINDERC_EX_SECURITY));
-	reply = query(sm, 1001, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.INone", 0);
-	cr_assert_eq(bc_parcel_read_string16_array(reply, &v, &n), 0);
-	cr_expect_eq(n, 0);
-	bc_strv_free(v, n);
-	bc_parcel_unref(reply);
+	expect_no_names(sm, 1001, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.INone");
 
 	reply = query(sm, 1000, SM_AIDL_UPDATABLE_VIA_APEX, "org.ex.IFoo/default", 0);
 	cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
@@ -2146,4 +2156,87 @@ Test(declared, forwarded_binder_from_aidl4_is_listed)
 	cr_assert_eq(call(sm, 0, 4, raw_request(BINDERC_WIRE_ANDROID_12, list), &reply), 0);
 	expect_reply(reply, listed, "listServices after the forwarded add");
 	bc_parcel_unref(reply);
+}
+
+/* ---- vnd mode: Android's vndservicemanager ------------------------------- */
+
+/*
+ * vndservicemanager is ServiceManager.cpp built with VENDORSERVICEMANAGER
+ * (Android 11 to 16 alike): no libvintf, so addService skips
+ * meetsDeclarationRequirements and the declaration queries answer after
+ * the find check as if the manifest were empty.  The declare lines of our
+ * policy are that manifest; vnd mode ignores them.
+ */
+
+Test(vnd, vintf_binder_registered_without_declaration)
+{
+	struct sm *sm = new_sm("declare org.ex.IFoo/default\n"); /* and: only root may add */
+	bc_binder *vintf = service_of(BINDERC_STABILITY_VINTF);
+
+	/* the same request the system mode refuses ... */
+	cr_expect_eq(aidl_add(sm, 0, "org.ex.IFoo/third", vintf, BINDERC_SM_DUMP_DEFAULT),
+		     BINDERC_EX_ILLEGAL_ARGUMENT);
+	cr_expect_null(sm_find(sm, "org.ex.IFoo/third"));
+	/* ... registers in vnd mode, in both dialects, declared or not */
+	sm->vnd = true;
+	cr_expect_eq(aidl_add(sm, 0, "org.ex.IFoo/third", vintf, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_NONE);
+	cr_expect_eq(lookup(sm, BINDERC_WIRE_ANDROID_13, 0, SM_AIDL_CHECK_SERVICE, "org.ex.IFoo/third"), vintf);
+	cr_expect_eq(aidl_add(sm, 0, "no.slash.name", vintf, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_NONE);
+	cr_expect_eq(legacy_add(sm, BINDERC_WIRE_ANDROID_10, 0, "undeclared.vintf", vintf), 0);
+	cr_expect_not_null(sm_find(sm, "undeclared.vintf"));
+	cr_expect_eq(aidl_add(sm, 0, "org.ex.IFoo/default", vintf, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_NONE);
+	/* the policy still applies, as Android's vnd SELinux check does */
+	cr_expect_eq(aidl_add(sm, 1000, "org.ex.IFoo/fourth", vintf, BINDERC_SM_DUMP_DEFAULT), BINDERC_EX_SECURITY);
+	cr_expect_null(sm_find(sm, "org.ex.IFoo/fourth"));
+	sm_fini(sm);
+	bc_binder_unref(vintf);
+}
+
+Test(vnd, declaration_queries_answer_nothing)
+{
+	struct sm *sm = new_sm(DECLS);
+	bc_parcel *reply;
+	char *s = NULL;
+	bool yes = true;
+
+	sm->vnd = true;
+	/* isDeclared: false for a declared name; EX_SECURITY before that */
+	reply = query(sm, 1000, SM_AIDL_IS_DECLARED, "org.ex.IFoo/second", 0);
+	cr_assert_eq(bc_parcel_read_bool(reply, &yes), 0);
+	cr_expect_not(yes);
+	cr_expect_eq(bc_parcel_remaining(reply), 0);
+	bc_parcel_unref(reply);
+	bc_parcel_unref(query(sm, 1000, SM_AIDL_IS_DECLARED, "org.ex.IFoo/hidden", BINDERC_EX_SECURITY));
+
+	/* getDeclaredInstances: empty and EX_NONE, also where the system mode
+	 * says EX_SECURITY (declared but all hidden): no instance to hide */
+	expect_no_names(sm, 1000, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.IFoo");
+	expect_no_names(sm, 1001, SM_AIDL_GET_DECLARED_INSTANCES, "org.ex.IBar");
+
+	/* updatableViaApex: null; EX_SECURITY for a hidden name */
+	reply = query(sm, 1000, SM_AIDL_UPDATABLE_VIA_APEX, "org.ex.IFoo/default", 0);
+	cr_assert_eq(bc_parcel_read_string16(reply, &s, NULL), 0);
+	cr_expect_null(s);
+	free(s);
+	bc_parcel_unref(reply);
+	bc_parcel_unref(query(sm, 1000, SM_AIDL_UPDATABLE_VIA_APEX, "org.ex.IFoo/hidden", BINDERC_EX_SECURITY));
+
+	/* getUpdatableNames: empty */
+	expect_no_names(sm, 1000, SM_AIDL_GET_UPDATABLE_NAMES, "com.ex.foo");
+
+	/* getConnectionInfo: null (declared with ip and port); EX_SECURITY
+	 * for a hidden name */
+	reply = query(sm, 1000, SM_AIDL_GET_CONNECTION_INFO, "org.ex.IBar/default", 0);
+	cr_expect_eq(read_i32(reply), 0);
+	cr_expect_eq(bc_parcel_remaining(reply), 0);
+	bc_parcel_unref(reply);
+	bc_parcel_unref(query(sm, 1001, SM_AIDL_GET_CONNECTION_INFO, "org.ex.IBar/default", BINDERC_EX_SECURITY));
+
+	/* the same daemon, back in system mode, answers from them again */
+	sm->vnd = false;
+	reply = query(sm, 1000, SM_AIDL_IS_DECLARED, "org.ex.IFoo/second", 0);
+	cr_assert_eq(bc_parcel_read_bool(reply, &yes), 0);
+	cr_expect(yes);
+	bc_parcel_unref(reply);
+	sm_fini(sm);
 }
