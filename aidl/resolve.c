@@ -460,8 +460,6 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 		resolve_type(ctx, d, &f->type);
 		if (f->type.decl == d && !f->type.array && !f->type.nullable) /* arrays, nullables: pointers */
 			aidl_fail(ctx, &f->type.loc, "parcelable %s cannot contain itself", d->name);
-		if (f->def && f->type.fixed2)
-			aidl_unsupported(ctx, &f->def->loc, "a default value for a multi-dimensional array");
 		/* {} is the one default an array of parcelables, binders or
 		 * fds can have (no constant is of those types): an empty,
 		 * non-null array, as for any other array (audio's Range) */
