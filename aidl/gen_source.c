@@ -525,6 +525,10 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 		} else if (!(gt.row->flags & GK_LEN)) {
 			/* a single value (an out ParcelFileDescriptor): its local
 			 * starts empty (-1) for the implementation to set */
+		} else if (p->type.fixed && p->type.nullable) {
+			/* an out @nullable T[N] starts null (NULL, 0), as Android's
+			 * stub default-constructs its std::optional<std::array>;
+			 * the implementation may set N elements */
 		} else {
 			/* an out T[N] is not in the request: N default elements,
 			 * as Android's stubs allocate (the reply refuses another
