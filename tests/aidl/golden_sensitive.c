@@ -82,48 +82,17 @@ Test(aidl_sensitive, unannotated_calls_do_not)
 
 /* The generated text: each of IHal's six proxy functions (four methods,
  * two meta) marks its request first; ICallback's do not. */
-static char *gen_text(const char *name)
-{
-	char path[512];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/%s.c", AIDLT_GEN, name);
-	f = fopen(path, "r");
-	cr_assert_not_null(f, "%s", path);
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	cr_assert_gt(n, 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	cr_assert_not_null(buf);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static size_t count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-
-	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-		n++;
-	return n;
-}
-
 #define MARKED "\t_r = bc_binder_new_parcel(binder, &_data);\n\tif (_r < 0)\n\t\tgoto out;\n" \
 	       "\tbc_parcel_mark_sensitive(_data);\n\t_r = bc_parcel_write_interface_token("
 
 Test(aidl_sensitive, requests_marked_before_writing)
 {
-	char *hal = gen_text("org_binderc_test_IHal"), *cb = gen_text("org_binderc_test_ICallback");
+	char *hal = at_gen_text("org_binderc_test_IHal"), *cb = at_gen_text("org_binderc_test_ICallback");
 
-	cr_expect_eq(count(hal, MARKED), 6);
-	cr_expect_eq(count(hal, "bc_parcel_mark_sensitive"), 6);
-	cr_expect_eq(count(cb, "bc_parcel_mark_sensitive"), 0);
-	cr_expect_eq(count(cb, "CLEAR_BUF"), 0);
+	cr_expect_eq(at_count(hal, MARKED), 6);
+	cr_expect_eq(at_count(hal, "bc_parcel_mark_sensitive"), 6);
+	cr_expect_eq(at_count(cb, "bc_parcel_mark_sensitive"), 0);
+	cr_expect_eq(at_count(cb, "CLEAR_BUF"), 0);
 	free(hal);
 	free(cb);
 }
