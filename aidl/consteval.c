@@ -322,6 +322,29 @@ static void eval_enumerator(struct aidl_ctx *ctx, struct aidl_decl *d, size_t i)
 	c->state = 2;
 }
 
+/* T[N][M] = {{...}, ...}: N rows of exactly M values each (Android's
+ * std::array<std::array<T, M>, N> is filled by them), kept row-major as
+ * the field's C array is. */
+static void eval_2d_default(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_field *f,
+			    const struct aidl_type *et)
+{
+	uint32_t rows = f->type.fixed, cols = f->type.fixed2;
+
+	f->n_defvals = (size_t)rows * cols;
+	f->defvals = aidl_alloc(ctx, f->n_defvals * sizeof(*f->defvals));
+	for (uint32_t r = 0; r < rows; r++) {
+		const struct aidl_expr *row = f->def->elems[r];
+
+		if (row->op != '{')
+			aidl_fail(ctx, &row->loc, "row %u of %s's default must be an array {...}", r, f->name);
+		if (row->n_elems != cols)
+			aidl_fail(ctx, &row->loc, "row %u of %s needs %u values, not %zu", r, f->name, cols,
+				  row->n_elems);
+		for (uint32_t c = 0; c < cols; c++)
+			f->defvals[(size_t)r * cols + c] = aidl_eval(ctx, d, et, row->elems[c]);
+	}
+}
+
 void aidl_eval_decl(struct aidl_ctx *ctx, struct aidl_decl *d)
 {
 	for (size_t i = 0; i < d->n_consts; i++)
@@ -341,9 +364,14 @@ void aidl_eval_decl(struct aidl_ctx *ctx, struct aidl_decl *d)
 		if (f->def->op != '{')
 			aidl_fail(ctx, &f->def->loc, "the default of an array field must be an array {...}");
 		if (f->type.fixed && f->def->n_elems != f->type.fixed)
-			aidl_fail(ctx, &f->def->loc, "%s needs %u values, not %zu", f->name, f->type.fixed,
-				  f->def->n_elems);
+			aidl_fail(ctx, &f->def->loc, "%s needs %u %s, not %zu", f->name, f->type.fixed,
+				  f->type.fixed2 ? "rows" : "values", f->def->n_elems);
 		et.array = false, et.list = false, et.fixed = 0, et.fixed_expr = NULL;
+		et.fixed2 = 0, et.fixed2_expr = NULL;
+		if (f->type.fixed2) {
+			eval_2d_default(ctx, d, f, &et);
+			continue;
+		}
 		f->n_defvals = f->def->n_elems;
 		f->defvals = aidl_alloc(ctx, (f->n_defvals ? f->n_defvals : 1) * sizeof(*f->defvals));
 		for (size_t j = 0; j < f->n_defvals; j++)

@@ -410,8 +410,13 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 	if (g->d->vintf)
 		fprintf(c, "\t_r = bc_binder_require_stability(binder, BINDERC_STABILITY_VINTF);\n"
 			   "\tif (_r < 0)\n\t\tgoto out;\n");
-	fprintf(c, "\t_r = bc_binder_new_parcel(binder, &_data);\n\tif (_r < 0)\n\t\tgoto out;\n"
-		   "\t_r = bc_parcel_write_interface_token(_data, %s_DESCRIPTOR);\n\tif (_r < 0)\n\t\tgoto out;\n",
+	fprintf(c, "\t_r = bc_binder_new_parcel(binder, &_data);\n\tif (_r < 0)\n\t\tgoto out;\n");
+	/* @SensitiveData: the request is marked before anything is written
+	 * (as Android's proxies call markSensitive()), and every call, oneway
+	 * and meta ones too, carries FLAG_CLEAR_BUF (the NDK backend's flags) */
+	if (g->d->sensitive)
+		fprintf(c, "\tbc_parcel_mark_sensitive(_data);\n");
+	fprintf(c, "\t_r = bc_parcel_write_interface_token(_data, %s_DESCRIPTOR);\n\tif (_r < 0)\n\t\tgoto out;\n",
 		cn);
 	for (size_t i = 0; i < m->n_params; i++) {
 		const struct aidl_param *p = &m->params[i];
@@ -429,11 +434,12 @@ static void gen_proxy(struct gen *g, const struct aidl_method *m, const char *co
 		}
 	}
 	if (ow) {
-		fprintf(c, "\t_r = bc_binder_transact(binder, %s, _data, NULL, BINDERC_FLAG_ONEWAY, NULL);\n", code);
+		fprintf(c, "\t_r = bc_binder_transact(binder, %s, _data, NULL, BINDERC_FLAG_ONEWAY%s, NULL);\n", code,
+			g->d->sensitive ? " | BINDERC_FLAG_CLEAR_BUF" : "");
 	} else {
-		fprintf(c, "\t_r = bc_binder_transact(binder, %s, _data, &_reply, 0, NULL);\n\tif (_r < 0)\n\t\tgoto out;\n"
+		fprintf(c, "\t_r = bc_binder_transact(binder, %s, _data, &_reply, %s, NULL);\n\tif (_r < 0)\n\t\tgoto out;\n"
 			   "\t_r = bcaidl_read_status(_reply);\n\tif (_r != 0)\n\t\tgoto out;\n",
-			code);
+			code, g->d->sensitive ? "BINDERC_FLAG_CLEAR_BUF" : "0");
 		if (!is_void(m)) {
 			gen_read(g, c, &m->ret, "_reply", "_t_ret", "_t_ret_len", "\t");
 			fprintf(c, "\tif (_r < 0)\n\t\tgoto out;\n");
@@ -519,6 +525,10 @@ static void gen_stub_method(struct gen *g, const struct aidl_method *m)
 		} else if (!(gt.row->flags & GK_LEN)) {
 			/* a single value (an out ParcelFileDescriptor): its local
 			 * starts empty (-1) for the implementation to set */
+		} else if (p->type.fixed && p->type.nullable) {
+			/* an out @nullable T[N] starts null (NULL, 0), as Android's
+			 * stub default-constructs its std::optional<std::array>;
+			 * the implementation may set N elements */
 		} else {
 			/* an out T[N] is not in the request: N default elements,
 			 * as Android's stubs allocate (the reply refuses another

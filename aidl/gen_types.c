@@ -167,7 +167,10 @@ void gen_write(struct gen *g, FILE *f, const struct aidl_type *t, const char *p,
 		fprintf(f, "%sif (_r < 0)\n%s\tgoto out;\n", ind, ind);
 		return;
 	}
-	if (t->fixed) /* T[N]: exactly N elements, or nothing is sent */
+	/* T[N]: exactly N elements, or nothing is sent (a @nullable one of
+	 * a kind that is nullable itself, as @nullable P[N], was checked
+	 * above: NULL is its null) */
+	if (t->fixed && !t->nullable)
 		fprintf(f, "%sif ((%s) != %" PRIu32 ") {\n%s\t_r = -EINVAL;\n%s\tgoto out;\n%s}\n", ind, len,
 			aidl_fixed_len(t), ind, ind, ind);
 	if (t->fixed2) { /* T[N][M]: int32 N, then N rows as T[M] is written */
@@ -238,7 +241,12 @@ void gen_read(struct gen *g, FILE *f, const struct aidl_type *t, const char *p, 
 		return;
 	}
 	gen_emit(g->ctx, f, ind, &gt, gt.row->read, s);
-	if (t->fixed) /* another length is malformed; the caller frees what was read */
+	/* another length is malformed (the caller frees what was read); a
+	 * @nullable one (@nullable P[N]) may also be null */
+	if (t->fixed && t->nullable)
+		fprintf(f, "%sif (_r >= 0 && (%s) && (%s) != %" PRIu32 ")\n%s\t_r = -EBADMSG;\n", ind, lv, lvlen,
+			t->fixed, ind);
+	else if (t->fixed)
 		fprintf(f, "%sif (_r >= 0 && (%s) != %" PRIu32 ")\n%s\t_r = -EBADMSG;\n", ind, lvlen, aidl_fixed_len(t), ind);
 }
 

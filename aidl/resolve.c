@@ -366,8 +366,6 @@ static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aid
 		if (!only_in(&p->type) && p->dir == D_NONE)
 			aidl_fail(ctx, &p->loc, "'%s %s' can be an out type, so you must declare it as in, out or inout",
 				  type_str(ctx, &p->type), p->name);
-		if (p->type.nullable && p->type.fixed && (p->dir == D_OUT || p->dir == D_INOUT))
-			aidl_unsupported(ctx, &p->loc, "@nullable on an out or inout fixed-size array");
 		if ((m->oneway || d->oneway) && (p->dir == D_OUT || p->dir == D_INOUT))
 			aidl_fail(ctx, &p->loc, "oneway method '%s' cannot have out parameters", m->name);
 		if (p->dir == D_NONE)
@@ -460,8 +458,6 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 		resolve_type(ctx, d, &f->type);
 		if (f->type.decl == d && !f->type.array && !f->type.nullable) /* arrays, nullables: pointers */
 			aidl_fail(ctx, &f->type.loc, "parcelable %s cannot contain itself", d->name);
-		if (f->def && f->type.fixed2)
-			aidl_unsupported(ctx, &f->def->loc, "a default value for a multi-dimensional array");
 		/* {} is the one default an array of parcelables, binders or
 		 * fds can have (no constant is of those types): an empty,
 		 * non-null array, as for any other array (audio's Range) */

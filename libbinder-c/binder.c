@@ -138,12 +138,19 @@ int bc_binder_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parcel *
 	int origin = BINDERC_ERROR_LOCAL;
 	int r = -EINVAL;
 
-	if (b && !(flags & ~(BINDERC_FLAG_ONEWAY | BINDERC_FLAG_TELL_FROZEN))) {
+	if (b && !(flags & ~(BINDERC_FLAG_ONEWAY | BINDERC_FLAG_TELL_FROZEN | BINDERC_FLAG_CLEAR_BUF))) {
 		if (ret_reply)
 			*ret_reply = NULL;
+		/* Android's proxies mark the request when they make it; this
+		 * covers callers that did not (its earlier copies, if it grew
+		 * unmarked, are theirs). */
+		if (flags & BINDERC_FLAG_CLEAR_BUF)
+			bc_parcel_mark_sensitive(data);
 		r = bc__binder_check_call(b, code);
 		if (r == 0)
 			r = b->ops->transact(b, code, data, ret_reply, flags, &origin);
+		if (r >= 0 && ret_reply && (flags & BINDERC_FLAG_CLEAR_BUF))
+			bc_parcel_mark_sensitive(*ret_reply);
 	}
 	if (ret_error) {
 		ret_error->origin = r < 0 ? origin : BINDERC_ERROR_NONE;

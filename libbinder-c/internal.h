@@ -69,6 +69,10 @@ ssize_t bc__utf16_to_utf8(const uint16_t *s, size_t len, char *out);
 #define BINDERC_PARCEL_READONLY 0x1u
 #define BINDERC_PARCEL_KERNEL 0x2u /* received from the driver: owns fds, free buffer */
 #define BINDERC_PARCEL_REPLY 0x4u  /* a kernel parcel from BR_REPLY */
+#define BINDERC_PARCEL_SENSITIVE 0x8u /* bc_parcel_mark_sensitive(): zero the data when freed */
+
+/* Zero @n bytes at @p in a way the compiler may not drop as a dead store. */
+void bc__wipe(void *p, size_t n);
 
 /* What differs between wire dialects (parcel_internal.h, table in parcel.c). */
 struct bc_wire_proto;

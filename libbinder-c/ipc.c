@@ -488,7 +488,9 @@ static int run(struct bc_thread *t, struct waiter *w, int mode)
 	return r;
 }
 
-static void send_reply(struct bc_thread *t, bc_parcel *reply, int status)
+/* @flags: what the request's flags pass on to its reply (TF_CLEAR_BUF, as
+ * Android's IPCThreadState forwards it). */
+static void send_reply(struct bc_thread *t, bc_parcel *reply, int status, uint32_t flags)
 {
 	struct binder_transaction_data tr;
 	struct waiter w = { .kind = W_REPLY_SENT };
@@ -509,6 +511,7 @@ static void send_reply(struct bc_thread *t, bc_parcel *reply, int status)
 		tr.data_size = sizeof(st);
 		tr.data.ptr.buffer = (uintptr_t)&st;
 	}
+	tr.flags |= flags;
 	/* The reply and the read of its BR_TRANSACTION_COMPLETE in one call,
 	 * with the freeing of the request's buffer before them. */
 	if (queue_cmd(t, BC_REPLY, &tr, sizeof(tr)) < 0 || send_out(t) < 0)
@@ -533,8 +536,9 @@ static void handle_transaction(struct bc_thread *t, const struct binder_transact
 		target = NULL;
 	}
 	if (r == 0)
-		r = bc__txn_new(proc, tr->code, oneway ? BINDERC_FLAG_ONEWAY : 0, tr->sender_pid, tr->sender_euid,
-				&t->spare, &txn);
+		r = bc__txn_new(proc, tr->code,
+				(oneway ? BINDERC_FLAG_ONEWAY : 0) | (tr->flags & TF_CLEAR_BUF ? BINDERC_FLAG_CLEAR_BUF : 0),
+				tr->sender_pid, tr->sender_euid, &t->spare, &txn);
 	if (r < 0)
 		st = r;
 	else if (!target)
@@ -549,7 +553,7 @@ static void handle_transaction(struct bc_thread *t, const struct binder_transact
 	}
 	bc__parcel_unref_queued(in, t);
 	if (!oneway)
-		send_reply(t, txn ? txn->reply : NULL, st == BINDERC_TXN_DEFERRED ? 0 : st);
+		send_reply(t, txn ? txn->reply : NULL, st == BINDERC_TXN_DEFERRED ? 0 : st, tr->flags & TF_CLEAR_BUF);
 	bc__txn_done(txn, &t->spare);
 	bc_binder_unref(target);
 }
@@ -576,7 +580,7 @@ int bc__transact(bc_process *proc, uint32_t handle, uint32_t code, bc_parcel *da
 	memset(&tr, 0, sizeof(tr));
 	tr.target.handle = handle;
 	tr.code = code;
-	tr.flags = TF_ACCEPT_FDS | (oneway ? TF_ONE_WAY : 0);
+	tr.flags = TF_ACCEPT_FDS | (oneway ? TF_ONE_WAY : 0) | (flags & BINDERC_FLAG_CLEAR_BUF ? TF_CLEAR_BUF : 0);
 	if (data) {
 		tr.data_size = data->size;
 		tr.offsets_size = data->n_offs * sizeof(uint64_t);

@@ -120,7 +120,8 @@ static int local_transact(bc_binder *b, uint32_t code, bc_parcel *data, bc_parce
 	bc_txn *txn;
 	int r;
 
-	r = bc__txn_new(NULL, code, flags & BINDERC_FLAG_ONEWAY, getpid(), geteuid(), NULL, &txn);
+	r = bc__txn_new(NULL, code, flags & (BINDERC_FLAG_ONEWAY | BINDERC_FLAG_CLEAR_BUF), getpid(), geteuid(), NULL,
+			&txn);
 	if (r < 0)
 		return r;
 	if (!in) {

@@ -146,6 +146,22 @@ int bc_parcel_new(bc_parcel **ret)
 	return parcel_new(true, ret);
 }
 
+/* memset through a volatile pointer: a store to memory about to be freed
+ * is otherwise dead, and the compiler may drop it. */
+static void *(*const volatile wipe_fn)(void *, int, size_t) = memset;
+
+void bc__wipe(void *p, size_t n)
+{
+	if (p && n)
+		wipe_fn(p, 0, n);
+}
+
+void bc_parcel_mark_sensitive(bc_parcel *p)
+{
+	if (p)
+		p->flags |= BINDERC_PARCEL_SENSITIVE;
+}
+
 static bool valid_object_type(uint32_t t)
 {
 	return t == BINDER_TYPE_BINDER || t == BINDER_TYPE_WEAK_BINDER || t == BINDER_TYPE_HANDLE ||
@@ -253,6 +269,11 @@ static void parcel_free(bc_parcel *p, struct bc_thread *t)
 	free(p->binders);
 	if (p->rpc)
 		bc__rpc_parcel_release(p);
+	/* A driver buffer is read-only to us; the driver clears it itself
+	 * (TF_CLEAR_BUF).  Our own buffers are cleared before they are cached
+	 * or freed. */
+	if ((p->flags & BINDERC_PARCEL_SENSITIVE) && !(p->flags & BINDERC_PARCEL_KERNEL))
+		bc__wipe(p->data, p->cap);
 	if (p->flags & BINDERC_PARCEL_KERNEL) {
 		if (t)
 			bc__thread_queue_free(t, p->kbuf);
@@ -275,7 +296,8 @@ static void parcel_free(bc_parcel *p, struct bc_thread *t)
 
 bool bc__parcel_recycle(bc_parcel *p)
 {
-	if (atomic_load(&p->refs) != 1 || (p->flags & (BINDERC_PARCEL_READONLY | BINDERC_PARCEL_KERNEL)) || p->n_fds ||
+	if (atomic_load(&p->refs) != 1 ||
+	    (p->flags & (BINDERC_PARCEL_READONLY | BINDERC_PARCEL_KERNEL | BINDERC_PARCEL_SENSITIVE)) || p->n_fds ||
 	    p->n_binders || p->cap > 4096)
 		return false;
 	p->size = p->pos = 0;

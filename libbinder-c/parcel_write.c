@@ -7,6 +7,28 @@
 
 #include "parcel_internal.h"
 
+/* grow_min() for a sensitive parcel's data: realloc() would leave the old
+ * copy in the heap, so copy it and clear it ourselves. */
+static int grow_sensitive(bc_parcel *p, size_t need)
+{
+	void *nb = NULL;
+	size_t cap = 0;
+	int r;
+
+	if (need <= p->cap)
+		return 0;
+	r = grow_min(&nb, &cap, need > p->cap * 2 ? need : p->cap * 2, 1, 128);
+	if (r < 0)
+		return r;
+	if (p->size)
+		memcpy(nb, p->data, p->size);
+	bc__wipe(p->data, p->cap);
+	free(p->data);
+	p->data = nb;
+	p->cap = cap;
+	return 0;
+}
+
 /* Reserve @len bytes (padded to 4, zeroed padding) at the end. */
 static int reserve(bc_parcel *p, size_t len, uint8_t **ret)
 {
@@ -20,7 +42,10 @@ static int reserve(bc_parcel *p, size_t len, uint8_t **ret)
 	padded = PAD4(len);
 	/* A typical call's data (interface token, a few values) fits the
 	 * first allocation. */
-	r = grow_min((void **)&p->data, &p->cap, p->size + padded, 1, 128);
+	if (p->flags & BINDERC_PARCEL_SENSITIVE)
+		r = grow_sensitive(p, p->size + padded);
+	else
+		r = grow_min((void **)&p->data, &p->cap, p->size + padded, 1, 128);
 	if (r < 0)
 		return r;
 	*ret = p->data + p->size;

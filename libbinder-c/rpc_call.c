@@ -94,8 +94,10 @@ int bc__rpc_transact(bc_rpc_session *s, uint64_t addr, uint32_t code, bc_parcel 
 
 		if (pin)
 			bc__rpc_pin_request(s, data);
-		r = call(s, cn, addr, code, &op, flags & BINDERC_FLAG_ONEWAY ? BC_RPC_FLAG_ONEWAY : 0, ret_reply,
-			 ret_origin);
+		r = call(s, cn, addr, code, &op,
+			 (flags & BINDERC_FLAG_ONEWAY ? BC_RPC_FLAG_ONEWAY : 0) |
+				 (flags & BINDERC_FLAG_CLEAR_BUF ? BC_RPC_FLAG_CLEAR_BUF : 0),
+			 ret_reply, ret_origin);
 		if (pin)
 			bc__rpc_pins_to_reply(s, data, r == 0 && ret_reply ? *ret_reply : NULL);
 	}

@@ -71,8 +71,10 @@ static int32_t run_local(bc_rpc_session *s, struct rpc_conn *cn, bc_binder *b, c
 		 * pid 0 and an euid that is nobody's (0 would read as root to a
 		 * handler checking permissions); pid 0 for oneway calls, as the
 		 * kernel reports them */
-		r = bc__txn_new(NULL, t->code, t->flags & BC_RPC_FLAG_ONEWAY, oneway ? 0 : cn->peer_pid, cn->peer_euid,
-				NULL, &txn);
+		r = bc__txn_new(NULL, t->code,
+				(oneway ? BINDERC_FLAG_ONEWAY : 0) |
+					(t->flags & BC_RPC_FLAG_CLEAR_BUF ? BINDERC_FLAG_CLEAR_BUF : 0),
+				oneway ? 0 : cn->peer_pid, cn->peer_euid, NULL, &txn);
 	if (r == 0) {
 		/* Nobody waits on @cn for a oneway call's end: its handler's
 		 * calls must not go there nested (Android's never do), but on a

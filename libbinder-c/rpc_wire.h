@@ -111,6 +111,8 @@ int bc__rpc_addr_check(uint64_t a);
 /* ---- TRANSACT ------------------------------------------------------------ */
 #define BC_RPC_TRANSACTION_SIZE 40
 #define BC_RPC_FLAG_ONEWAY 0x1u
+/* Android's FLAG_CLEAR_BUF, carried as it is (= BINDERC_FLAG_CLEAR_BUF) */
+#define BC_RPC_FLAG_CLEAR_BUF 0x20u
 #define BC_RPC_SPECIAL_GET_ROOT 0u
 #define BC_RPC_SPECIAL_GET_MAX_THREADS 1u
 #define BC_RPC_SPECIAL_GET_SESSION_ID 2u

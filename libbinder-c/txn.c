@@ -33,6 +33,10 @@ int bc__txn_new(bc_process *proc, uint32_t code, uint32_t flags, pid_t pid, uid_
 	t->proc = proc ? bc_process_ref(proc) : NULL;
 	t->code = code;
 	t->flags = flags;
+	/* The caller's data is sensitive: so is what we answer
+	 * (BBinder::transact marks the reply of a FLAG_CLEAR_BUF call). */
+	if (flags & BINDERC_FLAG_CLEAR_BUF)
+		bc_parcel_mark_sensitive(t->reply);
 	t->pid = pid;
 	t->euid = euid;
 	*ret = t;

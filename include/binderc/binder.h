@@ -147,7 +147,9 @@ int bc_binder_new_parcel(bc_binder *b, bc_parcel **ret);
  * call, *@ret_reply (if not NULL) receives the reply parcel.  @flags may
  * hold BINDERC_FLAG_ONEWAY, in which case there is no reply, and with it
  * BINDERC_FLAG_TELL_FROZEN (BINDERC_QUEUED_FROZEN is then returned for a
- * call queued to a frozen process).  Calls to a local object run its
+ * call queued to a frozen process), and BINDERC_FLAG_CLEAR_BUF (sensitive
+ * data: @data and the reply are marked with bc_parcel_mark_sensitive(),
+ * the driver clears its buffers).  Calls to a local object run its
  * handler on the calling thread.  Returns 0, a transport error (see
  * binderc/status.h) or the status the handler sent; @ret_error (may be
  * NULL) says which (BINDERC_ERROR_REMOTE: the handler's).

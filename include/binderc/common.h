@@ -97,6 +97,16 @@ enum bc_stability {
  * back).  Without the flag the return stays 0/-errno.
  */
 #define BINDERC_FLAG_TELL_FROZEN 0x02u
+/**
+ * Transaction flag: the call carries sensitive data (AIDL's
+ * @SensitiveData; Android's FLAG_CLEAR_BUF).  The driver zeroes the
+ * transaction's buffer when the receiver frees it (TF_CLEAR_BUF), the
+ * receiver's reply is sent the same way, and the request and reply
+ * parcels the library holds for the call are zeroed when freed (see
+ * bc_parcel_mark_sensitive()).  Over RPC binder the flag travels in the
+ * transaction's flags word, as Android's RpcState sends it.
+ */
+#define BINDERC_FLAG_CLEAR_BUF 0x20u
 /** bc_binder_transact(): a oneway call queued to a frozen process. */
 #define BINDERC_QUEUED_FROZEN 1
 

@@ -55,6 +55,15 @@ bc_parcel *bc_parcel_ref(bc_parcel *p);
  * and owned fds (and gives a received buffer back to the driver).  NULL. */
 bc_parcel *bc_parcel_unref(bc_parcel *p);
 
+/**
+ * Mark @p as holding sensitive data (Android's Parcel::markSensitive):
+ * its data buffer is zeroed when it is freed and when it grows, and it is
+ * never kept for reuse with its contents.  Call it before writing.  A
+ * buffer received from the driver is the driver's: it is zeroed there, if
+ * the call was made with BINDERC_FLAG_CLEAR_BUF.  NULL is ignored.
+ */
+void bc_parcel_mark_sensitive(bc_parcel *p);
+
 /** Select the wire dialect (enum bc_wire) and partition (enum
  * bc_partition) used by later writes and reads of this parcel. */
 int bc_parcel_set_wire(bc_parcel *p, int wire, int partition);

@@ -95,4 +95,39 @@ static inline bool at_same_file(int a, int b)
 	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_ino == sb.st_ino && sa.st_dev == sb.st_dev;
 }
 
+#ifdef AIDLT_GEN
+/* The generated source of @name (AIDLT_GEN/NAME.c), NUL-terminated. */
+static inline char *at_gen_text(const char *name)
+{
+	char path[512];
+	FILE *f;
+	char *buf;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s.c", AIDLT_GEN, name);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	cr_assert_gt(n, 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	cr_assert_not_null(buf);
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* How many times @needle occurs in @hay. */
+static inline size_t at_count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+#endif
+
 #endif

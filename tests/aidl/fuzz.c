@@ -44,6 +44,10 @@ static const char *const dict[] = {
 	/* this branch's syntax: fds out and in arrays, unstructured parcelables */
 	"ParcelFileDescriptor", "FileDescriptor[]", "out @nullable", "parcelable P;", " cpp_header \"a.h\"",
 	" ndk_header \"b\nc\"", "rust_type",
+	/* issue 32's last constructs: @SensitiveData, @nullable out T[N],
+	 * T[N][M] defaults (rows), generic parameters used by fields */
+	"@SensitiveData", "out @nullable int[3]", "inout @nullable String[1]", "int[2][3] m = {{1, 2, 3}, {4, 5, 6}}",
+	"{{", "}}", "}, {", "[2][3]", "= {{\"a\"}}", "<T>", "T value;", "T[] list;", "P<int>", "Generic<String>",
 };
 
 static size_t load_corpus(char ***bufs, size_t **lens)

@@ -8,6 +8,7 @@
 #include "at.h"
 
 #include "org_binderc_test_Defaults.h"
+#include "org_binderc_test_GridDefaults.h"
 #include "org_binderc_test_UDefaults.h"
 
 Test(aidl_defaults, initial_arrays)
@@ -120,4 +121,51 @@ Test(aidl_defaults, empty_arrays_of_objects)
 	cr_assert(rk.maybe && rk.maybe_len == 0 && !rk.stillNull);
 	org_binderc_test_EmptyDefaults_Kinds_clear(&rk), org_binderc_test_EmptyDefaults_Kinds_clear(&k);
 	bc_parcel_unref(p), bc_parcel_unref(q);
+}
+
+/* T[N][M] defaults: _init() makes N * M elements, row-major, and the
+ * fresh parcelable is written as Android writes its default one: int32 N,
+ * then each row as T[M]. */
+Test(aidl_defaults, two_dimensional_defaults)
+{
+	org_binderc_test_GridDefaults g;
+	bc_parcel *p = at_parcel(), *q = at_parcel();
+	size_t tok;
+
+	cr_assert_eq(org_binderc_test_GridDefaults_init(&g), 0);
+	cr_assert_eq(g.m_len, 6);
+	for (int i = 0; i < 6; i++)
+		cr_assert_eq(g.m[i], i + 1);
+	cr_assert_eq(g.s_len, 2);
+	cr_assert_str_eq(g.s[0], "a");
+	cr_assert_str_eq(g.s[1], "b");
+	cr_assert(g.c_len == 2 && g.c[0] == org_binderc_test_Color_RED && g.c[1] == org_binderc_test_Color_BLUE);
+	cr_assert(g.b_len == 4 && g.b[1] == -1 && g.b[2] == 0x7f);
+	cr_assert_str_eq(g.u[1], "y");
+	cr_assert_eq(org_binderc_test_GridDefaults_write(p, &g), 0);
+	bc_parcel_begin_parcelable(q, &tok);
+	bc_parcel_write_int32(q, 2);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 1, 2, 3 }, 3);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 4, 5, 6 }, 3);
+	bc_parcel_write_int32(q, 1);
+	bc_parcel_write_string16_array(q, (const char *const[]){ "a", "b" }, 2);
+	bc_parcel_write_int32(q, 2);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 0 }, 1);
+	bc_parcel_write_int32_array(q, (const int32_t[]){ 6 }, 1);
+	bc_parcel_write_int32(q, 2);
+	bc_parcel_write_byte_array(q, (const int8_t[]){ 1, -1 }, 2);
+	bc_parcel_write_byte_array(q, (const int8_t[]){ 0x7f, 2 }, 2);
+	bc_parcel_write_int32(q, 2);
+	bc_parcel_write_string16_array(q, (const char *const[]){ "x" }, 1);
+	bc_parcel_write_string16_array(q, (const char *const[]){ "y" }, 1);
+	bc_parcel_end_parcelable(q, tok);
+	at_same(p, q);
+	/* and the literal bytes of the first field */
+	cr_assert(bc_parcel_size(p) > 36);
+	th_assert_bytes((const uint8_t *)bc_parcel_data(p) + 4, 36,
+			AT_BYTES(2, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 5, 0, 0, 0,
+				 6, 0, 0, 0));
+	org_binderc_test_GridDefaults_clear(&g);
+	bc_parcel_unref(p);
+	bc_parcel_unref(q);
 }

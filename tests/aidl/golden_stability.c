@@ -14,37 +14,6 @@
 
 #include "org_binderc_test_IHal.h"
 
-/* The generated source of @name (AIDLT_GEN/NAME.c), NUL-terminated. */
-static char *gen_text(const char *name)
-{
-	char path[512];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/%s.c", AIDLT_GEN, name);
-	f = fopen(path, "r");
-	cr_assert_not_null(f, "%s", path);
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	cr_assert_gt(n, 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	cr_assert_not_null(buf);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static size_t count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-
-	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-		n++;
-	return n;
-}
 
 #define REQUIRE_VINTF "\t_r = bc_binder_require_stability(binder, BINDERC_STABILITY_VINTF);\n\tif (_r < 0)\n\t\tgoto out;\n" \
 		      "\t_r = bc_binder_new_parcel(binder, &_data);\n"
@@ -55,11 +24,11 @@ static size_t count(const char *hay, const char *needle)
  * no other interface's. */
 Test(aidl_stability, vintf_proxies_emit_the_requirement)
 {
-	char *hal = gen_text("org_binderc_test_IHal"), *all = gen_text("org_binderc_test_IAll");
+	char *hal = at_gen_text("org_binderc_test_IHal"), *all = at_gen_text("org_binderc_test_IAll");
 
-	cr_expect_eq(count(hal, "bc_binder_new_parcel(binder, &_data)"), 6);
-	cr_expect_eq(count(hal, REQUIRE_VINTF), 6);
-	cr_expect_eq(count(all, "bc_binder_require_stability"), 0);
+	cr_expect_eq(at_count(hal, "bc_binder_new_parcel(binder, &_data)"), 6);
+	cr_expect_eq(at_count(hal, REQUIRE_VINTF), 6);
+	cr_expect_eq(at_count(all, "bc_binder_require_stability"), 0);
 	free(hal);
 	free(all);
 }

@@ -24,6 +24,8 @@ endif
 RPCT_NAMES += rpc_hello
 # An incoming connection the client polls itself.
 RPCT_NAMES += rpc_poll
+# BINDERC_FLAG_CLEAR_BUF over RPC and in process; sensitive parcels.
+RPCT_NAMES += rpc_sensitive
 RPCT_BINS := $(patsubst %,$(RPCT_BIN)/test_%,$(RPCT_NAMES))
 
 HOST_TESTS += $(RPCT_BINS)

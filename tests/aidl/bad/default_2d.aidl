@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:19: error: a default value for a multi-dimensional array is not supported yet
+// expect: 4:19: error: x needs 2 rows, not 1
 parcelable P {
-    int[2][1] x = {{1}, {2}};
+    int[2][1] x = {{1}};
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:12: error: @nullable on an out or inout fixed-size array is not supported yet
+// expect: 4:19: error: oneway method 'f' cannot have out parameters
 interface I {
-    void f(out @nullable int[3] x);
+    oneway void f(inout @nullable int[3] x);
 }
