@@ -339,6 +339,20 @@ bc_rpc_session *bc__rpc_server_find_session(bc_rpc_server *srv, const uint8_t *i
  * that held them is freed (rpc_parcel.c). */
 void bc__rpc_unpin(bc_rpc_session *s, struct bc_binder **v, size_t n);
 
+/* ---- rpc_server.c ----------------------------------------------------------- */
+/* A new session on its first connection @c (taken: freed on an error),
+ * whose header @h was read: made, counted among the server's sessions
+ * and answered, in *@ret (referenced); its "cci" is still to come. */
+int bc__rpc_server_open_session(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h,
+				bc_rpc_session **ret);
+/* The last step of a connection's set-up: the client's "cci". */
+int bc__rpc_server_conn_init(struct rpc_conn *c);
+/* Connection @c (taken) joins the session its header @h names: its id
+ * (and an outgoing one's "cci") read, @c added to the session in *@ret
+ * (referenced); an incoming one (then !@c->serve) answered "cci". */
+int bc__rpc_server_add_join(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h,
+			    bc_rpc_session **ret);
+
 /* ---- rpc_client.c ----------------------------------------------------------- */
 /* Join connection @fd (taken) to client session @s, set up and added to
  * it, in *@ret; nobody reads it yet. */
