@@ -18,6 +18,7 @@
  *                  rpc_tls_none.c instead, built without OpenSSL
  *   rpc_client.c   a client's set-up, joins and incoming connections
  *   rpc_poll.c     an incoming connection the program polls itself
+ *   rpc_server_poll.c  a server the program polls itself (no threads)
  *
  * LOCKING: each connection is used by one thread at a time (its mu, and
  * the thread-local owner for calls nested in a handler running on a
@@ -100,6 +101,8 @@ struct rpc_conn {
 	/* a client's incoming connection: the thread reading it */
 	bool has_reader;
 	pthread_t reader;
+	/* a polled server's connection: rpc_server_poll.c's input buffer */
+	void *polled;
 };
 /* Connections per session, of both kinds (a server's limits are lower). */
 #define BC_RPC_MAX_CONNS 32
@@ -225,6 +228,8 @@ struct bc_rpc_server {
 	size_t n_listeners;
 	bool shut_down;
 	bc_rpc_tls *tls; /* every connection over TLS (referenced; mu) */
+	/* rpc_server_poll.c: what the program polls (made once, under mu) */
+	struct rpc_server_polled *polled;
 };
 
 /* ---- rpc_conn.c ------------------------------------------------------------ */
@@ -352,6 +357,26 @@ int bc__rpc_server_conn_init(struct rpc_conn *c);
  * (referenced); an incoming one (then !@c->serve) answered "cci". */
 int bc__rpc_server_add_join(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h,
 			    bc_rpc_session **ret);
+
+/* ---- rpc_pollbuf.c ----------------------------------------------------------- */
+/* A polled server's connection @c reads ahead into a buffer of its own,
+ * without blocking (its ops wrapped; freed with it); a read that finds
+ * the buffer empty, or a write, waits at most @wait_ms (0: for ever). */
+int bc__rpc_pollbuf_attach(struct rpc_conn *c, unsigned wait_ms);
+/* Read what the socket holds now, room made for @need bytes in all:
+ * > 0 bytes, 0 at the end of the stream, -EAGAIN for none now, -errno. */
+ssize_t bc__rpc_pollbuf_fill(struct rpc_conn *c, size_t need);
+/* The bytes read ahead and not yet read (*@data: where, if not NULL). */
+size_t bc__rpc_pollbuf_have(const struct rpc_conn *c, const uint8_t **data);
+/* Whether the peer closed (nothing comes after what is buffered). */
+bool bc__rpc_pollbuf_eof(const struct rpc_conn *c);
+
+/* ---- rpc_server_poll.c ------------------------------------------------------ */
+/* bc_rpc_server_shutdown(): every polled session ended, every set-up
+ * dropped, the listeners forgotten. */
+void bc__rpc_server_polled_stop(bc_rpc_server *srv);
+/* The server's last reference went: the same, and the state freed. */
+void bc__rpc_server_polled_free(bc_rpc_server *srv);
 
 /* ---- rpc_client.c ----------------------------------------------------------- */
 /* Join connection @fd (taken) to client session @s, set up and added to

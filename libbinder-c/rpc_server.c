@@ -48,7 +48,9 @@ bc_rpc_server *bc_rpc_server_ref(bc_rpc_server *srv)
 bc_rpc_server *bc_rpc_server_unref(bc_rpc_server *srv)
 {
 	if (srv && atomic_fetch_sub(&srv->refs, 1) == 1) {
-		/* every session and joiner holds a reference: none is left */
+		/* every session and joiner holds a reference: none is left
+		 * but the polled ones', which nobody will poll now */
+		bc__rpc_server_polled_free(srv);
 		bc_binder_unref(srv->root);
 		bc_rpc_tls_unref(srv->tls);
 		free(srv->sessions);
