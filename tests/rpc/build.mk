@@ -24,6 +24,8 @@ endif
 RPCT_NAMES += rpc_hello
 # An incoming connection the client polls itself.
 RPCT_NAMES += rpc_poll
+# A server the program polls itself: one thread, a poll() loop.
+RPCT_NAMES += rpc_poll_server
 RPCT_BINS := $(patsubst %,$(RPCT_BIN)/test_%,$(RPCT_NAMES))
 
 HOST_TESTS += $(RPCT_BINS)
