@@ -398,13 +398,13 @@ int bc_rpc_server_set_poll_fn(bc_rpc_server *srv, bc_rpc_server_poll_fn fn, void
 	return 0;
 }
 
-int bc_rpc_server_get_pollfds(bc_rpc_server *srv, struct pollfd *fds, size_t max, int *ret_timeout_ms)
+/* The program's thread in: the polled state in *@ret, locked; or
+ * -ENOENT (nothing polled), -ESHUTDOWN. */
+static int enter(bc_rpc_server *srv, struct rpc_server_polled **ret)
 {
 	struct rpc_server_polled *p = srv ? polled_of(srv, false) : NULL;
-	int64_t next;
-	size_t n;
 
-	if (!srv || (max && !fds))
+	if (!srv)
 		return -EINVAL;
 	if (!p)
 		return -ENOENT;
@@ -413,6 +413,19 @@ int bc_rpc_server_get_pollfds(bc_rpc_server *srv, struct pollfd *fds, size_t max
 		pthread_mutex_unlock(&p->mu);
 		return -ESHUTDOWN;
 	}
+	*ret = p;
+	return 0;
+}
+
+int bc_rpc_server_get_pollfds(bc_rpc_server *srv, struct pollfd *fds, size_t max, int *ret_timeout_ms)
+{
+	struct rpc_server_polled *p;
+	int64_t next;
+	size_t n;
+	int r = max && !fds ? -EINVAL : enter(srv, &p);
+
+	if (r < 0)
+		return r;
 	next = expire(srv, p);
 	n = p->n;
 	for (size_t i = 0; i < n && i < max; i++)
@@ -425,19 +438,12 @@ int bc_rpc_server_get_pollfds(bc_rpc_server *srv, struct pollfd *fds, size_t max
 
 int bc_rpc_server_handle_polled(bc_rpc_server *srv, int fd)
 {
-	struct rpc_server_polled *p = srv ? polled_of(srv, false) : NULL;
+	struct rpc_server_polled *p;
 	ssize_t i;
-	int r = 0;
+	int r = enter(srv, &p);
 
-	if (!srv)
-		return -EINVAL;
-	if (!p)
-		return -ENOENT;
-	pthread_mutex_lock(&p->mu);
-	if (p->stopped) {
-		pthread_mutex_unlock(&p->mu);
-		return -ESHUTDOWN;
-	}
+	if (r < 0)
+		return r;
 	expire(srv, p);
 	i = fd < 0 ? -1 : entry_find(p, fd);
 	if (fd >= 0 && i < 0)
