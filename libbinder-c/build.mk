@@ -20,6 +20,8 @@ LBC_NAMES += slot
 LBC_NAMES += stability
 # RPC binder: binder over sockets, wire-compatible with Android (rpc.h).
 LBC_NAMES += rpc_wire rpc_conn rpc_session rpc_client rpc_proxy rpc_server rpc_addr rpc_death rpc_listen rpc_poll rpc_allow
+# a server the program polls itself, its connections reading ahead
+LBC_NAMES += rpc_server_poll rpc_pollbuf
 # a session's pieces (rpc_session_internal.h)
 LBC_NAMES += rpc_msg rpc_nodes rpc_parcel rpc_dec rpc_async rpc_dispatch rpc_call
 # RPC over TLS (<binderc/rpc_tls.h>) with OpenSSL (libssl-dev), or a stand-in

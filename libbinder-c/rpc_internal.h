@@ -18,6 +18,7 @@
  *                  rpc_tls_none.c instead, built without OpenSSL
  *   rpc_client.c   a client's set-up, joins and incoming connections
  *   rpc_poll.c     an incoming connection the program polls itself
+ *   rpc_server_poll.c  a server the program polls itself (no threads)
  *
  * LOCKING: each connection is used by one thread at a time (its mu, and
  * the thread-local owner for calls nested in a handler running on a
@@ -100,6 +101,8 @@ struct rpc_conn {
 	/* a client's incoming connection: the thread reading it */
 	bool has_reader;
 	pthread_t reader;
+	/* a polled server's connection: rpc_server_poll.c's input buffer */
+	void *polled;
 };
 /* Connections per session, of both kinds (a server's limits are lower). */
 #define BC_RPC_MAX_CONNS 32
@@ -228,6 +231,8 @@ struct bc_rpc_server {
 	/* rpc_allow.c: the vsock CIDs served (none: every CID; mu) */
 	uint32_t *vsock_cids;
 	size_t n_vsock_cids;
+	/* rpc_server_poll.c: what the program polls (made once, under mu) */
+	struct rpc_server_polled *polled;
 };
 
 /* ---- rpc_allow.c ----------------------------------------------------------- */
@@ -346,6 +351,40 @@ bc_rpc_session *bc__rpc_server_find_session(bc_rpc_server *srv, const uint8_t *i
 /* Unpin @n nodes of our objects @v (and drop those references): a reply
  * that held them is freed (rpc_parcel.c). */
 void bc__rpc_unpin(bc_rpc_session *s, struct bc_binder **v, size_t n);
+
+/* ---- rpc_server.c ----------------------------------------------------------- */
+/* A new session on its first connection @c (taken: freed on an error),
+ * whose header @h was read: made, counted among the server's sessions
+ * and answered, in *@ret (referenced); its "cci" is still to come. */
+int bc__rpc_server_open_session(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h,
+				bc_rpc_session **ret);
+/* The last step of a connection's set-up: the client's "cci". */
+int bc__rpc_server_conn_init(struct rpc_conn *c);
+/* Connection @c (taken) joins the session its header @h names: its id
+ * (and an outgoing one's "cci") read, @c added to the session in *@ret
+ * (referenced); an incoming one (then !@c->serve) answered "cci". */
+int bc__rpc_server_add_join(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h,
+			    bc_rpc_session **ret);
+
+/* ---- rpc_pollbuf.c ----------------------------------------------------------- */
+/* A polled server's connection @c reads ahead into a buffer of its own,
+ * without blocking (its ops wrapped; freed with it); a read that finds
+ * the buffer empty, or a write, waits at most @wait_ms (0: for ever). */
+int bc__rpc_pollbuf_attach(struct rpc_conn *c, unsigned wait_ms);
+/* Read what the socket holds now, room made for @need bytes in all:
+ * > 0 bytes, 0 at the end of the stream, -EAGAIN for none now, -errno. */
+ssize_t bc__rpc_pollbuf_fill(struct rpc_conn *c, size_t need);
+/* The bytes read ahead and not yet read (*@data: where, if not NULL). */
+size_t bc__rpc_pollbuf_have(const struct rpc_conn *c, const uint8_t **data);
+/* Whether the peer closed (nothing comes after what is buffered). */
+bool bc__rpc_pollbuf_eof(const struct rpc_conn *c);
+
+/* ---- rpc_server_poll.c ------------------------------------------------------ */
+/* bc_rpc_server_shutdown(): every polled session ended, every set-up
+ * dropped, the listeners forgotten. */
+void bc__rpc_server_polled_stop(bc_rpc_server *srv);
+/* The server's last reference went: the same, and the state freed. */
+void bc__rpc_server_polled_free(bc_rpc_server *srv);
 
 /* ---- rpc_client.c ----------------------------------------------------------- */
 /* Join connection @fd (taken) to client session @s, set up and added to

@@ -329,6 +329,8 @@ void bc_rpc_server_shutdown(bc_rpc_server *srv)
 		}
 		free(ss);
 	}
+	/* the polled ones have no thread: ended here */
+	bc__rpc_server_polled_stop(srv);
 	/* the joins' connection threads end with their sessions */
 	pthread_mutex_lock(&srv->mu);
 	while (srv->n_threads)

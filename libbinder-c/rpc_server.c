@@ -48,7 +48,9 @@ bc_rpc_server *bc_rpc_server_ref(bc_rpc_server *srv)
 bc_rpc_server *bc_rpc_server_unref(bc_rpc_server *srv)
 {
 	if (srv && atomic_fetch_sub(&srv->refs, 1) == 1) {
-		/* every session and joiner holds a reference: none is left */
+		/* every session and joiner holds a reference: none is left
+		 * but the polled ones', which nobody will poll now */
+		bc__rpc_server_polled_free(srv);
 		bc_binder_unref(srv->root);
 		bc_rpc_tls_unref(srv->tls);
 		free(srv->sessions);
@@ -112,12 +114,12 @@ static int new_session_id(uint8_t *id, size_t len)
 	return 0;
 }
 
-/* A new session's set-up on its first connection @c, whose header @h was
- * read (RpcServer::establishConnection). */
-static int setup_session(bc_rpc_server *srv, bc_rpc_session *s, struct rpc_conn *c,
-			 const struct bc_rpc_conn_header *h)
+/* The answer to a new session's header @h, read on its first connection
+ * @c (RpcServer::establishConnection): the version chosen, and whether
+ * the fd mode asked for is served. */
+static int answer_new(bc_rpc_server *srv, bc_rpc_session *s, struct rpc_conn *c, const struct bc_rpc_conn_header *h)
 {
-	uint8_t resp[BC_RPC_NEW_SESSION_RESPONSE_SIZE], init[BC_RPC_CONN_INIT_SIZE];
+	uint8_t resp[BC_RPC_NEW_SESSION_RESPONSE_SIZE];
 	int r;
 
 	/* a new session must be asked for on an outgoing connection */
@@ -134,16 +136,11 @@ static int setup_session(bc_rpc_server *srv, bc_rpc_session *s, struct rpc_conn 
 		s->fd_mode = BC_RPC_FD_MODE_UNIX;
 	else if (h->fd_mode != BC_RPC_FD_MODE_NONE)
 		return -EOPNOTSUPP;
-	r = bc__rpc_recv(c, init, sizeof(init), false);
-	if (r == 0)
-		r = bc__rpc_conn_init_check(init);
-	if (r == 0)
-		r = bc__rpc_conn_set_timeout(c, 0);
-	return bc__rpc_timeout_error(r);
+	return 0;
 }
 
-/* A new session on @c: set up, then served on this thread. */
-static int serve_new(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h)
+int bc__rpc_server_open_session(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h,
+				bc_rpc_session **ret)
 {
 	bc_rpc_session *s;
 	int r = bc__rpc_session_new(true, &s);
@@ -168,22 +165,51 @@ static int serve_new(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc
 	/* known to the server while served, so that its shutdown ends it */
 	r = bc__rpc_server_add_session(srv, s);
 	if (r == 0) {
-		r = setup_session(srv, s, c, h);
-		if (r == 0)
-			r = bc__rpc_serve(s, c);
-		else
-			bc__rpc_fail(s, r);
-		bc__rpc_server_remove_session(srv, s);
-	} else {
-		bc__rpc_fail(s, r);
+		r = answer_new(srv, s, c, h);
+		if (r < 0)
+			bc__rpc_server_remove_session(srv, s);
 	}
+	if (r < 0) {
+		bc__rpc_fail(s, r);
+		bc_rpc_session_unref(s);
+		return r;
+	}
+	*ret = s;
+	return 0;
+}
+
+int bc__rpc_server_conn_init(struct rpc_conn *c)
+{
+	uint8_t init[BC_RPC_CONN_INIT_SIZE];
+	int r = bc__rpc_recv(c, init, sizeof(init), false);
+
+	if (r == 0)
+		r = bc__rpc_conn_init_check(init);
+	if (r == 0)
+		r = bc__rpc_conn_set_timeout(c, 0);
+	return bc__rpc_timeout_error(r);
+}
+
+/* A new session on @c: set up, then served on this thread. */
+static int serve_new(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h)
+{
+	bc_rpc_session *s;
+	int r = bc__rpc_server_open_session(srv, c, h, &s);
+
+	if (r < 0)
+		return r;
+	r = bc__rpc_server_conn_init(c);
+	if (r == 0)
+		r = bc__rpc_serve(s, c);
+	else
+		bc__rpc_fail(s, r);
+	bc__rpc_server_remove_session(srv, s);
 	bc_rpc_session_unref(s);
 	return r;
 }
 
-/* A connection @c joining an existing session: one more to serve here
- * (the client's outgoing), or one to call the client on (its incoming). */
-static int serve_join(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h)
+int bc__rpc_server_add_join(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h,
+			    bc_rpc_session **ret)
 {
 	uint8_t id[BC_RPC_SESSION_ID_SIZE], init[BC_RPC_CONN_INIT_SIZE];
 	bool incoming = h->options & BC_RPC_CONN_OPTION_INCOMING;
@@ -216,20 +242,38 @@ static int serve_join(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rp
 			bc__rpc_conn_init_encode(init);
 			r = bc__rpc_send(c, init, sizeof(init));
 			/* the session's now: a failed write ends the session */
-			if (r < 0)
+			if (r < 0) {
 				bc__rpc_fail(s, r);
-			bc_rpc_session_unref(s);
-			return r;
+				bc_rpc_session_unref(s);
+				return r;
+			}
+			*ret = s;
+			return 0;
 		}
 	} else if (r == 0) {
 		r = bc__rpc_conn_add(s, c, limit);
 		if (r == 0) {
-			r = bc__rpc_serve(s, c);
-			bc_rpc_session_unref(s);
-			return r;
+			*ret = s;
+			return 0;
 		}
 	}
 	bc__rpc_conn_free(c);
+	bc_rpc_session_unref(s);
+	return r;
+}
+
+/* A connection @c joining an existing session: one more to serve here
+ * (the client's outgoing), or one to call the client on (its incoming:
+ * only handed over). */
+static int serve_join(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h)
+{
+	bc_rpc_session *s;
+	int r = bc__rpc_server_add_join(srv, c, h, &s);
+
+	if (r < 0)
+		return r;
+	if (c->serve)
+		r = bc__rpc_serve(s, c);
 	bc_rpc_session_unref(s);
 	return r;
 }

@@ -69,6 +69,7 @@
 #ifndef BINDERC_RPC_H
 #define BINDERC_RPC_H
 
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <binderc/binder.h>
@@ -345,6 +346,96 @@ int bc_rpc_server_join(bc_rpc_server *srv, int listen_fd);
  * root, for a moment.)  Final.
  */
 void bc_rpc_server_shutdown(bc_rpc_server *srv);
+
+/* ---- a polled server ------------------------------------------------------ */
+
+/*
+ * For a single-threaded program, as a kernel binder server polls its
+ * device fd: no thread of the library's; the program polls the listening
+ * socket and every connection of the server's, and calls
+ * bc_rpc_server_handle_polled() for each that polls readable.  It
+ * accepts, sets up connections, and serves every whole command that has
+ * come, never waiting for the rest of one: a connection reads ahead into
+ * a buffer of its own, so a client that sends half a command holds
+ * nothing but that buffer.  Handlers run on the program's thread, inside
+ * bc_rpc_server_handle_polled().  A loop:
+ *
+ *	struct pollfd p[64];
+ *	int n, timeout;
+ *
+ *	bc_rpc_server_listen_polled(srv, listen_fd);
+ *	while ((n = bc_rpc_server_get_pollfds(srv, p, 64, &timeout)) >= 0) {
+ *		if (n > 64)
+ *			n = 64;  (a bigger array: see max_sessions)
+ *		if (poll(p, (nfds_t)n, timeout) < 0 && errno != EINTR)
+ *			break;
+ *		for (int i = 0; i < n; i++)
+ *			if (p[i].revents)
+ *				bc_rpc_server_handle_polled(srv, p[i].fd);
+ *	}
+ *
+ * which ends once bc_rpc_server_shutdown() (-ESHUTDOWN).  An epoll loop
+ * (level-triggered) hears of each connection's fd coming and going from
+ * bc_rpc_server_set_poll_fn() instead, and calls
+ * bc_rpc_server_get_pollfds(srv, NULL, 0, &timeout) for its timeout.
+ *
+ * The limits are a threaded server's: max_sessions (a connection beyond
+ * it closed as soon as it is accepted; as many set-ups under way at
+ * most), max_threads and max_incoming per session, the fd mode, the
+ * protocol versions; a malformed stream ends only its session.  The
+ * set-up timeout bounds each connection's set-up (the timeout
+ * get_pollfds gives is the next one's deadline: the dropping of a
+ * client that said nothing happens in get_pollfds and handle_polled),
+ * and, once served, every wait the loop does on one client: a write it
+ * has no room for (it reads nothing), and a handler's call back into it
+ * (nested: the handler waits for its reply, reading that connection, as
+ * a kernel binder thread does); past it the session ends with
+ * -ETIMEDOUT.  While a handler runs or waits so, the other clients wait.
+ * Calls of the program's own outside handlers, on objects a client sent,
+ * go on its incoming connections, as from a threaded server (and wait
+ * for room to write without that bound).
+ *
+ * Not over TLS: bc_rpc_server_listen_polled() says -EOPNOTSUPP on a
+ * server with bc_rpc_server_set_tls(), and a connection accepted after
+ * it was set is closed (a handshake cannot be read ahead).  The
+ * functions below are for one thread (bc_rpc_server_shutdown() may come
+ * from another: it waits for a handler running here to return), and not
+ * for a handler of the server's (they would wait for themselves).
+ */
+
+/**
+ * Poll listening socket @listen_fd (bc_rpc_listen(); it stays the
+ * caller's, made non-blocking) for @srv's connections.  -EOPNOTSUPP over
+ * TLS, -ESHUTDOWN after bc_rpc_server_shutdown(), -EEXIST if it is
+ * polled already.  Several listeners may be.
+ */
+int bc_rpc_server_listen_polled(bc_rpc_server *srv, int listen_fd);
+/** Told each connection fd to poll as it comes (@add) and goes (!@add;
+ * it may be closed by then): for an epoll loop.  The listeners are not
+ * told of.  It runs inside the functions below and must not call them. */
+typedef void (*bc_rpc_server_poll_fn)(void *userdata, int fd, bool add);
+int bc_rpc_server_set_poll_fn(bc_rpc_server *srv, bc_rpc_server_poll_fn fn, void *userdata);
+/**
+ * The fds to poll (for POLLIN: listeners and connections, in no promised
+ * order) in @fds[0..@max); returns how many there are, which may be more
+ * than @max (then give it a bigger array).  *@ret_timeout_ms (if not NULL):
+ * what poll() should wait at most, in ms, for the next set-up deadline
+ * (-1: none).  Drops the set-ups past theirs and forgets sessions that
+ * ended.  -ESHUTDOWN after bc_rpc_server_shutdown(), -ENOENT if nothing
+ * of @srv is polled.
+ */
+int bc_rpc_server_get_pollfds(bc_rpc_server *srv, struct pollfd *fds, size_t max, int *ret_timeout_ms);
+/**
+ * @fd polled readable (or hung up): a listener's connections accepted (a
+ * few at a time), or a connection's input taken and every whole command
+ * in it served, without waiting for more.  @fd -1: only the set-up
+ * deadlines.  0; -ENOENT for an fd that is not (or no longer) polled (a
+ * stale revents: harmless); -ESHUTDOWN after bc_rpc_server_shutdown();
+ * -errno of accept() (e.g. -EMFILE: stop polling the listener until a
+ * session ends).  What ended a session is bc_rpc_session_get_error()'s,
+ * not the loop's.
+ */
+int bc_rpc_server_handle_polled(bc_rpc_server *srv, int fd);
 
 #ifdef __cplusplus
 }

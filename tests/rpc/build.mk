@@ -26,6 +26,8 @@ RPCT_NAMES += rpc_hello
 RPCT_NAMES += rpc_poll
 # BINDERC_FLAG_CLEAR_BUF over RPC and in process; sensitive parcels.
 RPCT_NAMES += rpc_sensitive
+# A server the program polls itself: one thread, a poll() loop.
+RPCT_NAMES += rpc_poll_server
 RPCT_BINS := $(patsubst %,$(RPCT_BIN)/test_%,$(RPCT_NAMES))
 
 HOST_TESTS += $(RPCT_BINS)
