@@ -24,6 +24,8 @@ endif
 RPCT_NAMES += rpc_hello
 # An incoming connection the client polls itself.
 RPCT_NAMES += rpc_poll
+# Commands of every size through a connection's read buffer.
+RPCT_NAMES += rpc_stream
 RPCT_BINS := $(patsubst %,$(RPCT_BIN)/test_%,$(RPCT_NAMES))
 
 HOST_TESTS += $(RPCT_BINS)
