@@ -19,6 +19,8 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The server's child: serve the session on @fd until the client goes. */
@@ -66,6 +68,14 @@ int lib_rpc_run(long iters, long warm, size_t payload, struct rhdr *h, uint64_t 
 		bench_fail(r, "bc_rpc_session_get_root: %s", strerror(-r));
 	bc_binder_unref(root);
 	bc_rpc_session_unref(ses);
+	/* the server ends when the session does (an exit of its own lets a
+	 * profiler under it write its results); one that lingers is killed */
+	for (int i = 0; i < 200; i++) {
+		if (waitpid(pid, NULL, WNOHANG) != 0)
+			return r;
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
 	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
 	return r;
 }

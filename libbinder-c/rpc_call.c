@@ -18,12 +18,13 @@ static int call(bc_rpc_session *s, struct rpc_conn *cn, uint64_t addr, uint32_t 
 	};
 	uint8_t fixed[BC_RPC_TRANSACTION_SIZE];
 	struct bc_rpc_payload pl;
-	struct rx_fds rx = { .n = 0 };
-	uint8_t *body = NULL;
+	struct rx_fds rx;           /* (n only: 1 KiB not cleared) */
+	const uint8_t *body = NULL; /* the reply's, in @cn's read buffer */
 	size_t len = 0;
 	int32_t status;
 	int r;
 
+	rx.n = 0;
 	if (addr && (flags & BC_RPC_FLAG_ONEWAY)) {
 		struct rpc_node *n;
 
@@ -34,9 +35,8 @@ static int call(bc_rpc_session *s, struct rpc_conn *cn, uint64_t addr, uint32_t 
 		pthread_mutex_unlock(&s->mu);
 	}
 	bc__rpc_transaction_encode(&t, fixed);
-	r = bc__rpc_flush_decs(s, cn);
-	if (r == 0)
-		r = bc__rpc_send_cmd(cn, BC_RPC_CMD_TRANSACT, fixed, sizeof(fixed), op);
+	/* the DEC_STRONGs waiting go first, in the same write */
+	r = bc__rpc_send_cmd_after_decs(s, cn, BC_RPC_CMD_TRANSACT, fixed, sizeof(fixed), op);
 	if (r == 0 && !(flags & BC_RPC_FLAG_ONEWAY))
 		r = bc__rpc_run(s, cn, &body, &len, &rx, false);
 	if (r == 0 && body)
@@ -45,7 +45,6 @@ static int call(bc_rpc_session *s, struct rpc_conn *cn, uint64_t addr, uint32_t 
 		r = bc__rpc_check_table(s, &pl, rx.n);
 	if (r < 0) {
 		bc__rpc_rx_close(&rx);
-		free(body);
 		bc__rpc_fail(s, r);
 		*ret_origin = BINDERC_ERROR_TRANSPORT;
 		return r;
@@ -54,10 +53,9 @@ static int call(bc_rpc_session *s, struct rpc_conn *cn, uint64_t addr, uint32_t 
 		*ret_origin = BINDERC_ERROR_REMOTE;
 		r = status < 0 ? status : -EBADMSG;
 	} else if (body && ret_reply) {
-		r = bc__rpc_parcel_received(s, &pl, &rx, ret_reply);
+		r = bc__rpc_parcel_received(s, &pl, &rx, &cn->big, ret_reply);
 	}
 	bc__rpc_rx_close(&rx);
-	free(body);
 	return r;
 }
 

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The connections of an RPC session: their sockets, exact reads and
- * writes on them, and which thread uses which.  Each connection is used
- * in strict request/reply turns by one thread at a time, as in Android:
- * a caller holds one of the connections it calls on until its reply
- * came; a thread serving a connection holds it while it waits for and
- * runs commands.  A handler's own calls go on the connection its thread
- * already holds (nested), never on another.
+ * writes on them, the read buffer a command's read fills (as much as
+ * came, in one system call), and which thread uses which.  Each
+ * connection is used in strict request/reply turns by one thread at a
+ * time, as in Android: a caller holds one of the connections it calls on
+ * until its reply came; a thread serving a connection holds it while it
+ * waits for and runs commands.  A handler's own calls go on the
+ * connection its thread already holds (nested), never on another.
  */
 #include <errno.h>
 #include <poll.h>
@@ -102,6 +103,8 @@ void bc__rpc_conn_free(struct rpc_conn *c)
 		c->ops->close(c);
 	close(c->fd);
 	pthread_mutex_destroy(&c->mu);
+	free(c->rbuf);
+	free(c->big);
 	free(c);
 }
 
@@ -237,7 +240,7 @@ bool bc__rpc_drains(const struct rpc_conn *c)
 
 bool bc__rpc_buffered(const struct rpc_conn *c)
 {
-	return c->ops->buffered && c->ops->buffered(c);
+	return c->rlen > c->rpos || (c->ops->buffered && c->ops->buffered(c));
 }
 
 int bc__rpc_send_blocked(struct rpc_conn *c)
@@ -372,6 +375,12 @@ int bc__rpc_recv_fds(struct rpc_conn *c, void *buf, size_t len, bool boundary, s
 	uint8_t *p = buf;
 	size_t got = 0;
 
+	/* what a command's read brought already */
+	if (c->rlen > c->rpos && len) {
+		got = c->rlen - c->rpos < len ? c->rlen - c->rpos : len;
+		memcpy(p, c->rbuf + c->rpos, got);
+		c->rpos += got;
+	}
 	while (got < len) {
 		ssize_t n = c->ops->read(c, p + got, len - got, rx);
 
@@ -388,4 +397,49 @@ int bc__rpc_recv_fds(struct rpc_conn *c, void *buf, size_t len, bool boundary, s
 int bc__rpc_recv(struct rpc_conn *c, void *buf, size_t len, bool boundary)
 {
 	return bc__rpc_recv_fds(c, buf, len, boundary, NULL);
+}
+
+/* Room in @c's read buffer for @want bytes from rpos (at most its
+ * size): what waits moves to the front when the end has too little. */
+static int rbuf_room(struct rpc_conn *c, size_t want)
+{
+	size_t have = c->rlen - c->rpos;
+
+	if (want > BC_RPC_RBUF_SIZE)
+		return -EMSGSIZE;
+	if (!c->rbuf) {
+		c->rbuf = malloc(BC_RPC_RBUF_SIZE);
+		if (!c->rbuf)
+			return -ENOMEM;
+		c->rcap = BC_RPC_RBUF_SIZE;
+	}
+	if (c->rpos && (c->rcap - c->rpos < want || !have)) {
+		memmove(c->rbuf, c->rbuf + c->rpos, have);
+		c->rpos = 0;
+		c->rlen = have;
+	}
+	return 0;
+}
+
+int bc__rpc_fill(struct rpc_conn *c, size_t want, bool greedy, bool boundary, struct rx_fds *rx)
+{
+	int r;
+
+	if (c->rlen - c->rpos >= want)
+		return 0;
+	r = rbuf_room(c, want);
+	if (r < 0)
+		return r;
+	while (c->rlen - c->rpos < want) {
+		size_t ask = greedy ? c->rcap - c->rlen : want - (c->rlen - c->rpos);
+		ssize_t n = c->ops->read(c, c->rbuf + c->rlen, ask, rx);
+
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			/* inside a structure, the stream was cut */
+			return c->rlen == c->rpos && boundary ? -EPIPE : -EPROTO;
+		c->rlen += (size_t)n;
+	}
+	return 0;
 }

@@ -13,6 +13,8 @@
 /* Send the DEC_STRONGs waiting on @cn (the caller holds it). */
 int bc__rpc_flush_decs(bc_rpc_session *s, struct rpc_conn *cn)
 {
+	if (!atomic_load(&s->n_pending))
+		return 0;
 	for (;;) {
 		struct rpc_dec d;
 		uint8_t body[BC_RPC_DEC_STRONG_SIZE];
@@ -39,7 +41,7 @@ void bc__rpc_try_flush(bc_rpc_session *s)
 {
 	struct rpc_conn *cn;
 
-	if (atomic_load(&s->dead))
+	if (atomic_load(&s->dead) || !atomic_load(&s->n_pending))
 		return;
 	while (bc__rpc_call_conn(s, false, &cn) == 0) {
 		int r = bc__rpc_flush_decs(s, cn);

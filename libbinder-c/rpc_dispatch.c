@@ -28,7 +28,8 @@ static int send_reply(bc_rpc_session *s, struct rpc_conn *cn, int32_t status, bc
 		memset(&op, 0, sizeof(op));
 	}
 	bc__rpc_reply_encode(status, (uint32_t)op.size, s->version, fixed);
-	r = bc__rpc_send_cmd(cn, BC_RPC_CMD_REPLY, fixed, bc__rpc_reply_size(s->version), &op);
+	/* the DEC_STRONGs waiting go before it, in the same write */
+	r = bc__rpc_send_cmd_after_decs(s, cn, BC_RPC_CMD_REPLY, fixed, bc__rpc_reply_size(s->version), &op);
 	bc__rpc_out_done(&op);
 	return r;
 }
@@ -57,14 +58,15 @@ static int32_t special(bc_rpc_session *s, uint32_t code, bc_parcel *reply)
 }
 
 /* Run a call on our object @b (a strong reference, dropped here) that
- * came on @cn: its status (the handler's). */
+ * came on @cn: its status (the handler's).  *@block: the command's own
+ * buffer, if it has one (read now: taken by the request parcel). */
 static int32_t run_local(bc_rpc_session *s, struct rpc_conn *cn, bc_binder *b, const struct bc_rpc_transaction *t,
-			 const struct bc_rpc_payload *pl, struct rx_fds *rx, bc_parcel **ret_reply)
+			 const struct bc_rpc_payload *pl, struct rx_fds *rx, uint8_t **block, bc_parcel **ret_reply)
 {
 	bool oneway = t->flags & BC_RPC_FLAG_ONEWAY;
 	bc_parcel *in = NULL;
 	bc_txn *txn = NULL;
-	int r = bc__rpc_parcel_received(s, pl, rx, &in);
+	int r = bc__rpc_parcel_received(s, pl, rx, block, &in);
 
 	if (r == 0)
 		/* no identity on the wire: the socket's peer (SO_PEERCRED), else
@@ -101,13 +103,14 @@ static int32_t run_local(bc_rpc_session *s, struct rpc_conn *cn, bc_binder *b, c
 
 /* Run a call on our object at @t->address: its status (the handler's);
  * *@fatal for a violation that ends the session.  A oneway call that
- * came before its turn is held (its body and fds taken). */
+ * came before its turn is held (a copy of its body, its fds taken). */
 static int32_t call_local(bc_rpc_session *s, struct rpc_conn *cn, const struct bc_rpc_transaction *t,
-			  const struct bc_rpc_payload *pl, uint8_t **body, size_t len, struct rx_fds *rx,
+			  const struct bc_rpc_payload *pl, const uint8_t *body, size_t len, struct rx_fds *rx,
 			  bc_parcel **ret_reply, int *fatal)
 {
 	bool oneway = t->flags & BC_RPC_FLAG_ONEWAY, held = false;
 	bc_binder *b = NULL;
+	uint8_t *copy = NULL;
 	struct rpc_node *n;
 	int32_t status;
 	int r = 0;
@@ -130,7 +133,12 @@ static int32_t call_local(bc_rpc_session *s, struct rpc_conn *cn, const struct b
 		else
 			n->async_running = true;
 	} else if (oneway && (t->async_number != n->async_next || n->async_running)) {
-		r = bc__rpc_async_hold_locked(s, cn, t, body, len, rx);
+		/* (the body is the connection's read buffer's: a copy waits;
+		 * rare, so allocated here, as the queue) */
+		copy = malloc(len + 1u);
+		if (copy)
+			memcpy(copy, body, len);
+		r = copy ? bc__rpc_async_hold_locked(s, cn, t, &copy, len, rx) : -ENOMEM;
 		held = r == 0;
 	} else {
 		b = n->local;
@@ -140,6 +148,7 @@ static int32_t call_local(bc_rpc_session *s, struct rpc_conn *cn, const struct b
 			n->async_running = true;
 	}
 	pthread_mutex_unlock(&s->mu);
+	free(copy); /* (NULL once held) */
 	if (r < 0 || !b)
 		bc__rpc_rx_close(rx);
 	if (r < 0) {
@@ -150,7 +159,7 @@ static int32_t call_local(bc_rpc_session *s, struct rpc_conn *cn, const struct b
 		return 0; /* oneway: nobody waits for a status */
 	if (!b)
 		return -EPIPE; /* DEAD_OBJECT */
-	status = run_local(s, cn, b, t, pl, rx, ret_reply);
+	status = run_local(s, cn, b, t, pl, rx, &cn->big, ret_reply);
 	if (oneway) {
 		/* then the ones held for it, in their order, on this thread */
 		struct rpc_async next;
@@ -167,7 +176,7 @@ static int32_t call_local(bc_rpc_session *s, struct rpc_conn *cn, const struct b
 			rx2.n = next.n_fds;
 			next.n_fds = 0;
 			if (r == 0)
-				run_local(s, next.conn, b, &t2, &pl2, &rx2, NULL);
+				run_local(s, next.conn, b, &t2, &pl2, &rx2, NULL, NULL);
 			else
 				bc_binder_unref(b);
 			bc__rpc_rx_close(&rx2);
@@ -177,7 +186,7 @@ static int32_t call_local(bc_rpc_session *s, struct rpc_conn *cn, const struct b
 	return status;
 }
 
-static int process_transact(bc_rpc_session *s, struct rpc_conn *cn, uint8_t **body, size_t len, struct rx_fds *rx)
+static int process_transact(bc_rpc_session *s, struct rpc_conn *cn, const uint8_t *body, size_t len, struct rx_fds *rx)
 {
 	struct bc_rpc_transaction t;
 	struct bc_rpc_payload pl;
@@ -185,7 +194,7 @@ static int process_transact(bc_rpc_session *s, struct rpc_conn *cn, uint8_t **bo
 	int32_t status;
 	int fatal = 0, r;
 
-	r = bc__rpc_transaction_decode(*body, len, s->version, &t, &pl);
+	r = bc__rpc_transaction_decode(body, len, s->version, &t, &pl);
 	if (r == 0)
 		r = bc__rpc_check_table(s, &pl, rx->n);
 	if (r < 0 || t.address == 0)
@@ -208,9 +217,7 @@ static int process_transact(bc_rpc_session *s, struct rpc_conn *cn, uint8_t **bo
 		r = 0;
 		bc__rpc_try_flush(s);
 	} else {
-		r = bc__rpc_flush_decs(s, cn);
-		if (r == 0)
-			r = send_reply(s, cn, status, reply);
+		r = send_reply(s, cn, status, reply);
 	}
 	bc_parcel_unref(reply);
 	return fatal ? fatal : r;
@@ -218,21 +225,23 @@ static int process_transact(bc_rpc_session *s, struct rpc_conn *cn, uint8_t **bo
 
 /* ---- the command loop ------------------------------------------------------- */
 
-/* Execute commands on @cn until a REPLY (@reply_body set; the caller
- * frees it) or, when @reply_body is NULL (serving), until the peer goes,
+/* Execute commands on @cn until a REPLY (@reply_body set, in @cn's read
+ * buffer) or, when @reply_body is NULL (serving), until the peer goes,
  * or after one command (@once). */
-int bc__rpc_run(bc_rpc_session *s, struct rpc_conn *cn, uint8_t **reply_body, size_t *reply_len,
+int bc__rpc_run(bc_rpc_session *s, struct rpc_conn *cn, const uint8_t **reply_body, size_t *reply_len,
 		struct rx_fds *reply_rx, bool once)
 {
+	/* (a reply's fds are read into the caller's: 1 KiB not copied) */
+	struct rx_fds local, *rx = reply_rx ? reply_rx : &local;
+
 	for (;;) {
 		struct bc_rpc_wire_header h;
-		struct rx_fds rx;
-		uint8_t *body;
+		const uint8_t *body;
 		int r;
 
 		if (atomic_load(&s->drained) && !reply_body)
 			return 0;
-		r = bc__rpc_read_cmd(s, cn, &h, &body, &rx);
+		r = bc__rpc_read_cmd(s, cn, &h, &body, rx);
 		/* the peer closed between messages: the end of serving, and
 		 * for a single command's reader (a client's incoming
 		 * connection, threaded or polled) the end of the session,
@@ -243,7 +252,7 @@ int bc__rpc_run(bc_rpc_session *s, struct rpc_conn *cn, uint8_t **reply_body, si
 			return r;
 		switch (h.command) {
 		case BC_RPC_CMD_TRANSACT:
-			r = process_transact(s, cn, &body, h.body_size, &rx);
+			r = process_transact(s, cn, body, h.body_size, rx);
 			break;
 		case BC_RPC_CMD_DEC_STRONG:
 			r = bc__rpc_process_dec_strong(s, body, h.body_size);
@@ -255,11 +264,9 @@ int bc__rpc_run(bc_rpc_session *s, struct rpc_conn *cn, uint8_t **reply_body, si
 			}
 			*reply_body = body;
 			*reply_len = h.body_size;
-			*reply_rx = rx;
 			return 0;
 		}
-		bc__rpc_rx_close(&rx);
-		free(body);
+		bc__rpc_rx_close(rx);
 		if (r < 0 || once)
 			return r;
 	}
@@ -269,13 +276,12 @@ int bc__rpc_drain_one(bc_rpc_session *s, struct rpc_conn *cn)
 {
 	struct bc_rpc_wire_header h;
 	struct rx_fds rx;
-	uint8_t *body;
+	const uint8_t *body;
 	int r = bc__rpc_read_cmd(s, cn, &h, &body, &rx);
 
 	if (r == 0)
 		r = h.command == BC_RPC_CMD_DEC_STRONG ? bc__rpc_process_dec_strong(s, body, h.body_size) : -EBADMSG;
 	bc__rpc_rx_close(&rx);
-	free(body);
 	return r;
 }
 

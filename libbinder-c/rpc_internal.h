@@ -12,7 +12,8 @@
  *   rpc_addr.c     addresses and the sockets made from them
  *
  *   rpc_conn.c     a session's connections: socket I/O (the plain entry
- *                  of struct rpc_conn_ops), who uses which
+ *                  of struct rpc_conn_ops), their read buffers, who uses
+ *                  which
  *   rpc_tls.c      a connection over TLS: handshake, its rpc_conn_ops;
  *                  rpc_tls_ctx.c its context (rpc_tls_internal.h);
  *                  rpc_tls_none.c instead, built without OpenSSL
@@ -49,6 +50,9 @@ struct bc_rpc_fds {
 	size_t n, cap;
 	uint32_t *table; /* received: the object table */
 	size_t n_table;
+	/* received: the command's own buffer (struct rpc_conn's big), which
+	 * the parcel's data lies in, freed with it */
+	void *block;
 };
 /* At most this many fds go with one message (the kernel's SCM_MAX_FD). */
 #define BC_RPC_MAX_FDS 253
@@ -103,7 +107,19 @@ struct rpc_conn {
 	pthread_t reader;
 	/* a polled server's connection: rpc_server_poll.c's input buffer */
 	void *polled;
+	/* Bytes read and not yet taken: [rpos, rlen) of rbuf (rcap bytes,
+	 * BC_RPC_RBUF_SIZE once the first command is read).  A command's
+	 * read brings whatever else had come too (rpc_msg.c); what is left
+	 * is the next command's start.  A command larger than rbuf is read
+	 * into a buffer of its own, big, until the next command's read or
+	 * until the parcel of its data takes it.  Under mu, as every read. */
+	uint8_t *rbuf;
+	size_t rcap, rpos, rlen;
+	uint8_t *big;
 };
+/* A connection's read buffer: a command up to this size (header and
+ * body) is read into it, a larger one into a buffer of its own. */
+#define BC_RPC_RBUF_SIZE 8192u
 /* Connections per session, of both kinds (a server's limits are lower). */
 #define BC_RPC_MAX_CONNS 32
 /* Oneway calls held for an earlier one that has not come yet, per
@@ -178,7 +194,11 @@ struct bc_rpc_session {
 	size_t n_nodes, cap_nodes;
 	uint32_t next_id;
 	struct rpc_dec *pending; /* DEC_STRONGs waiting for the connection */
-	size_t n_pending, cap_pending;
+	/* (changed under mu; read without it, whether any wait: those who
+	 * queue one flush it themselves, so a late look misses nothing
+	 * that a look under mu would not) */
+	atomic_size_t n_pending;
+	size_t cap_pending;
 	atomic_bool dead;
 	atomic_int error;
 	/* a server session gave its last object back: a clean end */
@@ -272,10 +292,19 @@ int bc__rpc_sendv(struct rpc_conn *c, struct iovec *iov, size_t n, const int *fd
  */
 bool bc__rpc_drains(const struct rpc_conn *c);
 int bc__rpc_send_blocked(struct rpc_conn *c);
+/* (What the read buffer holds already comes first: bc__rpc_fill().) */
 int bc__rpc_recv(struct rpc_conn *c, void *buf, size_t len, bool boundary);
 /* bc__rpc_recv(), the fds that come with the bytes added to @rx. */
 int bc__rpc_recv_fds(struct rpc_conn *c, void *buf, size_t len, bool boundary, struct rx_fds *rx);
-/* Whether bytes wait above @c's socket, where poll() does not see them. */
+/* Read until @want bytes (at most BC_RPC_RBUF_SIZE) wait in @c's read
+ * buffer, from rpos: with @greedy, each read asks for as many as the
+ * buffer holds (what comes after @want stays for the next command), else
+ * only for the @want.  The fds that come are added to @rx (NULL: the
+ * kernel drops them).  0; -EPIPE at an end of stream with nothing
+ * buffered (when @boundary), -EPROTO with some; -ENOMEM, -errno. */
+int bc__rpc_fill(struct rpc_conn *c, size_t want, bool greedy, bool boundary, struct rx_fds *rx);
+/* Whether bytes wait above @c's socket, where poll() does not see them:
+ * in its read buffer, or in its transport's. */
 bool bc__rpc_buffered(const struct rpc_conn *c);
 /* The connection of @s this thread uses (serves, or waits on), or NULL. */
 struct rpc_conn *bc__rpc_owned(const bc_rpc_session *s);

@@ -22,7 +22,6 @@ int bc__rpc_parcel_new(bc_rpc_session *s, bc_parcel **ret)
 	return r;
 }
 
-/* A received parcel of session @s (a copy of the body's bytes). */
 static void rpc_fds_free(struct bc_rpc_fds *x)
 {
 	if (!x)
@@ -32,29 +31,61 @@ static void rpc_fds_free(struct bc_rpc_fds *x)
 	free(x->fds);
 	free(x->offs);
 	free(x->table);
+	free(x->block);
 	free(x);
 }
 
-/* ... with the fds that came with the message, which it takes (on an
- * error too), and its object table. */
-int bc__rpc_parcel_received(bc_rpc_session *s, const struct bc_rpc_payload *pl, struct rx_fds *rx, bc_parcel **ret)
+/* The data of a received parcel: a copy in a parcel buffer of the
+ * thread's cache (one small enough goes back there when the parcel is
+ * freed, as a written one's: no allocation in a steady stream of
+ * calls), or the command's own buffer *@block that @data lies in, taken
+ * (a large command's data is not copied). */
+static int received_data(bc_parcel *p, const void *data, size_t size, uint8_t **block)
+{
+	if (block && *block) {
+		free(p->data);
+		p->data = (uint8_t *)data;
+		p->cap = size;
+		return 0;
+	}
+	if (!p->data || p->cap < size) {
+		size_t cap = size < 128 ? 128 : size;
+
+		free(p->data);
+		p->cap = 0;
+		p->data = malloc(cap);
+		if (!p->data)
+			return -ENOMEM;
+		p->cap = cap;
+	}
+	if (size)
+		memcpy(p->data, data, size);
+	return 0;
+}
+
+/* A received parcel of session @s, read-only, with the fds that came with
+ * the message, which it takes (on an error too), and its object table. */
+int bc__rpc_parcel_received(bc_rpc_session *s, const struct bc_rpc_payload *pl, struct rx_fds *rx, uint8_t **block,
+			    bc_parcel **ret)
 {
 	struct bc_rpc_fds *x = NULL;
-	int r = bc_parcel_new_from_data(pl->data, pl->data_size, NULL, 0, ret);
+	bc_parcel *p = NULL;
+	bool take = block && *block;
+	int r = bc_parcel_new(&p);
 
-	if (r == 0 && (rx->n || pl->n_table)) {
+	if (r == 0 && (rx->n || pl->n_table || take)) {
 		x = calloc(1, sizeof(*x));
-		if (x) {
-			x->fds = malloc((rx->n ? rx->n : 1) * sizeof(int));
-			x->table = malloc((pl->n_table ? pl->n_table : 1) * sizeof(uint32_t));
-		}
-		if (!x || !x->fds || !x->table) {
+		if (x && rx->n)
+			x->fds = malloc(rx->n * sizeof(int));
+		if (x && pl->n_table)
+			x->table = malloc(pl->n_table * sizeof(uint32_t));
+		if (!x || (rx->n && !x->fds) || (pl->n_table && !x->table)) {
 			rpc_fds_free(x);
-			bc_parcel_unref(*ret);
-			*ret = NULL;
+			x = NULL;
 			r = -ENOMEM;
 		} else {
-			memcpy(x->fds, rx->fd, rx->n * sizeof(int));
+			if (rx->n)
+				memcpy(x->fds, rx->fd, rx->n * sizeof(int));
 			x->n = rx->n;
 			rx->n = 0;
 			for (size_t i = 0; i < pl->n_table; i++)
@@ -62,12 +93,25 @@ int bc__rpc_parcel_received(bc_rpc_session *s, const struct bc_rpc_payload *pl, 
 			x->n_table = pl->n_table;
 		}
 	}
-	bc__rpc_rx_close(rx);
-	if (r == 0) {
-		(*ret)->rpc = bc_rpc_session_ref(s);
-		(*ret)->rpc_fds = x;
+	if (r == 0)
+		r = received_data(p, pl->data, pl->data_size, take ? block : NULL);
+	if (r == 0 && take) {
+		x->block = *block;
+		*block = NULL;
 	}
-	return r;
+	bc__rpc_rx_close(rx);
+	if (r < 0) {
+		rpc_fds_free(x);
+		bc_parcel_unref(p);
+		*ret = NULL;
+		return r;
+	}
+	p->flags |= BINDERC_PARCEL_READONLY;
+	p->size = pl->data_size;
+	p->rpc = bc_rpc_session_ref(s);
+	p->rpc_fds = x;
+	*ret = p;
+	return 0;
 }
 
 void bc__rpc_parcel_release(bc_parcel *p)
@@ -79,9 +123,17 @@ void bc__rpc_parcel_release(bc_parcel *p)
 	p->n_rpc_pins = 0;
 	free(p->rpc_offs);
 	p->rpc_offs = NULL;
+	if (p->rpc_fds && p->rpc_fds->block) {
+		/* the data lies in the command's buffer, freed here */
+		p->data = NULL;
+		p->cap = 0;
+	}
 	rpc_fds_free(p->rpc_fds);
 	p->rpc_fds = NULL;
 	p->rpc = bc_rpc_session_unref(p->rpc);
+	/* A received parcel's buffer is a cached one (received_data()): it
+	 * goes back as a written parcel's does, not freed as a copy's. */
+	p->flags &= ~BINDERC_PARCEL_READONLY;
 }
 
 /* int32 2 (TYPE_NATIVE_FILE_DESCRIPTOR), int32 index; the fd goes with

@@ -26,9 +26,16 @@ struct out_parcel {
 /* One command: header, fixed part, parcel data (@op may be NULL), object
  * table; the fds of @op with the first bytes. */
 int bc__rpc_send_cmd(struct rpc_conn *cn, uint32_t cmd, const void *fixed, size_t flen, const struct out_parcel *op);
-/* The next command; *@body is the caller's to free, the fds in @rx the
+/* bc__rpc_flush_decs(), then bc__rpc_send_cmd(): the same bytes, in one
+ * write where the command carries no fds. */
+int bc__rpc_send_cmd_after_decs(bc_rpc_session *s, struct rpc_conn *cn, uint32_t cmd, const void *fixed, size_t flen,
+				const struct out_parcel *op);
+/* The next command; *@body is in @cn's read buffer, or for a large one
+ * in a buffer of its own (cn->big, which the parcel of its data may
+ * take), valid until the next read on @cn (a handler's nested call reads
+ * there: take what is needed before it runs); the fds in @rx the
  * caller's to take or close (closed here on an error). */
-int bc__rpc_read_cmd(bc_rpc_session *s, struct rpc_conn *cn, struct bc_rpc_wire_header *h, uint8_t **body,
+int bc__rpc_read_cmd(bc_rpc_session *s, struct rpc_conn *cn, struct bc_rpc_wire_header *h, const uint8_t **body,
 		     struct rx_fds *rx);
 void bc__rpc_rx_close(struct rx_fds *rx);
 
@@ -44,9 +51,12 @@ int bc__rpc_binder_entering(bc_rpc_session *s, uint64_t addr, int stability, bc_
 
 /* ---- rpc_parcel.c: parcels of a session ---------------------------------- */
 int bc__rpc_parcel_new(bc_rpc_session *s, bc_parcel **ret);
-/* A received parcel: a copy of @pl's data, with the fds in @rx (taken,
- * on an error too) and the object table. */
-int bc__rpc_parcel_received(bc_rpc_session *s, const struct bc_rpc_payload *pl, struct rx_fds *rx, bc_parcel **ret);
+/* A received parcel: @pl's data, with the fds in @rx (taken, on an error
+ * too) and the object table.  The data is copied, unless *@block (@block
+ * not NULL) is the command's own buffer, which @pl lies in (struct
+ * rpc_conn's big): then the parcel takes it. */
+int bc__rpc_parcel_received(bc_rpc_session *s, const struct bc_rpc_payload *pl, struct rx_fds *rx, uint8_t **block,
+			    bc_parcel **ret);
 /* @p as it goes on the wire (NULL: empty); bc__rpc_out_done() after. */
 int bc__rpc_parcel_out(bc_rpc_session *s, bc_parcel *p, struct out_parcel *op);
 void bc__rpc_out_done(struct out_parcel *op);
@@ -82,10 +92,10 @@ bool bc__rpc_async_next(bc_rpc_session *s, uint64_t addr, struct rpc_async *next
 bool bc__rpc_async_held_locked(const bc_rpc_session *s, uint64_t addr);
 
 /* ---- rpc_dispatch.c: the command loop ------------------------------------ */
-/* Execute commands on @cn until a REPLY (@reply_body set; the caller
- * frees it) or, when @reply_body is NULL (serving), until the peer goes,
- * or after one command (@once). */
-int bc__rpc_run(bc_rpc_session *s, struct rpc_conn *cn, uint8_t **reply_body, size_t *reply_len,
+/* Execute commands on @cn until a REPLY (@reply_body set, where
+ * bc__rpc_read_cmd() puts a body) or, when @reply_body is NULL (serving),
+ * until the peer goes, or after one command (@once). */
+int bc__rpc_run(bc_rpc_session *s, struct rpc_conn *cn, const uint8_t **reply_body, size_t *reply_len,
 		struct rx_fds *reply_rx, bool once);
 
 #endif

@@ -28,6 +28,8 @@ RPCT_NAMES += rpc_poll
 RPCT_NAMES += rpc_sensitive
 # A server the program polls itself: one thread, a poll() loop.
 RPCT_NAMES += rpc_poll_server
+# Commands of every size through a connection's read buffer.
+RPCT_NAMES += rpc_stream
 RPCT_BINS := $(patsubst %,$(RPCT_BIN)/test_%,$(RPCT_NAMES))
 
 HOST_TESTS += $(RPCT_BINS)
