@@ -48,6 +48,10 @@ struct aidl_ctx {
 	struct aidl_doc **docs;	 /* every parsed document (main one first) */
 	size_t n_docs, cap_docs;
 	int depth;		 /* import nesting, bounded */
+	/* the instantiations of generic parcelables whose fields use their
+	 * parameters (P<int, String>), one decl each (instance.c) */
+	struct aidl_decl **insts;
+	size_t n_insts, cap_insts;
 };
 
 void *aidl_alloc(struct aidl_ctx *ctx, size_t size);
@@ -200,8 +204,8 @@ struct aidl_type {
 	uint32_t fixed2;
 	struct aidl_expr *fixed2_expr;
 	struct aidl_decl *decl; /* B_USER after resolution */
-	/* Foo<A, B>: a generic parcelable's type arguments (they do not reach
-	 * the wire: the parcelable's fields may not use its parameters) */
+	/* Foo<A, B>: a generic parcelable's type arguments (on the wire only
+	 * when its fields use its parameters: then decl is the instantiation) */
 	struct aidl_type *targs;
 	size_t n_targs;
 	struct aidl_loc targs_loc;
@@ -301,6 +305,9 @@ struct aidl_decl {
 	int visit;		   /* the cycle check's DFS mark */
 	const char **type_params;  /* parcelable Foo<T, U>: T, U */
 	size_t n_type_params;
+	/* an instantiation Foo<int, String> of a generic parcelable whose
+	 * fields use its parameters: that generic (cname: the mangled name) */
+	struct aidl_decl *inst_of;
 };
 
 struct aidl_import {
@@ -341,6 +348,19 @@ void aidl_eval_decl(struct aidl_ctx *ctx, struct aidl_decl *d);
  * package); NULL when unknown. */
 struct aidl_decl *aidl_lookup(struct aidl_ctx *ctx, struct aidl_decl *scope, const char *name,
 			      const struct aidl_loc *loc);
+/* Resolve @t, written inside @d (the lookup is skipped when t->decl is
+ * already set, as for a type argument substituted into an instance). */
+void aidl_resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t);
+/* @name is a type parameter of @d or of a type enclosing it. */
+bool aidl_is_type_param(const struct aidl_decl *d, const char *name);
+/* @d is a generic parcelable some field of which uses its parameters: a
+ * template, generated once per instantiation (instance.c). */
+bool aidl_templated(const struct aidl_decl *d);
+/* The instantiation @t (resolved, its decl such a generic) names: found
+ * or made, its fields substituted and checked. */
+struct aidl_decl *aidl_instantiate(struct aidl_ctx *ctx, struct aidl_type *t);
+/* The @FixedSize rule on @d's fields (nothing when it is not @FixedSize). */
+void aidl_check_fixed_size(struct aidl_ctx *ctx, const struct aidl_decl *d);
 /* The outermost type enclosing @d (@d itself when it is not nested). */
 struct aidl_decl *aidl_root(struct aidl_decl *d);
 

@@ -9,7 +9,7 @@
 
 AIDL_SRC := $(TOP)/aidl
 AIDL_OBJ := $(B)/obj/aidl
-AIDL_NAMES := arena lexer annot parser resolve consteval gen_kinds gen_types gen_helpers gen_header gen_source compile
+AIDL_NAMES := arena lexer annot parser resolve instance consteval gen_kinds gen_types gen_helpers gen_header gen_instances gen_source compile
 AIDL_HDRS := $(AIDL_SRC)/aidl.h $(AIDL_SRC)/gen.h
 BC_AIDL := $(B)/bin/bc-aidl
 AIDL_PC := $(B)/lib/pkgconfig/bc-aidl.pc

@@ -105,6 +105,7 @@ struct gen {
 	 * needs them (a struct before the struct holding it by value). */
 	const struct aidl_decl **all;
 	size_t n_all;
+	const struct aidl_decl *root; /* the file's outermost type */
 	FILE *h, *c;
 };
 
@@ -134,6 +135,11 @@ void gen_free(struct gen *g, FILE *f, const struct aidl_type *t, const char *lv,
 void gen_helpers(FILE *f);
 
 void gen_header(struct gen *g, const char *srcname);
+/* Instantiations of generic parcelables (gen_instances.c): @d's place in
+ * the header's order, its forward typedefs and guard, its weak symbols. */
+void gen_place(struct gen *g, const struct aidl_decl *d);
+void gen_inst_typedefs(struct gen *g);
+void gen_inst_weak(struct gen *g);
 void gen_source_parcelable(struct gen *g);
 void gen_source_enum(struct gen *g);
 void gen_source_interface(struct gen *g);

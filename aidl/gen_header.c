@@ -20,9 +20,13 @@ static void include_type(struct gen *g, const struct aidl_type *t, const char **
 
 	if (!u || u->kind == K_INTERFACE)
 		return;
+	/* An instantiation's struct is in the header of each user; its
+	 * generic's (constants, includes) is included. */
+	if (u->inst_of)
+		u = u->inst_of;
 	/* A nested type is declared in the header of its outermost type. */
 	u = aidl_root((struct aidl_decl *)u);
-	if (u == g->all[g->n_all - 1])
+	if (u == g->root)
 		return;
 	for (size_t s = 0; s < *n; s++)
 		if (strcmp(seen[s], u->cname) == 0)
@@ -151,6 +155,28 @@ static void header_parcelable(struct gen *g)
 		d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname, d->cname);
 }
 
+/* A generic parcelable whose fields use its parameters has no C of its
+ * own: each P<A, B> is a struct in the headers that use it. */
+static void header_template(struct gen *g)
+{
+	fprintf(g->h, "/* parcelable %s<%s", g->d->qname, g->d->type_params[0]);
+	for (size_t i = 1; i < g->d->n_type_params; i++)
+		fprintf(g->h, ", %s", g->d->type_params[i]);
+	fprintf(g->h, ">: its fields use its type parameters, so each use P<A, ...> is\n"
+		      " * a parcelable of its own, %s__A__..., in the header of every file\n"
+		      " * using it (see bc-aidl's README). */\n\n", g->d->cname);
+	consts(g);
+}
+
+/* Guarded by its own name: the same instantiation in several headers of
+ * one source is declared once. */
+static void header_instance(struct gen *g)
+{
+	fprintf(g->h, "#ifndef BCAIDL_INST_%s\n#define BCAIDL_INST_%s\n", g->d->cname, g->d->cname);
+	header_parcelable(g);
+	fprintf(g->h, "#endif\n");
+}
+
 /* The C parameter list of a method after the first parameter. */
 const char *gen_method_params(struct aidl_ctx *ctx, const struct aidl_method *m);
 const char *gen_method_params(struct aidl_ctx *ctx, const struct aidl_method *m)
@@ -259,6 +285,7 @@ void gen_header(struct gen *g, const char *srcname)
 		guard);
 	includes(g);
 	holder_type(g);
+	gen_inst_typedefs(g);
 	for (size_t k = 0; k < g->n_all; k++) {
 		g->d = g->all[k];
 		if (k)
@@ -268,7 +295,12 @@ void gen_header(struct gen *g, const char *srcname)
 			header_enum(g);
 			break;
 		case K_PARCELABLE:
-			header_parcelable(g);
+			if (aidl_templated(g->d))
+				header_template(g);
+			else if (g->d->inst_of)
+				header_instance(g);
+			else
+				header_parcelable(g);
 			break;
 		case K_INTERFACE:
 			header_interface(g);
@@ -299,35 +331,6 @@ static void close_out(struct aidl_ctx *ctx, FILE *f, const char *path)
 	}
 }
 
-static bool placed(const struct gen *g, const struct aidl_decl *d)
-{
-	for (size_t i = 0; i < g->n_all; i++)
-		if (g->all[i] == d)
-			return true;
-	return false;
-}
-
-/* Append @d after what its C declaration needs from the same file: the
- * enums it names and the parcelables it holds by value (value cycles are
- * refused by the resolver), and its nested types. */
-static void place(struct gen *g, const struct aidl_decl *d, const struct aidl_decl *root)
-{
-	if (placed(g, d))
-		return;
-	for (size_t i = 0; i < d->n_fields; i++) {
-		const struct aidl_type *t = &d->fields[i].type;
-
-		if (t->basic != B_USER || aidl_root(t->decl) != root || t->decl == d)
-			continue;
-		if (t->decl->kind == K_ENUM || (t->decl->kind == K_PARCELABLE && !t->array && !t->nullable))
-			place(g, t->decl, root);
-	}
-	for (size_t i = 0; i < d->n_nested; i++)
-		place(g, d->nested[i], root);
-	if (!placed(g, d))
-		g->all[g->n_all++] = d;
-}
-
 static size_t count_types(const struct aidl_decl *d)
 {
 	size_t n = 1;
@@ -342,10 +345,10 @@ void aidl_generate(struct aidl_ctx *ctx, struct aidl_decl *d, const char *srcnam
 	const char *dir = ctx->opts->outdir ? ctx->opts->outdir : ".";
 	const char *hp = aidl_printf(ctx, "%s/%s.h", dir, d->cname);
 	const char *cp = aidl_printf(ctx, "%s/%s.c", dir, d->cname);
-	struct gen g = { .ctx = ctx, .d = d };
+	struct gen g = { .ctx = ctx, .d = d, .root = d };
 
-	g.all = aidl_alloc(ctx, count_types(d) * sizeof(*g.all));
-	place(&g, d, d); /* the outermost type is last: includes() relies on it */
+	g.all = aidl_alloc(ctx, (count_types(d) + ctx->n_insts) * sizeof(*g.all));
+	gen_place(&g, d);
 	g.h = open_out(ctx, hp);
 	gen_header(&g, srcname);
 	close_out(ctx, g.h, hp);
@@ -358,6 +361,7 @@ void aidl_generate(struct aidl_ctx *ctx, struct aidl_decl *d, const char *srcnam
 		"#include <stdlib.h>\n#include <string.h>\n#include <unistd.h>\n\n#include \"%s.h\"\n\n",
 		srcname, d->cname);
 	gen_helpers(g.c);
+	gen_inst_weak(&g);
 	for (size_t k = 0; k < g.n_all; k++) {
 		g.d = g.all[k];
 		if (k)
@@ -367,7 +371,8 @@ void aidl_generate(struct aidl_ctx *ctx, struct aidl_decl *d, const char *srcnam
 			gen_source_enum(&g);
 			break;
 		case K_PARCELABLE:
-			gen_source_parcelable(&g);
+			if (!aidl_templated(g.d))
+				gen_source_parcelable(&g);
 			break;
 		case K_INTERFACE:
 			gen_source_interface(&g);

@@ -235,6 +235,10 @@ static void check_generated_names(struct aidl_ctx *ctx, const struct aidl_decl *
 
 		if (generated_name(d, name, i < d->n_consts))
 			aidl_fail(ctx, loc, "'%s' would clash with the generated %s_%s", name, d->cname, name);
+		/* TYPE_a__b could be the name of an instantiation (instance.c) */
+		if (strstr(name, "__") && !d->union_tag)
+			aidl_fail(ctx, loc, "'%s': names containing '__' are reserved in the generated C (generic instantiations)",
+				  name);
 	}
 	/* a nested type's C name is Outer_Inner too ("CODE" would start
 	 * Outer_CODE_x, the name of the nested interface's method x) */
@@ -282,7 +286,7 @@ static void resolve_fixed_size(struct aidl_ctx *ctx, struct aidl_decl *d, struct
 }
 
 /* @name is a type parameter of @d or of a type enclosing it. */
-static bool is_type_param(const struct aidl_decl *d, const char *name)
+bool aidl_is_type_param(const struct aidl_decl *d, const char *name)
 {
 	for (; d; d = d->parent)
 		for (size_t i = 0; i < d->n_type_params; i++)
@@ -291,14 +295,50 @@ static bool is_type_param(const struct aidl_decl *d, const char *name)
 	return false;
 }
 
-static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
+/* Does @t (or one of its type arguments) name a type parameter of @d? */
+static bool uses_param(const struct aidl_decl *d, const struct aidl_type *t)
 {
-	/* A C struct cannot change with the type arguments, so a generic
-	 * parcelable's fields may not use its parameters (Android's own test
-	 * one, GenericStructuredParcelable<T, U, B>, has only int fields). */
-	if (t->basic == B_USER && is_type_param(d, t->name))
-		aidl_unsupported(ctx, &t->loc, aidl_printf(ctx, "a field of a type parameter's type (%s)", t->name));
-	if (t->basic == B_USER) {
+	if (t->basic == B_USER && !t->decl && aidl_is_type_param(d, t->name))
+		return true;
+	for (size_t i = 0; i < t->n_targs; i++)
+		if (uses_param(d, &t->targs[i]))
+			return true;
+	return false;
+}
+
+/* Foo<A, B>: Android's checks, in its words; then, when Foo's fields use
+ * its parameters, the instantiation Foo<A, B> becomes t->decl. */
+static void resolve_targs(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
+{
+	bool concrete = true;
+
+	if (t->basic != B_USER || t->decl->kind != K_PARCELABLE || !t->decl->n_type_params)
+		aidl_fail(ctx, &t->targs_loc, "%s is not a generic type.", t->name);
+	if (t->n_targs != t->decl->n_type_params)
+		aidl_fail(ctx, &t->targs_loc, "%s must have %zu type parameters, but got %zu", t->name,
+			  t->decl->n_type_params, t->n_targs);
+	for (size_t i = 0; i < t->n_targs; i++) {
+		if (t->targs[i].basic == B_VOID)
+			aidl_fail(ctx, &t->targs[i].loc, "void is not a valid type argument");
+		aidl_resolve_type(ctx, d, &t->targs[i]);
+		concrete &= !uses_param(d, &t->targs[i]);
+	}
+	/* Q<T> inside a generic P stays Q until P<int> substitutes T */
+	if (concrete && aidl_templated(t->decl))
+		t->decl = aidl_instantiate(ctx, t);
+}
+
+void aidl_resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_type *t)
+{
+	/* A type parameter (T t; T[] v;) has no decl: it is substituted in
+	 * each instantiation (instance.c).  T<int> is Android's error. */
+	if (t->basic == B_USER && !t->decl && aidl_is_type_param(d, t->name)) {
+		if (t->n_targs)
+			aidl_fail(ctx, &t->targs_loc, "%s is not a generic type.", t->name);
+		resolve_fixed_size(ctx, d, t);
+		return;
+	}
+	if (t->basic == B_USER && !t->decl) {
 		t->decl = aidl_lookup(ctx, d, t->name, &t->loc);
 		if (!t->decl)
 			aidl_fail(ctx, &t->loc, "unknown type %s (not declared, imported or found with -I)", t->name);
@@ -307,18 +347,8 @@ static void resolve_type(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_
 	 * too (an interface of another partition could not be relied on) */
 	if (t->basic == B_USER && aidl_root(d)->vintf && !aidl_root(t->decl)->vintf && !t->decl->vintf)
 		aidl_fail(ctx, &t->loc, "%s is @VintfStability but uses %s, which is not", d->qname, t->decl->qname);
-	if (t->n_targs) { /* Foo<A, B>: Android's checks, in its words */
-		if (t->basic != B_USER || t->decl->kind != K_PARCELABLE || !t->decl->n_type_params)
-			aidl_fail(ctx, &t->targs_loc, "%s is not a generic type.", t->name);
-		if (t->n_targs != t->decl->n_type_params)
-			aidl_fail(ctx, &t->targs_loc, "%s must have %zu type parameters, but got %zu", t->name,
-				  t->decl->n_type_params, t->n_targs);
-		for (size_t i = 0; i < t->n_targs; i++) {
-			if (t->targs[i].basic == B_VOID)
-				aidl_fail(ctx, &t->targs[i].loc, "void is not a valid type argument");
-			resolve_type(ctx, d, &t->targs[i]);
-		}
-	}
+	if (t->n_targs && !(t->decl && t->decl->inst_of)) /* an instance's arguments are done */
+		resolve_targs(ctx, d, t);
 	resolve_fixed_size(ctx, d, t);
 	if (t->nullable && !t->array && t->basic == B_USER && t->decl->kind == K_ENUM)
 		aidl_fail(ctx, &t->loc, "@nullable cannot be used on an enum");
@@ -343,7 +373,7 @@ static bool only_in(const struct aidl_type *t)
 static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aidl_method *m)
 {
 	m->name = c_member_name(ctx, &m->loc, m->name);
-	resolve_type(ctx, d, &m->ret);
+	aidl_resolve_type(ctx, d, &m->ret);
 	if (m->ret.basic == B_HOLDER)
 		aidl_fail(ctx, &m->ret.loc, "ParcelableHolder cannot be a return type");
 	if ((m->oneway || d->oneway) && (m->ret.basic != B_VOID || m->ret.array))
@@ -357,7 +387,7 @@ static void resolve_method(struct aidl_ctx *ctx, struct aidl_decl *d, struct aid
 				aidl_fail(ctx, &p->loc, "parameter '%s' is declared twice", p->name);
 		if (p->type.basic == B_VOID && !p->type.array)
 			aidl_fail(ctx, &p->type.loc, "void is not a valid parameter type");
-		resolve_type(ctx, d, &p->type);
+		aidl_resolve_type(ctx, d, &p->type);
 		if (p->type.basic == B_HOLDER)
 			aidl_fail(ctx, &p->type.loc, "ParcelableHolder cannot be an argument type");
 		if (only_in(&p->type) && (p->dir == D_OUT || p->dir == D_INOUT))
@@ -420,7 +450,8 @@ static void resolve_consts(struct aidl_ctx *ctx, struct aidl_decl *d)
 				aidl_fail(ctx, &c->loc, "'%s' is declared twice", c->name);
 		if (d->kind == K_ENUM)
 			continue;
-		if (c->type.array) /* Android's aidl refuses them too, in these words */
+		if (c->type.array || (c->type.basic == B_USER && aidl_is_type_param(d, c->type.name)))
+			/* Android's aidl refuses them too, in these words */
 			aidl_fail(ctx, &c->type.loc, "Constant of type %s is not supported.", type_str(ctx, &c->type));
 		if (c->type.basic == B_USER || c->type.basic == B_HOLDER || c->type.basic == B_IBINDER ||
 		    c->type.basic == B_VOID || c->type.basic == B_FD || c->type.basic == B_PFD)
@@ -455,7 +486,12 @@ static void resolve_parcelable(struct aidl_ctx *ctx, struct aidl_decl *d)
 				aidl_fail(ctx, &f->loc, "'%s' is both a field and a constant", f->name);
 		if (f->type.basic == B_VOID)
 			aidl_fail(ctx, &f->type.loc, "a field cannot be void");
-		resolve_type(ctx, d, &f->type);
+		aidl_resolve_type(ctx, d, &f->type);
+		if (f->type.basic == B_USER && !f->type.decl) { /* T t: checked in each instantiation */
+			if (f->def) /* its type is known only there */
+				aidl_unsupported(ctx, &f->def->loc, "a default value for a field of a type parameter's type");
+			continue;
+		}
 		if (f->type.decl == d && !f->type.array && !f->type.nullable) /* arrays, nullables: pointers */
 			aidl_fail(ctx, &f->type.loc, "parcelable %s cannot contain itself", d->name);
 		/* {} is the one default an array of parcelables, binders or
@@ -486,14 +522,14 @@ static bool fixed_size_type(const struct aidl_type *t)
 	switch (t->basic) {
 	case B_BOOLEAN: case B_BYTE: case B_CHAR: case B_INT: case B_LONG: case B_FLOAT: case B_DOUBLE:
 		return true;
-	case B_USER:
-		return t->decl->kind == K_ENUM || (t->decl->kind == K_PARCELABLE && t->decl->fixed_size);
+	case B_USER: /* a type parameter: checked in each instantiation */
+		return !t->decl || t->decl->kind == K_ENUM || (t->decl->kind == K_PARCELABLE && t->decl->fixed_size);
 	default:
 		return false;
 	}
 }
 
-static void check_fixed_size(struct aidl_ctx *ctx, const struct aidl_decl *d)
+void aidl_check_fixed_size(struct aidl_ctx *ctx, const struct aidl_decl *d)
 {
 	for (size_t i = 0; d->fixed_size && i < d->n_fields; i++)
 		if (!fixed_size_type(&d->fields[i].type))
@@ -540,12 +576,18 @@ void aidl_resolve(struct aidl_ctx *ctx, struct aidl_decl *d)
 	d->resolved = 1;
 	check_name(ctx, &d->loc, d->name);
 	set_cname(ctx, d);
+	/* "__" joins an instantiation's name (instance.c): no type has it */
+	if (strstr(d->cname, "__") || d->cname[strlen(d->cname) - 1] == '_')
+		aidl_fail(ctx, &d->loc, "'%s': a type's C name (%s) may not contain '__' or end in '_' (reserved for generic instantiations)",
+			  d->name, d->cname);
 	for (size_t i = 0; i < d->doc->n_imports; i++) {
 		struct aidl_import *im = &d->doc->imports[i];
 		if (strcmp(im->qname, "android.os.ParcelFileDescriptor") == 0)
 			continue; /* built in */
 		import_decl(ctx, im);
 	}
+	if (d->n_type_params && d->n_nested) /* Android's rule, in its words */
+		aidl_fail(ctx, &d->loc, "Generic types can't have nested types.");
 	resolve_consts(ctx, d);
 	check_generated_names(ctx, d);
 	if (d->kind == K_INTERFACE)
@@ -553,7 +595,7 @@ void aidl_resolve(struct aidl_ctx *ctx, struct aidl_decl *d)
 	else if (d->kind == K_PARCELABLE)
 		{
 		resolve_parcelable(ctx, d);
-		check_fixed_size(ctx, d);
+		aidl_check_fixed_size(ctx, d);
 	}
 	/* Nested types before the constants: Outer's may use Inner's. */
 	for (size_t i = 0; i < d->n_nested; i++) {

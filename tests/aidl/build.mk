@@ -41,7 +41,7 @@ AIDLT_GOLDEN := $(AIDLT_SRC)/golden_types.c $(AIDLT_SRC)/golden_iface.c $(AIDLT_
 	$(AIDLT_SRC)/golden_fixed.c $(AIDLT_SRC)/golden_fixed_out.c $(AIDLT_SRC)/golden_nested_iface.c \
 	$(AIDLT_SRC)/golden_hal.c $(AIDLT_SRC)/golden_lists.c $(AIDLT_SRC)/golden_defaults.c \
 	$(AIDLT_SRC)/golden_holder.c $(AIDLT_SRC)/golden_generic.c $(AIDLT_SRC)/golden_stability.c \
-	$(AIDLT_SRC)/golden_sensitive.c $(AIDLT_SRC)/golden_nullable_fixed.c
+	$(AIDLT_SRC)/golden_sensitive.c $(AIDLT_SRC)/golden_nullable_fixed.c $(AIDLT_SRC)/golden_pair.c
 
 # golden_stability.c and golden_sensitive.c read the generated text
 # (AIDLT_GEN); golden_stability.c serves a

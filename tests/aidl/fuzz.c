@@ -48,6 +48,9 @@ static const char *const dict[] = {
 	 * T[N][M] defaults (rows), generic parameters used by fields */
 	"@SensitiveData", "out @nullable int[3]", "inout @nullable String[1]", "int[2][3] m = {{1, 2, 3}, {4, 5, 6}}",
 	"{{", "}}", "}, {", "[2][3]", "= {{\"a\"}}", "<T>", "T value;", "T[] list;", "P<int>", "Generic<String>",
+	/* instantiations of generics whose fields use their parameters */
+	"Pair<int, String>", "Pair<Point, IBinder>", "Pair<Pair<int, String>, long>", "T<int>", "@nullable T",
+	"U other;", "<T, U>", "Pair<int[], String>", "__",
 };
 
 static size_t load_corpus(char ***bufs, size_t **lens)

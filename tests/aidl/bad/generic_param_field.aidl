@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// expect: 4:5: error: a field of a type parameter's type (T) is not supported yet
+// expect: 5:11: error: Constant of type T is not supported.
 parcelable P<T> {
     T t;
+    const T C = 1;
 }
