@@ -82,7 +82,8 @@ int lt_publish(bc_process *p, const char *name, bc_binder *b);
 int lt_lookup(bc_process *p, const char *name, bc_binder **ret);
 
 /* Run the test service as "svc" (never returns unless it fails).
- * mode 0: thread pool; 1: polling mode on one thread. */
+ * mode 0: thread pool; 1: polling mode on one thread (over RPC: a polled
+ * RPC server, bc_rpc_server_listen_polled, in a poll() loop of its own). */
 int lt_service_main(void *mode);
 
 /* A callback object for clients: counts NOTIFY and answers PINGPONG. */

@@ -37,8 +37,6 @@ static void setup(void)
 
 static void setup_polling(void)
 {
-	if (lt_rpc())
-		return; /* the test skips */
 	registry = lt_registry_start();
 	cr_assert_gt(registry, 0);
 	start_polling_service();
@@ -757,7 +755,6 @@ Test(lib, objects_released_after_clients_exit)
 
 Test(lib_polling, basic_and_nested, .init = setup_polling, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
-	th_skip_unless(!lt_rpc(), "an RPC server has no polling mode yet");
 	run_client(basic_client, NULL);
 	run_client(nested_client, NULL);
 	run_client(fd_client, NULL);
