@@ -412,6 +412,16 @@ static int svc_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *
 		bc_parcel_write_int32(reply, obj_destroyed);
 		pthread_mutex_unlock(&svc_mu);
 		return 0;
+	case SVC_FLAGS: {
+		const void *secret;
+
+		/* the secret back, in a reply the library marks as sensitive
+		 * when the call was */
+		if (bc_parcel_read_raw(in, LT_SECRET_LEN, &secret) < 0)
+			return -EBADMSG;
+		r = bc_parcel_write_uint32(reply, bc_txn_get_flags(txn));
+		return r < 0 ? r : bc_parcel_write_raw(reply, secret, LT_SECRET_LEN);
+	}
 	default:
 		return -EBADMSG;
 	}

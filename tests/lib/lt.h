@@ -46,11 +46,15 @@ enum {
 	SVC_DEFER,	 /* int32 v -> int32 2v, replied later from another thread */
 	SVC_CREATE,	 /* -> binder of a new test.IObj */
 	SVC_STATS,	 /* -> int32 created, int32 destroyed test.IObj */
+	SVC_FLAGS,	 /* raw LT_SECRET -> uint32 the call's flags as seen, raw LT_SECRET */
 	CB_NOTIFY = 1,	 /* callback: int32 v */
 };
 #define SVC_DESC "binderc.test.IService"
 #define CB_DESC "binderc.test.ICallback"
 #define OBJ_DESC "binderc.test.IObj"
+/* What a BINDERC_FLAG_CLEAR_BUF call carries (a multiple of 4 bytes). */
+#define LT_SECRET "binderc.test: a secret, 32 bytes"
+#define LT_SECRET_LEN 32
 
 /*
  * The transport the suite runs over.  Kernel (the default): the device

@@ -751,6 +751,64 @@ Test(lib, objects_released_after_clients_exit)
 	run_client(stats_client, NULL);
 }
 
+/* ---- sensitive data: BINDERC_FLAG_CLEAR_BUF ------------------------------------ */
+
+/*
+ * SVC_FLAGS with @flags: the secret there and back; *@seen: the flags the
+ * handler saw; *@kept: whether the request's buffer still held the secret
+ * once the library let it go.  A parcel freed goes to this thread's
+ * parcel cache, its buffer with it, for the next new parcel; a sensitive
+ * one is never kept with its contents (parcel.h).  What the driver gave
+ * (the handler's request, our reply) is the driver's to clear, on free:
+ * tests/driver/test_multiproc.c checks that.
+ */
+static int flags_call(bc_binder *svc, uint32_t flags, uint32_t *seen, bool *kept)
+{
+	bc_parcel *req, *rep = NULL, *next;
+	const void *buf, *echo;
+
+	CHECK_OK(bc_binder_new_parcel(svc, &req));
+	CHECK_OK(bc_parcel_write_raw(req, LT_SECRET, LT_SECRET_LEN));
+	CHECK_OK(bc_binder_transact(svc, SVC_FLAGS, req, &rep, flags, NULL));
+	CHECK_OK(bc_parcel_read_uint32(rep, seen));
+	CHECK_OK(bc_parcel_read_raw(rep, LT_SECRET_LEN, &echo));
+	CHECK(memcmp(echo, LT_SECRET, LT_SECRET_LEN) == 0);
+	buf = bc_parcel_data(req);
+	bc_parcel_unref(req);
+	bc_parcel_unref(rep);
+	CHECK_OK(bc_parcel_new(&next));
+	/* the same buffer, or nothing to look at (the control shows it is) */
+	CHECK(bc_parcel_data(next) == buf);
+	*kept = memcmp(bc_parcel_data(next), LT_SECRET, LT_SECRET_LEN) == 0;
+	bc_parcel_unref(next);
+	return 0;
+}
+
+static int clear_buf_client(void *arg)
+{
+	bc_process *p;
+	bc_binder *svc;
+	uint32_t seen;
+	bool kept;
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, false));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	/* the control: a plain call, its buffer cached as it was */
+	CHECK(flags_call(svc, 0, &seen, &kept) == 0);
+	CHECK(seen == 0);
+	CHECK(kept);
+	/* the handler sees the flag; our request is cleared */
+	CHECK(flags_call(svc, BINDERC_FLAG_CLEAR_BUF, &seen, &kept) == 0);
+	CHECK(seen == BINDERC_FLAG_CLEAR_BUF);
+	CHECK(!kept);
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, clear_buf_flag_seen_and_request_cleared) { run_client(clear_buf_client, NULL); }
+
 /* ---- polling mode service --------------------------------------------------------- */
 
 Test(lib_polling, basic_and_nested, .init = setup_polling, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
