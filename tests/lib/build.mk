@@ -47,6 +47,13 @@ $(B)/obj/tests/lib-rpc/%.o: $(LBCGT_SRC)/%.c $(LBCGT_SRC)/lt.h $(TH_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) $(TH_CFLAGS) -DTH_RPC_DEFAULT -MMD -MP -c $< -o $@
 
+# The example program again, for lib_example::hello to run with --rpc.
+LBCGT_EXAMPLE_RPC := $(B)/tests/lib/libbinder-c-example-hello
+$(LBCGT_RPC): | $(LBCGT_EXAMPLE_RPC)
+$(LBCGT_EXAMPLE_RPC): $(LBCGT_SRC)/example_hello.c $(LBC_SAN_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $< $(LBC_SAN_A) $(LBC_TLS_LIBS) -lpthread
+
 $(LBCGT_RPC): $(B)/obj/tests/lib-rpc/test_lib.o $(B)/obj/tests/lib-rpc/lt.o $(B)/obj/tests/lib-rpc/one_job.o \
 		$(TH_LIB) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)

@@ -412,9 +412,51 @@ static int svc_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *
 		bc_parcel_write_int32(reply, obj_destroyed);
 		pthread_mutex_unlock(&svc_mu);
 		return 0;
+	case SVC_FLAGS: {
+		const void *secret;
+
+		/* the secret back, in a reply the library marks as sensitive
+		 * when the call was */
+		if (bc_parcel_read_raw(in, LT_SECRET_LEN, &secret) < 0)
+			return -EBADMSG;
+		r = bc_parcel_write_uint32(reply, bc_txn_get_flags(txn));
+		return r < 0 ? r : bc_parcel_write_raw(reply, secret, LT_SECRET_LEN);
+	}
 	default:
 		return -EBADMSG;
 	}
+}
+
+/* The polling service over RPC: this thread polls the server's listening
+ * socket and connections and runs every handler, as the kernel form polls
+ * its device fd (bc_rpc_server_listen_polled: no thread of the
+ * library's).  Returns only if the loop fails. */
+#define RPC_POLL_MAX 64
+
+static int rpc_poll_service(bc_binder *svc)
+{
+	struct pollfd pfd[RPC_POLL_MAX];
+	bc_rpc_server *srv;
+	char addr[128];
+	int lfd, n, timeout;
+
+	th_rpc_address(addr, sizeof(addr), rpc_test_pid, "svc");
+	CHECK_OK(th_rpc_server(svc, addr, &srv, &lfd));
+	CHECK_OK(bc_rpc_server_listen_polled(srv, lfd));
+	lt_ready();
+	while ((n = bc_rpc_server_get_pollfds(srv, pfd, RPC_POLL_MAX, &timeout)) >= 0) {
+		CHECK(n <= RPC_POLL_MAX); /* a test's few clients */
+		if (poll(pfd, (nfds_t)n, timeout) < 0 && errno != EINTR)
+			return 1;
+		for (int i = 0; i < n; i++) {
+			/* -ENOENT: an fd gone with an earlier one's session */
+			int r = pfd[i].revents ? bc_rpc_server_handle_polled(srv, pfd[i].fd) : 0;
+
+			CHECK(r == 0 || r == -ENOENT);
+		}
+	}
+	CHECK_OK(n);
+	return 1;
 }
 
 int lt_service_main(void *mode)
@@ -429,7 +471,8 @@ int lt_service_main(void *mode)
 	CHECK_OK(bc_class_new(OBJ_DESC, obj_transact, obj_destroy, 0, &obj_class));
 	CHECK_OK(bc_class_new(SVC_DESC, svc_transact, NULL, 0, &c));
 	CHECK_OK(bc_binder_new(c, NULL, &svc));
-	CHECK(!polling || !lt_rpc()); /* an RPC server has no polling mode yet */
+	if (polling && lt_rpc())
+		return rpc_poll_service(svc);
 	if (polling) {
 		CHECK_OK(bc_process_set_max_threads(p, 0));
 		CHECK_OK(bc_process_setup_polling(p, &fd));

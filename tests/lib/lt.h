@@ -46,11 +46,15 @@ enum {
 	SVC_DEFER,	 /* int32 v -> int32 2v, replied later from another thread */
 	SVC_CREATE,	 /* -> binder of a new test.IObj */
 	SVC_STATS,	 /* -> int32 created, int32 destroyed test.IObj */
+	SVC_FLAGS,	 /* raw LT_SECRET -> uint32 the call's flags as seen, raw LT_SECRET */
 	CB_NOTIFY = 1,	 /* callback: int32 v */
 };
 #define SVC_DESC "binderc.test.IService"
 #define CB_DESC "binderc.test.ICallback"
 #define OBJ_DESC "binderc.test.IObj"
+/* What a BINDERC_FLAG_CLEAR_BUF call carries (a multiple of 4 bytes). */
+#define LT_SECRET "binderc.test: a secret, 32 bytes"
+#define LT_SECRET_LEN 32
 
 /*
  * The transport the suite runs over.  Kernel (the default): the device
@@ -82,7 +86,8 @@ int lt_publish(bc_process *p, const char *name, bc_binder *b);
 int lt_lookup(bc_process *p, const char *name, bc_binder **ret);
 
 /* Run the test service as "svc" (never returns unless it fails).
- * mode 0: thread pool; 1: polling mode on one thread. */
+ * mode 0: thread pool; 1: polling mode on one thread (over RPC: a polled
+ * RPC server, bc_rpc_server_listen_polled, in a poll() loop of its own). */
 int lt_service_main(void *mode);
 
 /* A callback object for clients: counts NOTIFY and answers PINGPONG. */

@@ -37,8 +37,6 @@ static void setup(void)
 
 static void setup_polling(void)
 {
-	if (lt_rpc())
-		return; /* the test skips */
 	registry = lt_registry_start();
 	cr_assert_gt(registry, 0);
 	start_polling_service();
@@ -753,11 +751,68 @@ Test(lib, objects_released_after_clients_exit)
 	run_client(stats_client, NULL);
 }
 
+/* ---- sensitive data: BINDERC_FLAG_CLEAR_BUF ------------------------------------ */
+
+/*
+ * SVC_FLAGS with @flags: the secret there and back; *@seen: the flags the
+ * handler saw; *@kept: whether the request's buffer still held the secret
+ * once the library let it go.  A parcel freed goes to this thread's
+ * parcel cache, its buffer with it, for the next new parcel; a sensitive
+ * one is never kept with its contents (parcel.h).  What the driver gave
+ * (the handler's request, our reply) is the driver's to clear, on free:
+ * tests/driver/test_multiproc.c checks that.
+ */
+static int flags_call(bc_binder *svc, uint32_t flags, uint32_t *seen, bool *kept)
+{
+	bc_parcel *req, *rep = NULL, *next;
+	const void *buf, *echo;
+
+	CHECK_OK(bc_binder_new_parcel(svc, &req));
+	CHECK_OK(bc_parcel_write_raw(req, LT_SECRET, LT_SECRET_LEN));
+	CHECK_OK(bc_binder_transact(svc, SVC_FLAGS, req, &rep, flags, NULL));
+	CHECK_OK(bc_parcel_read_uint32(rep, seen));
+	CHECK_OK(bc_parcel_read_raw(rep, LT_SECRET_LEN, &echo));
+	CHECK(memcmp(echo, LT_SECRET, LT_SECRET_LEN) == 0);
+	buf = bc_parcel_data(req);
+	bc_parcel_unref(req);
+	bc_parcel_unref(rep);
+	CHECK_OK(bc_parcel_new(&next));
+	/* the same buffer, or nothing to look at (the control shows it is) */
+	CHECK(bc_parcel_data(next) == buf);
+	*kept = memcmp(bc_parcel_data(next), LT_SECRET, LT_SECRET_LEN) == 0;
+	bc_parcel_unref(next);
+	return 0;
+}
+
+static int clear_buf_client(void *arg)
+{
+	bc_process *p;
+	bc_binder *svc;
+	uint32_t seen;
+	bool kept;
+
+	(void)arg;
+	CHECK_OK(lt_open(&p, false));
+	CHECK_OK(lt_lookup(p, "svc", &svc));
+	/* the control: a plain call, its buffer cached as it was */
+	CHECK(flags_call(svc, 0, &seen, &kept) == 0);
+	CHECK(seen == 0);
+	CHECK(kept);
+	/* the handler sees the flag; our request is cleared */
+	CHECK(flags_call(svc, BINDERC_FLAG_CLEAR_BUF, &seen, &kept) == 0);
+	CHECK(seen == BINDERC_FLAG_CLEAR_BUF);
+	CHECK(!kept);
+	bc_binder_unref(svc);
+	bc_process_unref(p);
+	return 0;
+}
+
+Test(lib, clear_buf_flag_seen_and_request_cleared) { run_client(clear_buf_client, NULL); }
+
 /* ---- polling mode service --------------------------------------------------------- */
 
 Test(lib_polling, basic_and_nested, .init = setup_polling, .fini = teardown, .timeout = TH_TEST_TIMEOUT_S)
 {
-	th_skip_unless(!lt_rpc(), "an RPC server has no polling mode yet");
 	run_client(basic_client, NULL);
 	run_client(nested_client, NULL);
 	run_client(fd_client, NULL);
@@ -765,24 +820,41 @@ Test(lib_polling, basic_and_nested, .init = setup_polling, .fini = teardown, .ti
 
 /* ---- the example program ----------------------------------------------------- */
 
-Test(lib_example, hello, .timeout = TH_TEST_TIMEOUT_S)
+/* The example next to this binary: the guest's (on the device), or the
+ * host's RPC build (tests/lib/build.mk), run with --rpc at a socket of
+ * this test's.  Its first line of output, and its exit status. */
+static int run_example(char *line, size_t size)
 {
-	char path[4096], line[256] = "";
-	FILE *f;
+	char path[4096], cmd[4400];
 	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 64);
+	FILE *f;
 
-	th_skip_unless(!lt_rpc(), "the example program uses the device");
 	cr_assert_gt(n, 0);
 	path[n] = 0;
 	strcpy(strrchr(path, '/') + 1, "libbinder-c-example-hello");
-	/* The previous test's context manager may still be going away. */
+	if (lt_rpc())
+		snprintf(cmd, sizeof(cmd), "'%s' --rpc unix-abstract:binderc-test.%d.example", path, (int)getpid());
+	else
+		snprintf(cmd, sizeof(cmd), "'%s'", path);
+	f = popen(cmd, "r");
+	cr_assert_not_null(f);
+	if (!fgets(line, (int)size, f))
+		line[0] = 0;
+	return pclose(f);
+}
+
+Test(lib_example, hello, .timeout = TH_TEST_TIMEOUT_S)
+{
+	char line[256] = "";
+	int status;
+
+	/* The previous test's context manager may still be going away
+	 * (over RPC there is none: once). */
 	for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
-		f = popen(path, "r");
-		cr_assert_not_null(f);
-		if (!fgets(line, sizeof(line), f))
-			line[0] = 0;
-		if (pclose(f) == 0 || !th_nap_until(end))
+		status = run_example(line, sizeof(line));
+		if (status == 0 || lt_rpc() || !th_nap_until(end))
 			break;
 	}
 	cr_assert(strncmp(line, "hello world, from pid ", 22) == 0, "got: %s", line);
+	cr_assert_eq(status, 0);
 }
