@@ -54,7 +54,11 @@ static int call(bc_rpc_session *s, struct rpc_conn *cn, uint64_t addr, uint32_t 
 		r = status < 0 ? status : -EBADMSG;
 	} else if (body && ret_reply) {
 		r = bc__rpc_parcel_received(s, &pl, &rx, &cn->big, ret_reply);
+		if (r == 0 && (flags & BC_RPC_FLAG_CLEAR_BUF))
+			bc_parcel_mark_sensitive(*ret_reply);
 	}
+	if (body && (flags & BC_RPC_FLAG_CLEAR_BUF))
+		bc__rpc_wipe_read(cn, body, len);
 	bc__rpc_rx_close(&rx);
 	return r;
 }

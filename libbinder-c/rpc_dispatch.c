@@ -68,6 +68,9 @@ static int32_t run_local(bc_rpc_session *s, struct rpc_conn *cn, bc_binder *b, c
 	bc_txn *txn = NULL;
 	int r = bc__rpc_parcel_received(s, pl, rx, block, &in);
 
+	/* as the kernel clears such a call's buffer when it is freed */
+	if (r == 0 && (t->flags & BC_RPC_FLAG_CLEAR_BUF))
+		bc_parcel_mark_sensitive(in);
 	if (r == 0)
 		/* no identity on the wire: the socket's peer (SO_PEERCRED), else
 		 * pid 0 and an euid that is nobody's (0 would read as root to a
@@ -209,6 +212,8 @@ static int process_transact(bc_rpc_session *s, struct rpc_conn *cn, const uint8_
 	} else {
 		status = call_local(s, cn, &t, &pl, body, len, rx, &reply, &fatal);
 	}
+	if (t.flags & BC_RPC_FLAG_CLEAR_BUF)
+		bc__rpc_wipe_read(cn, body, len);
 	/* The DEC_STRONGs go before a reply, which the peer reads; after a
 	 * oneway call nobody reads this connection, and a stream of them
 	 * would fill the socket and stop us: they wait for the next reply,

@@ -120,6 +120,12 @@ struct rpc_conn {
 /* A connection's read buffer: a command up to this size (header and
  * body) is read into it, a larger one into a buffer of its own. */
 #define BC_RPC_RBUF_SIZE 8192u
+/* Zero @len bytes at @p if they are in @cn's read buffer (a call's or
+ * reply's body read with FLAG_CLEAR_BUF: what the socket brought must
+ * not stay there until the next command overwrites it).  A command too
+ * large for the buffer is in a block the parcel takes and, marked
+ * sensitive, wipes when it is freed. */
+void bc__rpc_wipe_read(struct rpc_conn *cn, const uint8_t *p, size_t len);
 /* Connections per session, of both kinds (a server's limits are lower). */
 #define BC_RPC_MAX_CONNS 32
 /* Oneway calls held for an earlier one that has not come yet, per

@@ -96,6 +96,15 @@ void bc__rpc_rx_close(struct rx_fds *rx)
 		close(rx->fd[--rx->n]);
 }
 
+void bc__rpc_wipe_read(struct rpc_conn *cn, const uint8_t *p, size_t len)
+{
+	/* only bytes of @cn's own buffers: the pointer says which */
+	uintptr_t a = (uintptr_t)p, lo = (uintptr_t)cn->rbuf;
+
+	if (cn->rbuf && a >= lo && a - lo <= cn->rcap && len <= cn->rcap - (a - lo))
+		bc__wipe(cn->rbuf + (a - lo), len);
+}
+
 /* A command of @need bytes, larger than the read buffer, into a buffer
  * of its own (cn->big): what the buffer holds of it first, then the rest
  * read exactly (nothing after it: the next command's bytes, and fds,

@@ -5,9 +5,11 @@
  * can only have learnt it from the transaction's flags word) and in
  * process; the reply on both ends is marked sensitive (BBinder::transact
  * marks it so); and a sensitive parcel's buffer is zeroed before the
- * parcel cache hands it out again, where a plain one keeps its bytes.
+ * parcel cache hands it out again, where a plain one keeps its bytes;
+ * and the connection's read buffer gives up such a call's bytes.
  */
 #include "internal.h"
+#include "rpc_internal.h"
 #include "rpct.h"
 
 #define CODE_FLAGS 1 /* -> int32 the transaction's flags, int32 1 if the reply is sensitive */
@@ -144,4 +146,31 @@ Test(rpc_sensitive, growth_keeps_data)
 	}
 	bc_parcel_unref(p);
 	bc_parcel_mark_sensitive(NULL);
+}
+
+/* What the socket brought for a FLAG_CLEAR_BUF call is zeroed in the
+ * connection's read buffer after the call (rpc_dispatch.c, rpc_call.c),
+ * and only bytes of that buffer are. */
+Test(rpc_sensitive, read_buffer_wipe)
+{
+	uint8_t buf[64], other[16];
+	struct rpc_conn c;
+
+	memset(&c, 0, sizeof(c));
+	memset(buf, 0xa5, sizeof(buf));
+	memset(other, 0xa5, sizeof(other));
+	bc__rpc_wipe_read(&c, buf, 8); /* no buffer yet: nothing */
+	cr_expect_eq(buf[0], 0xa5);
+	c.rbuf = buf;
+	c.rcap = sizeof(buf);
+	bc__rpc_wipe_read(&c, buf + 8, 16);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		cr_expect_eq(buf[i], i >= 8 && i < 24 ? 0 : 0xa5, "byte %zu", i);
+	/* past its end, or elsewhere: untouched */
+	bc__rpc_wipe_read(&c, buf + 60, 8);
+	cr_expect_eq(buf[60], 0xa5);
+	bc__rpc_wipe_read(&c, other, sizeof(other));
+	cr_expect_eq(other[0], 0xa5);
+	bc__rpc_wipe_read(&c, buf + 56, 8); /* exactly to the end */
+	cr_expect_eq(buf[63], 0);
 }
