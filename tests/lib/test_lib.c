@@ -774,8 +774,10 @@ static int flags_call(bc_binder *svc, uint32_t flags, uint32_t *seen, bool *kept
 	CHECK_OK(bc_parcel_read_raw(rep, LT_SECRET_LEN, &echo));
 	CHECK(memcmp(echo, LT_SECRET, LT_SECRET_LEN) == 0);
 	buf = bc_parcel_data(req);
-	bc_parcel_unref(req);
+	/* the request last: the cache hands out its most recent first (over
+	 * RPC the reply has a buffer of its own, which it keeps too) */
 	bc_parcel_unref(rep);
+	bc_parcel_unref(req);
 	CHECK_OK(bc_parcel_new(&next));
 	/* the same buffer, or nothing to look at (the control shows it is) */
 	CHECK(bc_parcel_data(next) == buf);
