@@ -327,6 +327,29 @@ int bc__rpc_send(struct rpc_conn *c, const void *buf, size_t len)
 
 /* Some bytes; with @rx, by recvmsg(), taking the fds (SCM_RIGHTS) that
  * came with them. */
+size_t bc__rpc_cmsg_fds(struct msghdr *msg, int *fd, size_t max)
+{
+	size_t n = 0;
+
+	for (struct cmsghdr *cm = CMSG_FIRSTHDR(msg); cm; cm = CMSG_NXTHDR(msg, cm)) {
+		size_t k;
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < k; i++, n++) {
+			int f;
+
+			memcpy(&f, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
+			if (n < max)
+				fd[n] = f;
+			else
+				close(f);
+		}
+	}
+	return n;
+}
+
 static ssize_t plain_read(struct rpc_conn *c, void *buf, size_t len, struct rx_fds *rx)
 {
 	union {
@@ -344,21 +367,10 @@ static ssize_t plain_read(struct rpc_conn *c, void *buf, size_t len, struct rx_f
 		return errno == ECONNRESET ? -EPIPE : -errno;
 	if (!rx)
 		return n;
-	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
-		size_t k;
+	{
+		size_t room = BC_RPC_MAX_FDS - rx->n, got = bc__rpc_cmsg_fds(&msg, rx->fd + rx->n, room);
 
-		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
-			continue;
-		k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (size_t i = 0; i < k; i++) {
-			int fd;
-
-			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
-			if (rx->n < BC_RPC_MAX_FDS)
-				rx->fd[rx->n++] = fd;
-			else
-				close(fd);
-		}
+		rx->n += got < room ? got : room;
 	}
 	if (msg.msg_flags & MSG_CTRUNC)
 		return -EBADMSG; /* fds were lost: the message cannot be used */

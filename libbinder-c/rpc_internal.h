@@ -401,6 +401,10 @@ int bc__rpc_server_conn_init(struct rpc_conn *c);
 int bc__rpc_server_add_join(bc_rpc_server *srv, struct rpc_conn *c, const struct bc_rpc_conn_header *h,
 			    bc_rpc_session **ret);
 
+/* The fds of @msg's SCM_RIGHTS messages: the first @max into @fd, the
+ * rest closed.  How many came in all (more than @max: some were closed). */
+size_t bc__rpc_cmsg_fds(struct msghdr *msg, int *fd, size_t max);
+
 /* ---- rpc_pollbuf.c ----------------------------------------------------------- */
 /* A polled server's connection @c reads ahead into a buffer of its own,
  * without blocking (its ops wrapped; freed with it); a read that finds

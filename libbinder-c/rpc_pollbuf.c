@@ -80,30 +80,16 @@ static int make_room(struct pollbuf *pb, size_t need)
  * start at stream offset @at. */
 static int keep_fds(struct pollbuf *pb, struct msghdr *msg, uint64_t at)
 {
-	int r = 0;
+	size_t room = POLLBUF_MAX_FDS - pb->n_fds, got = bc__rpc_cmsg_fds(msg, pb->fd + pb->n_fds, room);
+	size_t kept = got < room ? got : room;
 
-	for (struct cmsghdr *cm = CMSG_FIRSTHDR(msg); cm; cm = CMSG_NXTHDR(msg, cm)) {
-		size_t k;
-
-		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
-			continue;
-		k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (size_t i = 0; i < k; i++) {
-			int fd;
-
-			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
-			if (pb->n_fds == POLLBUF_MAX_FDS) {
-				close(fd);
-				r = -EBADMSG; /* fds with no command to take them */
-				continue;
-			}
-			pb->fd[pb->n_fds] = fd;
-			pb->fd_at[pb->n_fds++] = at;
-		}
-	}
-	if (msg->msg_flags & MSG_CTRUNC)
-		r = -EBADMSG; /* fds were lost: the message cannot be used */
-	return r;
+	for (size_t i = 0; i < kept; i++)
+		pb->fd_at[pb->n_fds++] = at;
+	/* fds beyond the room (closed) had no command to take them; and a
+	 * truncated control message lost some: the stream cannot be used */
+	if (got > room || (msg->msg_flags & MSG_CTRUNC))
+		return -EBADMSG;
+	return 0;
 }
 
 ssize_t bc__rpc_pollbuf_fill(struct rpc_conn *c, size_t need)
