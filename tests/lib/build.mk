@@ -58,3 +58,14 @@ $(LBCGT_RPC): $(B)/obj/tests/lib-rpc/test_lib.o $(B)/obj/tests/lib-rpc/lt.o $(B)
 		$(TH_LIB) $(LBC_SAN_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $(filter %.o,$^) $(LBC_SAN_A) $(LBC_TLS_LIBS) $(CRITERION_LIBS) -lpthread
+
+# The stress suite over RPC binder too (the same flags, one job): the
+# service killed is the process serving its RPC sessions; what only the
+# kernel has skips with its reason.
+LBCGT_STRESS_RPC := $(B)/tests/lib/test_lib_stress_rpc
+HOST_TESTS += $(LBCGT_STRESS_RPC)
+
+$(LBCGT_STRESS_RPC): $(B)/obj/tests/lib-rpc/test_lib_stress.o $(B)/obj/tests/lib-rpc/test_lib_noalloc.o \
+		$(B)/obj/tests/lib-rpc/lt.o $(B)/obj/tests/lib-rpc/one_job.o $(TH_LIB) $(LBC_SAN_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) $(SAN_FLAGS) -o $@ $(filter %.o,$^) $(LBC_SAN_A) $(LBC_TLS_LIBS) $(CRITERION_LIBS) -lpthread

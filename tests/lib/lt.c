@@ -164,32 +164,65 @@ static int rpc_publish(const char *name, bc_binder *b)
 }
 
 /* One session per name and process, as one handle per node: a second
- * lookup gives the same proxy. */
+ * lookup gives the same proxy while the session lives.  The entry holds
+ * the root's proxy as the kernel's registry holds the service's handle:
+ * a server ends a session whose client holds none of its objects
+ * (rpc_dec.c), which would end it under the next lookup.  Once the
+ * session ended (the service died: the stress suite kills it) the next
+ * lookup connects again, to the service restarted; until it listens (a
+ * hang-catcher). */
+struct rpc_entry {
+	char name[32];
+	bc_rpc_session *s;
+	bc_binder *root;
+};
+
+/* A session is given up only once it is dead (bc_binder_is_alive() of
+ * its proxies says so), or when it gave none out yet. */
+static void rpc_entry_drop(struct rpc_entry *e)
+{
+	e->root = bc_binder_unref(e->root);
+	e->s = bc_rpc_session_unref(e->s);
+}
+
+static int rpc_lookup_locked(struct rpc_entry *e, bc_binder **ret)
+{
+	char addr[128];
+	int r;
+
+	th_rpc_address(addr, sizeof(addr), rpc_test_pid, e->name);
+	for (int64_t end = th_now_ms() + TH_HANG_MS;;) {
+		if (e->root && !bc_binder_is_alive(e->root))
+			rpc_entry_drop(e);
+		r = e->s ? 0 : th_rpc_connect(addr, &e->s);
+		if (r == 0 && !e->root)
+			r = bc_rpc_session_get_root(e->s, &e->root);
+		if (r == 0) /* asked each time, as the kernel's registry is */
+			r = bc_rpc_session_get_root(e->s, ret);
+		/* -EPIPE, -ECONNRESET: it died while we connected or asked */
+		if ((r != -EPIPE && r != -ECONNRESET) || !th_nap_until(end))
+			return r;
+		if (!e->root)
+			rpc_entry_drop(e);
+	}
+}
+
 static int rpc_lookup(const char *name, bc_binder **ret)
 {
-	static struct {
-		char name[32];
-		bc_rpc_session *s;
-	} tab[4];
+	static struct rpc_entry tab[4];
 	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-	char addr[128];
-	int i, r = 0;
+	int i, r;
 
+	*ret = NULL;
 	pthread_mutex_lock(&mu);
-	for (i = 0; i < 4 && tab[i].s && strcmp(tab[i].name, name) != 0; i++)
+	for (i = 0; i < 4 && tab[i].name[0] && strcmp(tab[i].name, name) != 0; i++)
 		;
 	if (i == 4) {
 		r = -ENOSPC;
-	} else if (!tab[i].s) {
-		th_rpc_address(addr, sizeof(addr), rpc_test_pid, name);
-		r = th_rpc_connect(addr, &tab[i].s);
-		if (r == 0)
-			snprintf(tab[i].name, sizeof(tab[i].name), "%s", name);
-		else
-			tab[i].s = bc_rpc_session_unref(tab[i].s);
+	} else {
+		snprintf(tab[i].name, sizeof(tab[i].name), "%s", name);
+		r = rpc_lookup_locked(&tab[i], ret);
 	}
-	if (r == 0)
-		r = bc_rpc_session_get_root(tab[i].s, ret);
 	pthread_mutex_unlock(&mu);
 	if (r == 0 && !*ret)
 		r = -ENOENT;

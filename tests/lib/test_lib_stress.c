@@ -13,6 +13,11 @@
  * service do; and once everything is dropped the service has seen every
  * object it created released (the reference-count commands the client
  * sent balance: one lost BC_RELEASE or BC_DECREFS keeps an object).
+ *
+ * Over RPC binder (test_lib_stress_rpc, on the host) the service killed
+ * is the process serving its sessions, a lookup goes through lt.c's RPC
+ * registry (a session per service, connected again once it died), and
+ * the balance is of DEC_STRONG.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -73,13 +78,38 @@ static void drop_slots(void)
 		swap_slot(NULL, i);
 }
 
-/* The handle of @b looked up again must be @b itself. */
-static void check_same_proxy(bc_binder *b)
+/* Over RPC there is no handle table: a lookup of the service gives the
+ * proxy of its root in the session the registry of lt.c holds, and while
+ * that session lives it must be @b itself.  A different proxy is right
+ * only once @b's session has ended (the registry connects again only
+ * then, and an end is for good). */
+static void check_same_root_rpc(bc_binder *b)
+{
+	bc_binder *again = NULL;
+	int r = lt_lookup(sh.p, "svc", &again);
+
+	if (r < 0)
+		FAIL("lookup again: %d", r);
+	else if (again != b && bc_binder_is_alive(b))
+		FAIL("two proxies of one live service");
+	bc_binder_unref(again);
+}
+
+/* The handle of @b looked up again must be @b itself.  @root: @b is the
+ * service's, not an object it created; over RPC only the root can be
+ * looked up again (the objects' proxies are checked by their calls and
+ * their release alone: no handle to look them up by). */
+static void check_same_proxy(bc_binder *b, bool root)
 {
 	bc_binder *again = NULL;
 	uint32_t h;
 	int r;
 
+	if (lt_rpc()) {
+		if (root)
+			check_same_root_rpc(b);
+		return;
+	}
 	if (bc_binder_get_handle(b, &h) < 0) {
 		FAIL("not a proxy");
 		return;
@@ -125,7 +155,7 @@ static void *storm(void *arg)
 			continue;
 		}
 		atomic_fetch_add(&sh.lookups, 1);
-		check_same_proxy(s);
+		check_same_proxy(s, true);
 		switch (rand_r(&seed) % 4) {
 		case 0:
 			call(s, i);
@@ -140,7 +170,10 @@ static void *storm(void *arg)
 				slot = bc_slot_unref(slot);
 			break;
 		case 2:
-			/* hold it weakly only, then promote (dead: -ESRCH) */
+			/* hold it weakly only, then promote (dead: -ESRCH).  Over
+			 * RPC the registry (lt.c, in this process) holds the
+			 * root's proxy: only a dead session's fails, and an RPC
+			 * proxy whose strong count went is never revived. */
 			if ((r = bc_weak_new(s, &w)) < 0) {
 				FAIL("bc_weak_new: %d", r);
 				break;
@@ -148,7 +181,7 @@ static void *storm(void *arg)
 			s = bc_binder_unref(s);
 			r = bc_weak_promote(w, &s2);
 			if (r == 0) {
-				check_same_proxy(s2);
+				check_same_proxy(s2, true);
 				call(s2, i);
 				bc_binder_unref(s2);
 			} else if (r != -ESRCH) {
@@ -191,7 +224,7 @@ static void *objects(void *arg)
 			FAIL("create: %d", r);
 			break;
 		}
-		check_same_proxy(o);
+		check_same_proxy(o, false);
 		r = lt_call_add(o, i, 2, &v);
 		if (r < 0 || v != i + 2)
 			FAIL("object add: %d (%d)", r, v);
@@ -243,6 +276,8 @@ static int client_main(void *arg)
 			break;
 	}
 	fprintf(stderr, "objects: created %d, destroyed %d\n", created, destroyed);
+	if (lt_rpc())
+		fprintf(stderr, "objects: skipped over RPC: looking their proxies up again (no handle table)\n");
 	CHECK(created == THREADS * OBJECTS_PER_THREAD);
 	CHECK(destroyed == created);
 	bc_binder_unref(s);
