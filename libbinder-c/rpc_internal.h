@@ -31,6 +31,7 @@
 #ifndef BINDERC_RPC_INTERNAL_H
 #define BINDERC_RPC_INTERNAL_H
 
+#include <sys/socket.h>
 #include <sys/uio.h>
 
 #include <binderc/rpc.h>
