@@ -37,12 +37,22 @@ static int send_reply(bc_rpc_session *s, struct rpc_conn *cn, int32_t status, bc
 /* A special transaction (address 0); the reply's status. */
 static int32_t special(bc_rpc_session *s, uint32_t code, bc_parcel *reply)
 {
+	bc_binder *root;
 	uint32_t n;
+	int32_t r;
 
 	switch (code) {
 	case BC_RPC_SPECIAL_GET_ROOT:
 		/* a client session has no root: status 0, empty parcel */
-		return s->is_server ? bc_parcel_write_binder(reply, s->root) : 0;
+		if (!s->is_server)
+			return 0;
+		/* (taken under mu: an ended session lets go of it) */
+		pthread_mutex_lock(&s->mu);
+		root = bc_binder_ref(s->root);
+		pthread_mutex_unlock(&s->mu);
+		r = bc_parcel_write_binder(reply, root);
+		bc_binder_unref(root);
+		return r;
 	case BC_RPC_SPECIAL_GET_MAX_THREADS:
 		/* a server: the connections it serves per session; a client:
 		 * the incoming connections it offers */

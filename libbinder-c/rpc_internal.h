@@ -193,7 +193,7 @@ struct bc_rpc_session {
 	/* a client's: the bound on each read of a join's set-up (ms, 0:
 	 * none), the process default when the session was set up */
 	atomic_uint setup_timeout_ms;
-	bc_binder *root; /* a server's */
+	bc_binder *root; /* a server's (under mu; NULL once the session ended) */
 	pthread_mutex_t mu;
 	struct rpc_async *async_q; /* oneways before their turn (mu) */
 	size_t n_async, cap_async, async_bytes;

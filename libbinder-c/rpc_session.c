@@ -120,6 +120,16 @@ void bc__rpc_fail(bc_rpc_session *s, int err)
 
 void bc__rpc_ended(bc_rpc_session *s)
 {
+	bc_binder *root;
+
+	/* A server's session lets go of its root as of every object the
+	 * client held: a root that keeps a proxy of the client (a callback)
+	 * keeps the session, which would keep the root, for ever. */
+	pthread_mutex_lock(&s->mu);
+	root = s->root;
+	s->root = NULL;
+	pthread_mutex_unlock(&s->mu);
+	bc_binder_unref(root);
 	bc__rpc_drop_nodes(s);
 	bc__rpc_send_obituaries(s);
 }

@@ -222,6 +222,39 @@ Test(rpc_death, client_gone)
 	bc_binder_unref(a.self);
 }
 
+/* A root that keeps the client's object (a callback) is given back when
+ * the client goes: the ended session lets go of its root.  Before, the
+ * root kept the proxy, the proxy its session and the session its root,
+ * for ever (found by the RPC fuzzer at 10^6 inputs). */
+Test(rpc_death, client_gone_root_keeping_its_object)
+{
+	struct rpct_adder a;
+	struct rpct_server t;
+	bc_rpc_session *s = NULL;
+	bc_binder *root = NULL, *cb = NULL;
+	bc_class *c = NULL;
+	bc_parcel *data = NULL;
+
+	rpct_session_start(&a, &t, BINDERC_RPC_VERSION_DEFAULT, BINDERC_RPC_VERSION_DEFAULT, 0, &s, &root);
+	cr_assert_eq(bc_class_new("org.binderc.test.ICb", cb_transact, NULL, 0, &c), 0);
+	cr_assert_eq(bc_binder_new(c, NULL, &cb), 0);
+	bc_class_unref(c);
+	cr_assert_eq(bc_binder_new_parcel(root, &data), 0);
+	cr_assert_eq(bc_parcel_write_binder(data, cb), 0);
+	cr_assert_eq(bc_binder_transact(root, RPCT_KEEP, data, NULL, 0, NULL), 0);
+	bc_parcel_unref(data);
+	cr_assert_not_null(a.kept);
+	bc_rpc_session_shutdown(s);
+	cr_assert_eq(rpct_server_join(&t), 0);
+	bc_binder_unref(root);
+	bc_rpc_session_unref(s);
+	bc_binder_unref(cb);
+	/* nothing but the ended session's root held it */
+	bc_binder_unref(a.self);
+	cr_assert_eq(atomic_load(&a.destroyed), 1);
+	a.kept = bc_binder_unref(a.kept);
+}
+
 /* Our own shutdown ends the session too: its recipients hear of it. */
 Test(rpc_death, local_shutdown)
 {
