@@ -48,8 +48,11 @@ static int reserve(bc_parcel *p, size_t len, uint8_t **ret)
 		r = grow_min((void **)&p->data, &p->cap, p->size + padded, 1, 128);
 	if (r < 0)
 		return r;
-	*ret = p->data + p->size;
-	memset(*ret + len, 0, padded - len);
+	/* nothing to write into a parcel with no buffer yet: no pointer
+	 * arithmetic on NULL, no memset(NULL, 0, 0) (UBSan's nonnull) */
+	*ret = p->data ? p->data + p->size : NULL;
+	if (padded > len)
+		memset(*ret + len, 0, padded - len);
 	p->size += padded;
 	return 0;
 }

@@ -427,3 +427,18 @@ Test(parcel, positions_and_readonly)
 	cr_assert_null(bc_parcel_unref(p));
 	cr_assert_null(bc_parcel_unref(NULL));
 }
+
+/* Nothing written into a parcel that has no buffer yet: no effect, and
+ * no pointer arithmetic on its NULL buffer (UBSan fails the run then). */
+Test(parcel, empty_raw_write_first)
+{
+	bc_parcel *p = NULL;
+
+	cr_assert_eq(bc_parcel_new(&p), 0);
+	cr_assert_eq(bc_parcel_write_raw(p, "x", 0), 0);
+	cr_assert_eq(bc_parcel_write_raw(p, NULL, 0), 0);
+	cr_assert_eq(bc_parcel_size(p), 0);
+	cr_assert_eq(bc_parcel_write_int32(p, 7), 0);
+	cr_assert_eq(bc_parcel_size(p), 4);
+	bc_parcel_unref(p);
+}
