@@ -300,37 +300,35 @@ int bc__rpc_drain_one(bc_rpc_session *s, struct rpc_conn *cn)
 	return r;
 }
 
-int bc__rpc_serve_one(bc_rpc_session *s, struct rpc_conn *cn)
+/* Serve @cn's commands (one, if @once) with @cn held: our handlers' calls
+ * nest on it, and nobody else writes between its messages. */
+static int serve_held(bc_rpc_session *s, struct rpc_conn *cn, bool once)
 {
 	int r;
 
-	/* held while it runs: our handler's calls nest on it, and nobody
-	 * else writes between its messages */
 	pthread_mutex_lock(&cn->mu);
 	if (bc__rpc_own_push(s, cn)) {
-		r = bc__rpc_run(s, cn, NULL, NULL, NULL, true);
+		r = bc__rpc_run(s, cn, NULL, NULL, NULL, once);
 		bc__rpc_own_pop();
 	} else {
 		r = -ELOOP; /* served from inside too many other sessions' calls */
 	}
 	pthread_mutex_unlock(&cn->mu);
+	return r;
+}
+
+int bc__rpc_serve_one(bc_rpc_session *s, struct rpc_conn *cn)
+{
+	int r = serve_held(s, cn, true);
+
 	/* a clean end between messages ends the session all the same */
 	return r == 0 && (atomic_load(&s->drained) || atomic_load(&s->dead)) ? -EPIPE : r;
 }
 
 int bc__rpc_serve(bc_rpc_session *s, struct rpc_conn *cn)
 {
-	int r, ended;
+	int r = serve_held(s, cn, false), ended;
 
-	/* Held while serving: no other thread writes between our messages */
-	pthread_mutex_lock(&cn->mu);
-	if (bc__rpc_own_push(s, cn)) {
-		r = bc__rpc_run(s, cn, NULL, NULL, NULL, false);
-		bc__rpc_own_pop();
-	} else {
-		r = -ELOOP; /* served from inside too many other sessions' calls */
-	}
-	pthread_mutex_unlock(&cn->mu);
 	/* ended from outside (a server's shutdown), or by another of its
 	 * connections: the end we read was that */
 	ended = atomic_load(&s->error);
