@@ -185,18 +185,13 @@ static int cb_transact(bc_binder *self, bc_txn *txn, uint32_t code, bc_parcel *i
 	return 0;
 }
 
-Test(rpc_death, client_gone)
+/* A callback object of ours, which the server's root keeps (RPCT_KEEP). */
+static bc_binder *kept_callback(bc_binder *root)
 {
-	struct deaths d = { 0 };
-	struct rpct_adder a;
-	struct rpct_server t;
-	bc_rpc_session *s = NULL;
-	bc_binder *root = NULL, *cb = NULL;
+	bc_binder *cb = NULL;
 	bc_class *c = NULL;
 	bc_parcel *data = NULL;
-	bc_slot *slot = NULL;
 
-	rpct_session_start(&a, &t, BINDERC_RPC_VERSION_DEFAULT, BINDERC_RPC_VERSION_DEFAULT, 0, &s, &root);
 	cr_assert_eq(bc_class_new("org.binderc.test.ICb", cb_transact, NULL, 0, &c), 0);
 	cr_assert_eq(bc_binder_new(c, NULL, &cb), 0);
 	bc_class_unref(c);
@@ -204,6 +199,20 @@ Test(rpc_death, client_gone)
 	cr_assert_eq(bc_parcel_write_binder(data, cb), 0);
 	cr_assert_eq(bc_binder_transact(root, RPCT_KEEP, data, NULL, 0, NULL), 0);
 	bc_parcel_unref(data);
+	return cb;
+}
+
+Test(rpc_death, client_gone)
+{
+	struct deaths d = { 0 };
+	struct rpct_adder a;
+	struct rpct_server t;
+	bc_rpc_session *s = NULL;
+	bc_binder *root = NULL, *cb;
+	bc_slot *slot = NULL;
+
+	rpct_session_start(&a, &t, BINDERC_RPC_VERSION_DEFAULT, BINDERC_RPC_VERSION_DEFAULT, 0, &s, &root);
+	cb = kept_callback(root);
 	/* the server's proxy of the client's object (the call has returned:
 	 * the serving thread waits for the next command) */
 	cr_assert_not_null(a.kept);
@@ -231,18 +240,10 @@ Test(rpc_death, client_gone_root_keeping_its_object)
 	struct rpct_adder a;
 	struct rpct_server t;
 	bc_rpc_session *s = NULL;
-	bc_binder *root = NULL, *cb = NULL;
-	bc_class *c = NULL;
-	bc_parcel *data = NULL;
+	bc_binder *root = NULL, *cb;
 
 	rpct_session_start(&a, &t, BINDERC_RPC_VERSION_DEFAULT, BINDERC_RPC_VERSION_DEFAULT, 0, &s, &root);
-	cr_assert_eq(bc_class_new("org.binderc.test.ICb", cb_transact, NULL, 0, &c), 0);
-	cr_assert_eq(bc_binder_new(c, NULL, &cb), 0);
-	bc_class_unref(c);
-	cr_assert_eq(bc_binder_new_parcel(root, &data), 0);
-	cr_assert_eq(bc_parcel_write_binder(data, cb), 0);
-	cr_assert_eq(bc_binder_transact(root, RPCT_KEEP, data, NULL, 0, NULL), 0);
-	bc_parcel_unref(data);
+	cb = kept_callback(root);
 	cr_assert_not_null(a.kept);
 	bc_rpc_session_shutdown(s);
 	cr_assert_eq(rpct_server_join(&t), 0);
