@@ -5,10 +5,11 @@
  * A reading thread waits until its own todo list (or, when it is free for
  * it, the proc's) holds work, then turns work items into BR_* commands in
  * the read buffer one at a time, until a transaction, a reply, a death
- * notice or a frozen-binder notice is written, the buffer has no room left, or nothing is left.
- * Before anything is taken off a list the buffer is faulted in, so a
- * fault costs no work (see binderc_read_one() for what a fault after that
- * does).
+ * notice or a frozen-binder notice is written, the buffer has no room
+ * left, or nothing is left.  The buffer is faulted in before the wait, so
+ * a fault costs no work (see binderc_read_one_ilocked() for what a fault
+ * after that does).  From the look at the thread before the wait to the
+ * first work item after it, inner_lock is held throughout.
  */
 #include <linux/pagemap.h>
 #include <linux/pid_namespace.h>
@@ -42,15 +43,18 @@ bool binderc_has_work(struct binderc_thread *thread, bool do_proc_work)
 	return has_work;
 }
 
-
-static int binderc_wait_for_work(struct binderc_thread *thread,
-				 bool do_proc_work)
+/*
+ * Entered and left with inner_lock held, so that the caller's look at the
+ * thread before and its first work item after need no lock of their own.
+ */
+static int binderc_wait_for_work_ilocked(struct binderc_thread *thread,
+					 bool do_proc_work)
 {
 	struct binderc_proc *proc = thread->proc;
 	DEFINE_WAIT(wait);
 	int ret = 0;
 
-	binderc_lock_inner(proc);
+	lockdep_assert_held(&proc->inner_lock);
 	for (;;) {
 		prepare_to_wait(&thread->wait, &wait,
 				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
@@ -80,7 +84,6 @@ static int binderc_wait_for_work(struct binderc_thread *thread,
 		}
 	}
 	finish_wait(&thread->wait, &wait);
-	binderc_unlock_inner(proc);
 	return ret;
 }
 
@@ -292,9 +295,10 @@ static void binderc_requeue_head(struct binderc_proc *proc,
 }
 
 /*
- * Take one work item and write it out.  Returns 1 to stop reading, 0 to
- * continue, -ENODATA when there is nothing, -ENOSPC when there is no room
- * left for the largest item, or -errno.
+ * Take one work item and write it out; entered with inner_lock held, which
+ * it drops.  Returns 1 to stop reading, 0 to continue, -ENODATA when
+ * there is nothing, -ENOSPC when there is no room left for the largest
+ * item, or -errno.
  *
  * A fault while writing an item out: the room was faulted in by
  * binderc_thread_read(), so this takes another thread unmapping or
@@ -322,17 +326,18 @@ static void binderc_requeue_head(struct binderc_proc *proc,
  * so the items already written by this read are lost too, whatever
  * their type.
  */
-static int binderc_read_one(struct binderc_proc *proc,
-			    struct binderc_thread *thread,
-			    bool wait_for_proc_work, void __user **ptrp,
-			    void __user *end)
+static int binderc_read_one_ilocked(struct binderc_proc *proc,
+				    struct binderc_thread *thread,
+				    bool wait_for_proc_work, void __user **ptrp,
+				    void __user *end)
+	__releases(&proc->inner_lock)
 {
 	struct list_head *list;
 	struct binderc_work *w;
 	u32 cmd;
 	int ret;
 
-	binderc_lock_inner(proc);
+	lockdep_assert_held(&proc->inner_lock);
 	if (!list_empty(&thread->todo))
 		list = &thread->todo;
 	else if (!list_empty(&proc->todo) && wait_for_proc_work)
@@ -482,6 +487,7 @@ int binderc_thread_read(struct binderc_proc *proc,
 	void __user *ptr = buffer + *consumed;
 	void __user *end = buffer + size;
 	bool wait_for_proc_work;
+	long nice;
 	int ret = 0;
 
 	if (*consumed == 0) {
@@ -489,37 +495,45 @@ int binderc_thread_read(struct binderc_proc *proc,
 			return -EFAULT;
 		ptr += sizeof(u32);
 	}
+	/*
+	 * Before waiting: from here to the end of the read the lock is
+	 * dropped only where work is written out.
+	 */
+	ret = binderc_fault_in_room(ptr, &end);
+	if (ret)
+		return ret;
 
 retry:
 	binderc_lock_inner(proc);
 	wait_for_proc_work = binderc_available_for_proc_work_ilocked(thread);
 	trace_binderc_wait_for_work(wait_for_proc_work, thread->transaction_stack,
 				    !list_empty(&thread->todo));
-	binderc_unlock_inner(proc);
-
+	nice = proc->default_priority;
+	/* Not under the lock: can_nice() asks the LSMs. */
+	if (wait_for_proc_work && task_nice(current) != nice) {
+		binderc_unlock_inner(proc);
+		binderc_set_nice(nice);
+		binderc_lock_inner(proc);
+	}
 	thread->looper |= BINDERC_LOOPER_WAITING;
-	if (wait_for_proc_work)
-		binderc_set_nice(proc->default_priority);
 	if (non_block) {
-		if (!binderc_has_work(thread, wait_for_proc_work)) {
+		if (!binderc_has_work_ilocked(thread, wait_for_proc_work))
 			ret = -EAGAIN;
-			/* Idle: a poll user goes back down here. */
-			if (wait_for_proc_work)
-				binderc_sched_restore_base(thread);
-		}
 	} else {
-		ret = binderc_wait_for_work(thread, wait_for_proc_work);
+		ret = binderc_wait_for_work_ilocked(thread, wait_for_proc_work);
 	}
 	thread->looper &= ~BINDERC_LOOPER_WAITING;
-	if (ret)
+	if (ret) {
+		binderc_unlock_inner(proc);
+		/* Idle: a poll user goes back down here. */
+		if (ret == -EAGAIN && wait_for_proc_work)
+			binderc_sched_restore_base(thread);
 		return ret;
-	ret = binderc_fault_in_room(ptr, &end);
-	if (ret)
-		return ret;
+	}
 
 	for (;;) {
-		ret = binderc_read_one(proc, thread, wait_for_proc_work,
-				       &ptr, end);
+		ret = binderc_read_one_ilocked(proc, thread, wait_for_proc_work,
+					       &ptr, end);
 		if (ret == -ENODATA) {
 			/* Woken for nothing (e.g. work taken by another). */
 			if (ptr - buffer == 4 && !thread->looper_need_return)
@@ -533,6 +547,7 @@ retry:
 			return ret;
 		if (ret > 0)
 			break;
+		binderc_lock_inner(proc);
 	}
 
 	*consumed = ptr - buffer;
