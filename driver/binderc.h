@@ -918,7 +918,6 @@ void binderc_free_transaction_keep(struct binderc_transaction *t,
 				   struct binderc_thread *self);
 void binderc_send_failed_reply(struct binderc_transaction *t, u32 error);
 void binderc_cleanup_transaction(struct binderc_transaction *t, u32 error);
-struct binderc_thread *binderc_get_txn_from(struct binderc_transaction *t);
 void binderc_free_buf(struct binderc_proc *proc,
 		      struct binderc_thread *thread,
 		      struct binderc_buffer *buffer, bool is_failure);

@@ -169,14 +169,15 @@ static void binderc_fill_txn_data(struct binderc_thread *thread,
 	trd->flags = t->flags;
 	trd->sender_euid = from_kuid(current_user_ns(), t->sender_euid);
 
-	from = binderc_get_txn_from(t);
-	if (from) {
-		trd->sender_pid = task_tgid_nr_ns(from->proc->tsk,
-						  task_active_pid_ns(current));
-		binderc_thread_dec_tmpref(from);
-	} else {
-		trd->sender_pid = 0;
-	}
+	/*
+	 * Under t->lock a sender still named is alive: its release clears
+	 * t->from under this lock before the thread can go.
+	 */
+	binderc_lock_txn(t);
+	from = t->from;
+	trd->sender_pid = from ? task_tgid_nr_ns(from->proc->tsk,
+						 task_active_pid_ns(current)) : 0;
+	binderc_unlock_txn(t);
 	trd->data_size = t->buffer->data_size;
 	trd->offsets_size = t->buffer->offsets_size;
 	trd->data.ptr.buffer = t->buffer->user_data;

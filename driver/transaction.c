@@ -17,7 +17,8 @@
 #include "binderc.h"
 #include "trace.h"
 
-struct binderc_thread *binderc_get_txn_from(struct binderc_transaction *t)
+static struct binderc_thread *
+binderc_get_txn_from(struct binderc_transaction *t)
 {
 	struct binderc_thread *from;
 
@@ -76,7 +77,13 @@ void binderc_free_transaction_keep(struct binderc_transaction *t,
 	binderc_lock_txn(t);
 	target_proc = t->to_proc;
 	target_thread = t->to_thread;
-	/* Pinning the thread keeps its proc alive too. */
+	/*
+	 * Pinning the thread keeps its proc alive too.  The caller's own
+	 * thread (the reply it read, the call it answered) needs no pin: it
+	 * is in this ioctl.
+	 */
+	if (target_thread == self)
+		target_thread = NULL;
 	if (target_thread)
 		atomic_inc(&target_thread->tmp_ref);
 	binderc_unlock_txn(t);
