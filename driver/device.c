@@ -185,11 +185,17 @@ static int binderc_ioctl_write_read(struct file *filp, unsigned int cmd,
 		trace_binderc_read_done(ret);
 		if (ret < 0)
 			binderc_sched_settle(thread);
-		/* Hand leftover proc work to another waiting thread. */
-		binderc_lock_inner(proc);
-		if (!list_empty(&proc->todo))
-			binderc_wakeup_proc_ilocked(proc);
-		binderc_unlock_inner(proc);
+		/*
+		 * Hand leftover proc work to another waiting thread.  Looked
+		 * at first without the lock: work queued after the look was
+		 * queued with a wakeup of its own.
+		 */
+		if (!list_empty(&proc->todo)) {
+			binderc_lock_inner(proc);
+			if (!list_empty(&proc->todo))
+				binderc_wakeup_proc_ilocked(proc);
+			binderc_unlock_inner(proc);
+		}
 		if (ret < 0) {
 			if (copy_to_user(ubuf, &bwr, sizeof(bwr)))
 				ret = -EFAULT;

@@ -442,6 +442,15 @@ static void binderc_maybe_spawn_looper(struct binderc_proc *proc,
 {
 	bool spawn;
 
+	/*
+	 * Only a looper asks for more, and only up to max_threads: most reads
+	 * can tell without the lock.  (A max_threads set meanwhile is read by
+	 * the next read, as it would be had the ioctl come a moment later.)
+	 */
+	if (!(thread->looper & (BINDERC_LOOPER_REGISTERED |
+				BINDERC_LOOPER_ENTERED)) ||
+	    !READ_ONCE(proc->max_threads))
+		return;
 	binderc_lock_inner(proc);
 	spawn = proc->requested_threads == 0 &&
 		list_empty(&proc->waiting_threads) &&
