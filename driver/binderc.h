@@ -729,8 +729,7 @@ static inline void binderc_count_dec(enum binderc_counter c)
 
 extern const struct file_operations binderc_fops;
 
-void binderc_stat_bc(struct binderc_proc *proc, u32 cmd);
-void binderc_stat_br(struct binderc_proc *proc, u32 cmd);
+/* binderc_stat_bc() and binderc_stat_br(): stats.h */
 /* Is @vma the receive mapping of @alloc's proc? (for alloc.c) */
 bool binderc_vma_is_alloc(struct vm_area_struct *vma,
 			  struct binderc_alloc *alloc);

@@ -21,6 +21,7 @@
 
 #include "binderc.h"
 #include "trace.h"
+#include "stats.h"
 
 static char *devices = "binderc";
 module_param(devices, charp, 0444);
@@ -34,24 +35,6 @@ struct binderc_stats binderc_global_stats;
 
 /* Mapping flags mainline refuses: the receive area is kernel-written. */
 #define BINDERC_FORBIDDEN_MMAP_FLAGS VM_WRITE
-
-void binderc_stat_bc(struct binderc_proc *proc, u32 cmd)
-{
-	trace_binderc_command(cmd);
-	if (_IOC_NR(cmd) >= BINDERC_BC_COUNT)
-		return;
-	atomic_inc(&binderc_global_stats.bc[_IOC_NR(cmd)]);
-	atomic_inc(&proc->stats.bc[_IOC_NR(cmd)]);
-}
-
-void binderc_stat_br(struct binderc_proc *proc, u32 cmd)
-{
-	trace_binderc_return(cmd);
-	if (_IOC_NR(cmd) >= BINDERC_BR_COUNT)
-		return;
-	atomic_inc(&binderc_global_stats.br[_IOC_NR(cmd)]);
-	atomic_inc(&proc->stats.br[_IOC_NR(cmd)]);
-}
 
 static int binderc_open(struct inode *inode, struct file *filp)
 {

@@ -34,6 +34,7 @@
 #include <linux/uaccess.h>
 
 #include "binderc.h"
+#include "stats.h"
 
 int binderc_request_freeze_notification(struct binderc_proc *proc, u32 target,
 					binder_uintptr_t cookie)

@@ -17,6 +17,7 @@
 #include <linux/uaccess.h>
 
 #include "binderc.h"
+#include "stats.h"
 
 DEFINE_SPINLOCK(binderc_dead_nodes_lock);
 HLIST_HEAD(binderc_dead_nodes);

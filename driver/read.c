@@ -20,6 +20,7 @@
 
 #include "binderc.h"
 #include "trace.h"
+#include "stats.h"
 
 /* ---- waiting for work ------------------------------------------------ */
 

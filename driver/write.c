@@ -10,6 +10,7 @@
 #include <linux/uaccess.h>
 
 #include "binderc.h"
+#include "stats.h"
 
 static void binderc_cmd_register_looper(struct binderc_proc *proc,
 					struct binderc_thread *thread)
