@@ -557,7 +557,10 @@ enum {
  *			on; proc->inner_lock, and the thread resets cmd
  *			once it has read it
  * @ee:			BINDER_GET_EXTENDED_ERROR's answer; proc->inner_lock
- * @wait:		its own lock (a wait queue)
+ * @wait:		(e)poll's wait queue (its own lock); a blocked read
+ *			sleeps on @asleep instead
+ * @asleep:		blocked in a read, to be woken by
+ *			binderc_wake_thread_ilocked(); proc->inner_lock
  * @tmp_ref:		atomic; the thread is freed when it reaches 0 after
  *			@is_dead, decided under proc->inner_lock
  * @is_dead:		proc->inner_lock
@@ -596,6 +599,7 @@ struct binderc_thread {
 	struct binderc_error reply_error;
 	struct binder_extended_error ee;
 	wait_queue_head_t wait;
+	bool asleep;
 	atomic_t tmp_ref;
 	bool is_dead;
 	struct task_struct *task;
@@ -791,6 +795,7 @@ struct binderc_work *
 binderc_dequeue_work_head_ilocked(struct binderc_proc *proc,
 				  struct list_head *l);
 struct binderc_thread *binderc_select_thread_ilocked(struct binderc_proc *p);
+void binderc_wake_thread_ilocked(struct binderc_thread *thread, bool sync);
 void binderc_wakeup_thread_ilocked(struct binderc_proc *proc,
 				   struct binderc_thread *thread, bool sync);
 void binderc_wakeup_proc_ilocked(struct binderc_proc *proc);

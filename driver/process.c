@@ -135,7 +135,7 @@ void binderc_proc_flush(struct binderc_proc *proc)
 		thread = rb_entry(n, struct binderc_thread, rb_node);
 		thread->looper_need_return = true;
 		if (thread->looper & BINDERC_LOOPER_WAITING)
-			wake_up_interruptible(&thread->wait);
+			binderc_wake_thread_ilocked(thread, false);
 	}
 	binderc_unlock_inner(proc);
 }
@@ -182,7 +182,7 @@ static void binderc_proc_take_queued_ilocked(struct binderc_proc *proc,
 			thread->reply_error.cmd = BR_DEAD_REPLY;
 			binderc_enqueue_thread_work_ilocked(thread,
 					&thread->reply_error.work);
-			wake_up_interruptible(&thread->wait);
+			binderc_wake_thread_ilocked(thread, false);
 		}
 	}
 }

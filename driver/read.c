@@ -52,20 +52,24 @@ static int binderc_wait_for_work_ilocked(struct binderc_thread *thread,
 					 bool do_proc_work)
 {
 	struct binderc_proc *proc = thread->proc;
-	DEFINE_WAIT(wait);
 	int ret = 0;
 
 	lockdep_assert_held(&proc->inner_lock);
 	for (;;) {
-		prepare_to_wait(&thread->wait, &wait,
-				TASK_INTERRUPTIBLE | TASK_FREEZABLE);
+		bool raised;
+
+		/* Before the look: a wakeup after it makes schedule() return. */
+		set_current_state(TASK_INTERRUPTIBLE | TASK_FREEZABLE);
 		if (binderc_has_work_ilocked(thread, do_proc_work))
 			break;
 		if (do_proc_work)
 			list_add(&thread->waiting_thread_node,
 				 &proc->waiting_threads);
+		raised = do_proc_work && binderc_sched_raised(thread);
+		/* Wakers wake it directly (binderc_wake_thread_ilocked()). */
+		thread->asleep = !raised;
 		binderc_unlock_inner(proc);
-		if (do_proc_work && binderc_sched_raised(thread)) {
+		if (raised) {
 			/*
 			 * Back down only now that callers can find (and
 			 * raise) it; then look for work again.
@@ -78,13 +82,14 @@ static int binderc_wait_for_work_ilocked(struct binderc_thread *thread,
 		}
 		binderc_freezable_schedule();
 		binderc_lock_inner(proc);
+		thread->asleep = false;
 		list_del_init(&thread->waiting_thread_node);
 		if (signal_pending(current)) {
 			ret = -EINTR;
 			break;
 		}
 	}
-	finish_wait(&thread->wait, &wait);
+	__set_current_state(TASK_RUNNING);
 	return ret;
 }
 

@@ -132,7 +132,8 @@ void binderc_send_failed_reply(struct binderc_transaction *t, u32 error)
 				target_thread->reply_error.cmd = error;
 				binderc_enqueue_thread_work_ilocked(target_thread,
 					&target_thread->reply_error.work);
-				wake_up_interruptible(&target_thread->wait);
+				binderc_wake_thread_ilocked(target_thread,
+							    false);
 			}
 			binderc_unlock_inner(target_thread->proc);
 			binderc_thread_dec_tmpref(target_thread);
@@ -653,8 +654,8 @@ static u32 binderc_send_reply(struct binderc_txn_build *b,
 	binderc_pop_transaction_ilocked(target_thread, b->in_reply_to);
 	binderc_enqueue_thread_work_ilocked(target_thread, &b->t->work);
 	target_proc->outstanding_txns++;
+	binderc_wake_thread_ilocked(target_thread, true);
 	binderc_unlock_inner(target_proc);
-	wake_up_interruptible_sync(&target_thread->wait);
 	binderc_free_transaction_keep(b->in_reply_to, b->thread);
 	return 0;
 }
