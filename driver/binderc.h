@@ -941,6 +941,7 @@ struct binderc_txn_build {
 	struct binderc_node *target_node;
 	u32 return_error;		/* BR_* for the sender, 0 = none */
 	s32 return_error_param;		/* -errno for the extended error */
+	int debug_id;			/* of this transaction */
 	bool sched_restore;		/* a reply: put the thread back to */
 	struct binderc_sched saved_sched; /* this once it is sent (rtprio.c) */
 };

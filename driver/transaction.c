@@ -204,6 +204,18 @@ static void binderc_txn_report(struct binderc_txn_build *b, u32 error,
 /* ---- finding the target ---------------------------------------------- */
 
 /*
+ * BINDER_GET_EXTENDED_ERROR says "this transaction, no error" from here
+ * until a failure says otherwise.  Set in the first inner_lock section of
+ * each kind of send rather than in one of its own: a failure before it
+ * sets the error anyway (binderc_txn_report_error()).
+ */
+static void binderc_txn_reset_ee_ilocked(struct binderc_txn_build *b)
+{
+	lockdep_assert_held(&b->proc->inner_lock);
+	binderc_set_extended_error(&b->thread->ee, b->debug_id, BR_OK, 0);
+}
+
+/*
  * One error type through binderc_transaction(): each of its steps returns
  * 0 or the BR_* code the sender is to get (a u32, as userspace reads it),
  * having recorded it with binderc_txn_fail() in b->return_error, beside
@@ -224,6 +236,7 @@ static u32 binderc_reply_target(struct binderc_txn_build *b)
 	struct binderc_transaction *in_reply_to;
 
 	binderc_lock_inner(b->proc);
+	binderc_txn_reset_ee_ilocked(b);
 	in_reply_to = thread->transaction_stack;
 	if (!in_reply_to || in_reply_to->to_thread != thread) {
 		/* Nothing to reply to, or not this thread's to answer. */
@@ -359,6 +372,7 @@ static u32 binderc_call_target(struct binderc_txn_build *b)
 		return binderc_txn_fail(b, BR_FAILED_REPLY, -EPERM);
 
 	binderc_lock_inner(b->proc);
+	binderc_txn_reset_ee_ilocked(b);
 	w = list_first_entry_or_null(&thread->todo, struct binderc_work, entry);
 	/* An incoming call must be read before a new sync call goes out. */
 	if (!oneway && w && w->type == BINDERC_WORK_TRANSACTION)
@@ -802,10 +816,8 @@ void binderc_transaction(struct binderc_proc *proc,
 	bool targeted = false;
 	u32 err;
 
+	b.debug_id = debug_id;
 	binderc_txn_log_start(&b, e, debug_id, reply);
-	binderc_lock_inner(proc);
-	binderc_set_extended_error(&thread->ee, debug_id, BR_OK, 0);
-	binderc_unlock_inner(proc);
 
 	if (reply ? binderc_reply_target(&b) : binderc_call_target(&b))
 		goto err_no_txn;
