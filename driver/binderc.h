@@ -177,6 +177,7 @@ struct binderc_context {
 	struct binderc_node *mgr_node;
 	kuid_t mgr_uid;			/* INVALID_UID until first set */
 	const char *name;
+	char log_name[32];		/* @name as the transaction log keeps it */
 	refcount_t ref;
 	void (*release)(struct binderc_context *ctx);
 };
@@ -1045,7 +1046,7 @@ struct binderc_log_entry {
 	int return_error_line;
 	u32 return_error;
 	s32 return_error_param;
-	char context_name[32];
+	char context_name[sizeof_field(struct binderc_context, log_name)];
 };
 
 /* The files of debugfs and of binder_logs/, in one table (NULL-ended). */

@@ -20,6 +20,11 @@ void binderc_context_init(struct binderc_context *ctx, const char *name)
 	spin_lock_init(&ctx->mgr_lock);
 	ctx->mgr_uid = INVALID_UID;
 	ctx->name = name;
+	/*
+	 * Cut once here: every transaction's log entry copies it, and a
+	 * fixed-size copy is a few moves where strscpy() was a loop.
+	 */
+	strscpy_pad(ctx->log_name, name, sizeof(ctx->log_name));
 	refcount_set(&ctx->ref, 1);
 	ctx->release = NULL;
 }

@@ -755,8 +755,8 @@ static void binderc_txn_log_start(struct binderc_txn_build *b,
 	e->target_handle = b->tr->target.handle;
 	e->data_size = b->tr->data_size;
 	e->offsets_size = b->tr->offsets_size;
-	strscpy(e->context_name, b->proc->context->name,
-		sizeof(e->context_name));
+	memcpy(e->context_name, b->proc->context->log_name,
+	       sizeof(e->context_name));
 }
 
 static void binderc_txn_log_end(struct binderc_txn_build *b,
