@@ -145,6 +145,20 @@ static int binderc_death_to_user(struct binderc_proc *proc,
 	return binderc_put_cmd_cookie(proc, ptrp, cmd, cookie);
 }
 
+/*
+ * @euid as the reading task's user namespace sees it.  In the initial
+ * namespace, where most readers live, every id maps to itself: from_kuid()
+ * would walk the map to say so, on every transaction read.
+ */
+static uid_t binderc_euid_for_reader(kuid_t euid)
+{
+	struct user_namespace *ns = current_user_ns();
+
+	if (ns == &init_user_ns)
+		return __kuid_val(euid);
+	return from_kuid(ns, euid);
+}
+
 static void binderc_fill_txn_data(struct binderc_thread *thread,
 				  struct binderc_transaction *t,
 				  struct binder_transaction_data *trd,
@@ -173,7 +187,7 @@ static void binderc_fill_txn_data(struct binderc_thread *thread,
 	}
 	trd->code = t->code;
 	trd->flags = t->flags;
-	trd->sender_euid = from_kuid(current_user_ns(), t->sender_euid);
+	trd->sender_euid = binderc_euid_for_reader(t->sender_euid);
 
 	/*
 	 * Under t->lock a sender still named is alive: its release clears
