@@ -74,6 +74,10 @@
  *                            scheduler's own (sched_setattr_nocheck(),
  *                            the cpuset lock on newer kernels)
  *
+ * Wakeups (binderc_wake_thread_ilocked()) are made under 8: they take the
+ * scheduler's locks of the woken task (wake_up_process()) and the lock of
+ * a polled thread's wait queue, innermost, with nothing taken under them.
+ *
  * Transaction reports (report.c) are sent with no binderc lock held: the
  * netlink layer's own locks are never nested with these, either way.
  *
